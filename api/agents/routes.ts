@@ -1,0 +1,163 @@
+import { z } from "zod";
+import { MEV_PROTECTIONS, SOURCE_TIERS, WORKER_STATUSES } from "../../indexer/enums.ts";
+import {
+  actionTypeParam,
+  addressParam,
+  nftIdParam,
+  pageQuery,
+  sourceTierParam,
+  tokenRefParam,
+  unixSecondsParam,
+  workerStatusParam,
+} from "../shared/params.ts";
+import { defineRoute } from "../shared/route.ts";
+import {
+  addressOut,
+  count,
+  integerId,
+  jsonObjectOrNull,
+  pageOfItems,
+  txHashOut,
+  unixTime,
+} from "../shared/schemas.ts";
+
+/** The agents endpoints: requests and answers, as validated, typed and documented. */
+
+export const AGENTS_BASE = "/api/agents";
+const tag = "agents";
+
+const workerStatus = z.enum(WORKER_STATUSES);
+const mevProtection = z.enum(MEV_PROTECTIONS);
+const sourceTier = z.enum(SOURCE_TIERS);
+
+export const overviewResponse = z.object({
+  hive: z.object({ totalTokens: count, totalWorkers: count, totalQueens: count, totalScouts: count }),
+  swarm: z.object({
+    activeWorkers: count,
+    lastActivityAt: unixTime.nullable().describe("Time of the newest action; null before any"),
+  }),
+  ecosystem: z.object({
+    totalAgentTokensSpawned: count,
+    tokensSpawnedLast24h: count,
+    tokensSpawnedLast7d: count,
+    totalActions24h: count,
+    totalOverrides24h: count,
+  }),
+});
+
+export const overviewRoute = defineRoute({
+  path: `${AGENTS_BASE}/overview`,
+  tag,
+  summary: "Hive and swarm summary",
+  response: overviewResponse,
+});
+
+export const workerListItem = z.object({
+  workerId: integerId,
+  agentNftId: integerId,
+  tokenAddress: addressOut,
+  tokenSymbol: z.string(),
+  status: workerStatus,
+  lastActiveAt: unixTime,
+  actionCount24h: count,
+  config: z.object({ slippageCapBps: z.number().int(), mevProtection }),
+});
+
+export const workersRoute = defineRoute({
+  path: `${AGENTS_BASE}/workers`,
+  tag,
+  summary: "List workers",
+  description: "Sorted by workerId ascending.",
+  query: pageQuery.extend({
+    status: workerStatusParam.optional(),
+    tokenAddress: addressParam.optional().describe("Only the worker of this agent token"),
+  }),
+  response: pageOfItems(workerListItem),
+});
+
+export const workerAction = z.object({
+  txHash: txHashOut,
+  actionType: z.string(),
+  params: jsonObjectOrNull.describe("The decoded JSON payload; null when the bytes are not a JSON object"),
+  reasonCode: z.string(),
+  blockNumber: integerId,
+  blockTimestamp: unixTime,
+});
+
+export const workerDetailResponse = z.object({
+  worker: z.object({
+    id: integerId,
+    agentNftId: integerId,
+    tokenAddress: addressOut,
+    deployedAt: unixTime,
+    status: workerStatus,
+    lastActiveAt: unixTime,
+  }),
+  config: z.object({ slippageCapBps: z.number().int(), mevProtection, signalSubscriptions: z.array(z.string()) }),
+  recentActions: z.array(workerAction).describe("The 20 newest actions on the token, newest first"),
+  stats: z.object({
+    totalActions: count,
+    lastOverrideAt: unixTime.nullable(),
+    overridingTier: sourceTier.nullable(),
+  }),
+  votes: z.object({
+    activeProposals: count.describe("Proposals still open for voting"),
+    recentlyClosed: count.describe("Proposals whose voting ended in the last 7 days"),
+  }),
+});
+
+const tokenPathParams = z.object({ tokenId: tokenRefParam.describe("The agent token's address or its registry NFT id") });
+
+export const workerDetailRoute = defineRoute({
+  path: `${AGENTS_BASE}/workers/{tokenId}`,
+  tag,
+  summary: "Worker detail for one agent token",
+  params: tokenPathParams,
+  response: workerDetailResponse,
+  notFound: true,
+});
+
+export const actionLogEntry = z.object({
+  entryId: integerId,
+  sourceAgentId: z
+    .string()
+    .regex(/^(queen|scout|worker):\d+$/)
+    .describe('"<tier>:<id>": a worker id for workers, an agent NFT id for queens and scouts'),
+  sourceTier,
+  targetTokenId: integerId.describe("Registry NFT id of the target agent token"),
+  actionType: z.string(),
+  actionPayload: jsonObjectOrNull.describe("The decoded JSON payload; null when the bytes are not a JSON object"),
+  reasonCode: z.string(),
+  blockNumber: integerId,
+  timestamp: unixTime,
+  txHash: txHashOut,
+});
+
+export const actionLogsQuery = pageQuery
+  .extend({
+    tokenId: nftIdParam.optional().describe("Registry NFT id of the target agent token"),
+    actionType: actionTypeParam.optional().describe("e.g. config_update, override, flag, directive"),
+    sourceTier: sourceTierParam.optional(),
+    since: unixSecondsParam.optional().describe("Inclusive lower bound on timestamp (Unix seconds)"),
+    until: unixSecondsParam.optional().describe("Inclusive upper bound on timestamp (Unix seconds)"),
+  })
+  .refine((q) => q.since === undefined || q.until === undefined || q.since <= q.until, {
+    path: ["since"],
+    error: "must not be greater than until",
+  });
+
+export const actionLogsRoute = defineRoute({
+  path: `${AGENTS_BASE}/action-logs`,
+  tag,
+  summary: "Filtered action log",
+  description: "Sorted by entryId descending (newest first).",
+  query: actionLogsQuery,
+  response: pageOfItems(actionLogEntry),
+});
+
+export const agentRoutes = [overviewRoute, workersRoute, workerDetailRoute, actionLogsRoute];
+
+export type Overview = z.input<typeof overviewResponse>;
+export type WorkerListItem = z.input<typeof workerListItem>;
+export type WorkerAction = z.input<typeof workerAction>;
+export type ActionLogEntry = z.input<typeof actionLogEntry>;

@@ -1,0 +1,112 @@
+import { and, asc, count, desc, eq, sql } from "ponder";
+import { action, agentToken, proposal, worker } from "../../indexer/schema.ts";
+import type { Db } from "../db.ts";
+import { DAY } from "../shared/clock.ts";
+import { offsetOf, type Page, type PageQuery, pageOf } from "../shared/pagination.ts";
+import { findToken } from "../shared/token-lookup.ts";
+import { actionColumns, firstEntryAtOrAfter } from "./action-log-query.ts";
+import { toWorkerAction } from "./format.ts";
+import type { WorkerListItem, workerDetailResponse } from "./routes.ts";
+import type { z } from "zod";
+
+export const RECENT_ACTIONS = 20;
+
+export interface WorkerFilter {
+  status?: string;
+  tokenAddress?: string;
+}
+
+export async function listWorkers(db: Db, now: number, filter: WorkerFilter, query: PageQuery): Promise<Page<WorkerListItem>> {
+  const where = and(
+    filter.status !== undefined ? eq(worker.status, filter.status) : undefined,
+    filter.tokenAddress !== undefined ? eq(worker.token, filter.tokenAddress as `0x${string}`) : undefined,
+  );
+  // Entry ids grow with time, so "the last 24 hours" of a token is an id range of its index.
+  const firstRecent = await firstEntryAtOrAfter(db, now - DAY + 1);
+  const actionCount24h =
+    firstRecent === undefined
+      ? sql<number>`0`
+      : sql<number>`(select count(*) from ${action} where ${action.targetTokenId} = ${worker.agentNftId} and ${action.entryId} >= ${firstRecent.toString()}::numeric)`.mapWith(Number);
+  const [rows, [total]] = await Promise.all([
+    db
+      .select({
+        id: worker.id,
+        agentNftId: worker.agentNftId,
+        token: worker.token,
+        symbol: agentToken.symbol,
+        status: worker.status,
+        lastActiveAt: worker.lastActiveAt,
+        slippageCapBps: worker.slippageCapBps,
+        mevProtection: worker.mevProtection,
+        actionCount24h,
+      })
+      .from(worker)
+      .innerJoin(agentToken, eq(agentToken.address, worker.token))
+      .where(where)
+      .orderBy(asc(worker.id))
+      .limit(query.pageSize)
+      .offset(offsetOf(query)),
+    db.select({ n: count() }).from(worker).innerJoin(agentToken, eq(agentToken.address, worker.token)).where(where),
+  ]);
+  const items = rows.map(
+    (row): WorkerListItem => ({
+      workerId: Number(row.id),
+      agentNftId: Number(row.agentNftId),
+      tokenAddress: row.token,
+      tokenSymbol: row.symbol,
+      status: row.status as WorkerListItem["status"],
+      lastActiveAt: row.lastActiveAt,
+      actionCount24h: row.actionCount24h,
+      config: { slippageCapBps: row.slippageCapBps, mevProtection: row.mevProtection as WorkerListItem["config"]["mevProtection"] },
+    }),
+  );
+  return pageOf(items, query, total?.n ?? 0);
+}
+
+type WorkerDetail = z.input<typeof workerDetailResponse>;
+
+export async function workerDetail(db: Db, now: number, tokenRef: string): Promise<WorkerDetail> {
+  const { token, worker: w } = await findToken(db, tokenRef);
+  const [recent, [votes]] = await Promise.all([
+    recentActions(db, token.nftId),
+    db
+      .select({
+        active: sql<number>`count(*) filter (where ${proposal.endTime} > ${now})`.mapWith(Number),
+        recentlyClosed: sql<number>`count(*) filter (where ${proposal.endTime} <= ${now} and ${proposal.endTime} > ${now - 7 * DAY})`.mapWith(Number),
+      })
+      .from(proposal)
+      .where(eq(proposal.workerId, w.id)),
+  ]);
+  return {
+    worker: {
+      id: Number(w.id),
+      agentNftId: Number(w.agentNftId),
+      tokenAddress: w.token,
+      deployedAt: w.deployedAt,
+      status: w.status as WorkerDetail["worker"]["status"],
+      lastActiveAt: w.lastActiveAt,
+    },
+    config: {
+      slippageCapBps: w.slippageCapBps,
+      mevProtection: w.mevProtection as WorkerDetail["config"]["mevProtection"],
+      signalSubscriptions: w.signalSubscriptions,
+    },
+    recentActions: recent.map(toWorkerAction),
+    stats: {
+      totalActions: w.totalActions,
+      lastOverrideAt: w.lastOverrideAt,
+      overridingTier: w.overridingTier as WorkerDetail["stats"]["overridingTier"],
+    },
+    votes: { activeProposals: votes?.active ?? 0, recentlyClosed: votes?.recentlyClosed ?? 0 },
+  };
+}
+
+/** The newest actions on a token, from the (targetTokenId, entryId) index. */
+export function recentActions(db: Db, nftId: bigint, limit = RECENT_ACTIONS) {
+  return db
+    .select(actionColumns)
+    .from(action)
+    .where(eq(action.targetTokenId, nftId))
+    .orderBy(desc(action.entryId))
+    .limit(limit);
+}

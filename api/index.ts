@@ -1,0 +1,55 @@
+import { Hono } from "hono";
+import { clientIp, createRateLimiter, errorHandler, notFound, rateLimit, requestId } from "../lib/http/index.ts";
+import type { ErrorMappingOptions } from "../lib/http/index.ts";
+import { agentRoutes, agentsApi } from "./agents/index.ts";
+import type { Db } from "./db.ts";
+import { launchpadApi, launchpadRoutes } from "./launchpad/index.ts";
+import { openApiDocument } from "./openapi/index.ts";
+import { systemClock, type WallClock } from "./shared/clock.ts";
+
+export type { Db } from "./db.ts";
+
+export interface EcosystemApiOptions {
+  /** Ponder's read-only Drizzle (`db` of "ponder:api"), or a test database. */
+  db: Db;
+  /** Wall clock in Unix seconds; the time windows use the later of it and the chain head. */
+  now?: WallClock;
+  /** Requests per minute per client IP on /api/*. */
+  rateLimitPerMinute: number;
+  /** Take the client IP from X-Forwarded-For (behind one trusted proxy). */
+  trustProxy?: boolean;
+  /** Millisecond clock of the rate limiter (tests). */
+  rateLimitClock?: () => number;
+  log?: ErrorMappingOptions["log"];
+}
+
+export const API_ROUTES = [...agentRoutes, ...launchpadRoutes];
+
+/**
+ * The ecosystem read API: /api/agents/*, /api/launchpad/* and /openapi.json. Ponder serves it
+ * (src/api/index.ts mounts it beside GraphQL and SQL); tests run it on any Drizzle database.
+ */
+export function createEcosystemApi(options: EcosystemApiOptions): Hono {
+  const deps = { db: options.db, wallClock: options.now ?? systemClock };
+  const limiter = createRateLimiter({ limit: options.rateLimitPerMinute, now: options.rateLimitClock });
+  const trustProxy = options.trustProxy ?? false;
+  const document = openApiDocument(API_ROUTES, {
+    title: "Agent ecosystem API",
+    version: "1.0.0",
+    description:
+      "Workers, action log and launchpad reads of the agent-token ecosystem, served from the indexed chain. " +
+      "Conventions (addresses, times, amounts, pagination, errors, rate limit) are in api/README.md.",
+  });
+
+  const app = new Hono();
+  app.use(requestId());
+  app.use("/api/*", rateLimit({ limiter, keyOf: (c) => clientIp(c, { trustProxy }) }));
+  app.route("/api/agents", agentsApi(deps));
+  app.route("/api/launchpad", launchpadApi(deps));
+  app.get("/openapi.json", (c) => c.json(document));
+  app.all("/api/*", (c) => {
+    throw notFound(`No endpoint ${c.req.method} ${c.req.path}`);
+  });
+  app.onError(errorHandler({ log: options.log }));
+  return app;
+}

@@ -1,0 +1,160 @@
+import { z } from "zod";
+import { POOL_SIDES, WORKER_STATUSES } from "../../indexer/enums.ts";
+import { booleanParam, enumParam, pageQuery, poolSideParam, tokenRefParam } from "../shared/params.ts";
+import { defineRoute } from "../shared/route.ts";
+import { addressOut, count, decimalString, integerId, jsonObjectOrNull, pageOfItems, txHashOut, unixTime } from "../shared/schemas.ts";
+
+/** The launchpad read endpoints: requests and answers, as validated, typed and documented. */
+
+export const LAUNCHPAD_BASE = "/api/launchpad";
+const tag = "launchpad";
+
+const workerStatus = z.enum(WORKER_STATUSES);
+const poolSide = z.enum(POOL_SIDES);
+const pairAmount = decimalString.describe("Whole units of the pool's pair asset (stable token: 6 decimals, wrapped native: 18)");
+const tokenAmount = decimalString.describe("Whole agent tokens (18 decimals)");
+
+export const TOKEN_SORTS = ["recent", "volume", "tvl", "holders"] as const;
+export type TokenSort = (typeof TOKEN_SORTS)[number];
+
+export const tokenListItem = z.object({
+  address: addressOut,
+  symbol: z.string(),
+  name: z.string(),
+  spawnedAt: unixTime,
+  tvl: pairAmount,
+  volume24h: pairAmount,
+  holders: count,
+  workerStatus,
+  boosted: z.boolean().describe("An active boost"),
+});
+
+export const tokensRoute = defineRoute({
+  path: `${LAUNCHPAD_BASE}/tokens`,
+  tag,
+  summary: "List agent tokens",
+  description:
+    "sort: recent (spawnedAt descending, the default), volume, tvl or holders (descending; ties by spawnedAt, then NFT id, descending). " +
+    "tvl and volume ranks compare amounts scaled to 18 decimals; filter by poolSide to rank within one pair asset.",
+  query: pageQuery.extend({
+    sort: enumParam(TOKEN_SORTS).default("recent"),
+    boosted: booleanParam.optional().describe("true: only tokens with an active boost; false: only tokens without"),
+    poolSide: poolSideParam.optional(),
+  }),
+  response: pageOfItems(tokenListItem),
+});
+
+const tokenPathParams = z.object({ id: tokenRefParam.describe("The agent token's address or its registry NFT id") });
+
+export const tokenDetailResponse = z.object({
+  token: z.object({
+    address: addressOut,
+    name: z.string(),
+    symbol: z.string(),
+    decimals: z.number().int(),
+    totalSupply: tokenAmount,
+    owner: addressOut.describe("The creator"),
+    spawnedAt: unixTime,
+  }),
+  pool: z.object({
+    address: addressOut,
+    side: poolSide,
+    feeTier: z.number().int().describe("Pips: 3000 = 0.30%"),
+    tvl: pairAmount,
+    volume24h: pairAmount,
+    lastTradeAt: unixTime.nullable(),
+  }),
+  worker: z.object({
+    id: integerId,
+    agentNftId: integerId,
+    status: workerStatus,
+    lastActionAt: unixTime.nullable().describe("Newest action on the token; null before any"),
+    actionCount: count.describe("All actions on the token"),
+  }),
+  metadata: z.object({ description: z.string(), logoUri: z.string(), website: z.string() }),
+  boost: z.object({
+    active: z.boolean(),
+    tier: z.number().int().nullable().describe("null if never boosted; kept after expiry"),
+    expiresAt: unixTime.nullable(),
+  }),
+});
+
+export const tokenDetailRoute = defineRoute({
+  path: `${LAUNCHPAD_BASE}/tokens/{id}`,
+  tag,
+  summary: "Details of one agent token",
+  params: tokenPathParams,
+  response: tokenDetailResponse,
+  notFound: true,
+});
+
+export const trade = z.object({
+  txHash: txHashOut,
+  side: z.enum(["buy", "sell"]).describe("buy: pair asset in, token out"),
+  amountIn: decimalString.describe("Whole units of the asset paid in"),
+  amountOut: decimalString.describe("Whole units of the asset paid out"),
+  trader: addressOut.describe("The account that sent the swap"),
+  blockNumber: integerId,
+  timestamp: unixTime,
+});
+
+export const poolResponse = z.object({
+  address: addressOut,
+  token: addressOut,
+  pairAsset: addressOut,
+  side: poolSide,
+  feeTier: z.number().int().describe("Pips: 3000 = 0.30%"),
+  reserves: z.object({ token: tokenAmount, pair: pairAmount, virtualPair: pairAmount }),
+  price: z
+    .string()
+    .regex(/^\d+\.\d{18}$/)
+    .nullable()
+    .describe("Pair asset per whole token, (pair + virtualPair) / token, truncated to 18 fractional digits"),
+  tvl: pairAmount,
+  volume24h: pairAmount,
+  swapCount24h: count,
+  lastTradeAt: unixTime.nullable(),
+  recentTrades: z.array(trade).describe("The 20 newest swaps, newest first"),
+});
+
+export const poolRoute = defineRoute({
+  path: `${LAUNCHPAD_BASE}/tokens/{id}/pool`,
+  tag,
+  summary: "Pool details of one agent token",
+  params: tokenPathParams,
+  response: poolResponse,
+  notFound: true,
+});
+
+export const tokenWorkerResponse = z.object({
+  worker: z.object({ id: integerId, agentNftId: integerId, status: workerStatus, deployedAt: unixTime }),
+  recentActions: z
+    .array(
+      z.object({
+        txHash: txHashOut,
+        actionType: z.string(),
+        params: jsonObjectOrNull.describe("The decoded JSON payload; null when the bytes are not a JSON object"),
+        blockNumber: integerId,
+        blockTimestamp: unixTime,
+      }),
+    )
+    .describe("The 20 newest actions on the token, newest first"),
+  stats: z.object({ totalActions: count, lastActiveAt: unixTime }),
+});
+
+export const tokenWorkerRoute = defineRoute({
+  path: `${LAUNCHPAD_BASE}/tokens/{id}/worker`,
+  tag,
+  summary: "Worker info and recent actions of one agent token",
+  params: tokenPathParams,
+  response: tokenWorkerResponse,
+  notFound: true,
+});
+
+export const launchpadRoutes = [tokensRoute, tokenDetailRoute, poolRoute, tokenWorkerRoute];
+
+export type TokenListItem = z.input<typeof tokenListItem>;
+export type TokenDetail = z.input<typeof tokenDetailResponse>;
+export type PoolDetail = z.input<typeof poolResponse>;
+export type Trade = z.input<typeof trade>;
+export type TokenWorker = z.input<typeof tokenWorkerResponse>;

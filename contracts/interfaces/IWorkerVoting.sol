@@ -1,0 +1,124 @@
+// SPDX-License-Identifier: MIT
+pragma solidity 0.8.28;
+
+import {IAgentRegistry} from "./IAgentRegistry.sol";
+
+/// @title Worker voting
+/// @notice Holders of an agent token vote on proposals to change its worker's config. Weight is
+/// the voter's agent-token votes at the proposal's snapshot block (the block before it was made),
+/// so tokens bought after a proposal opens do not count. Eligibility needs at least one whole token.
+interface IWorkerVoting {
+    enum Support {
+        Yes,
+        No,
+        Abstain
+    }
+
+    /// @notice Active while voting is open; once closed a proposal is Defeated or Succeeded, and
+    /// a Succeeded one becomes Executed when its config is applied, or Superseded when a later
+    /// proposal for the same worker was executed first (so an old config never overwrites a newer one).
+    enum ProposalState {
+        Active,
+        Defeated,
+        Succeeded,
+        Executed,
+        Superseded
+    }
+
+    /// @notice The running tally, as the API shows it. Thresholds are fixed when the proposal opens.
+    struct Tally {
+        uint256 yesWeight;
+        uint256 noWeight;
+        uint256 abstainWeight;
+        uint256 quorumThreshold;
+        bool quorumReached;
+        uint16 passingThresholdBps;
+        bool currentlyPassing;
+    }
+
+    /// @notice A proposal as stored.
+    struct Proposal {
+        uint256 workerId;
+        address token;
+        address proposer;
+        uint64 snapshotBlock;
+        uint64 startTime;
+        uint64 endTime;
+        uint16 passingThresholdBps;
+        bool executed;
+        uint256 quorumThreshold;
+        uint256 yesWeight;
+        uint256 noWeight;
+        uint256 abstainWeight;
+        IAgentRegistry.WorkerConfig config;
+    }
+
+    event ProposalCreated(
+        uint256 indexed proposalId,
+        uint256 indexed workerId,
+        address indexed proposer,
+        address token,
+        uint64 snapshotBlock,
+        uint64 startTime,
+        uint64 endTime,
+        uint256 quorumThreshold,
+        uint16 passingThresholdBps,
+        IAgentRegistry.WorkerConfig config,
+        string description
+    );
+    /// @notice One vote. `relayed` is true when a relayer cast it for `voter`.
+    event VoteCast(
+        uint256 indexed voteId,
+        uint256 indexed proposalId,
+        address indexed voter,
+        Support support,
+        uint256 weight,
+        string comment,
+        bool relayed
+    );
+    event ProposalExecuted(uint256 indexed proposalId, uint256 indexed workerId);
+    event VotingPeriodUpdated(uint64 previous, uint64 current);
+    event QuorumUpdated(uint16 previousBps, uint16 currentBps);
+    event PassingThresholdUpdated(uint16 previousBps, uint16 currentBps);
+
+    error ProposalNotFound(uint256 proposalId);
+    error ProposalClosed(uint256 proposalId);
+    error AlreadyVoted(uint256 proposalId, address voter);
+    /// @notice The account held less than one whole token at the snapshot.
+    error NoHoldings(address account, uint256 weight, uint256 required);
+    error ProposalNotSucceeded(uint256 proposalId, ProposalState state);
+    error InvalidBps(uint256 bps);
+    error InvalidVotingPeriod(uint256 period);
+    error CommentTooLong(uint256 length, uint256 maxLength);
+    error InvalidAddress(address account);
+
+    /// @notice Opens a proposal to set worker `workerId`'s config to `config`. The caller must hold
+    /// at least one whole token of the worker's agent token, or have the proposer role. The config
+    /// is validated now (with the registry's errors), so a passed proposal can always be executed.
+    function propose(uint256 workerId, IAgentRegistry.WorkerConfig calldata config, string calldata description)
+        external
+        returns (uint256 proposalId);
+
+    /// @notice Casts the caller's vote.
+    function castVote(uint256 proposalId, Support support, string calldata comment)
+        external
+        returns (uint256 voteId, uint256 weight);
+
+    /// @notice Casts `voter`'s vote; relayer role only (the API relays signed user votes).
+    function castVoteFor(address voter, uint256 proposalId, Support support, string calldata comment)
+        external
+        returns (uint256 voteId, uint256 weight);
+
+    /// @notice Applies a Succeeded proposal's config to the worker; anyone may call.
+    function execute(uint256 proposalId) external;
+
+    function state(uint256 proposalId) external view returns (ProposalState);
+
+    function getTally(uint256 proposalId) external view returns (Tally memory);
+
+    function getProposal(uint256 proposalId) external view returns (Proposal memory);
+
+    function hasVoted(uint256 proposalId, address voter) external view returns (bool);
+
+    function proposalCount() external view returns (uint256);
+}

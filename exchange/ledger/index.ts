@@ -1,0 +1,16 @@
+export type * from "./types.ts";
+export { applyEntry, balanceOf, createLedger, feesCollected, holdOf } from "./state.ts";
+export {
+  COMMISSION_TYPES,
+  feeFor,
+  NO_FEE,
+  resolveFeeRule,
+  resolvePairFees,
+  type CommissionRecord,
+  type FeeQuery,
+  type FeeRule,
+  type PairFees,
+} from "./commissions.ts";
+export { deposit, withdraw, type DepositRequest, type WithdrawalRequest } from "./wallet.ts";
+export { holdForOrder, releaseHold, requiredHold, settleTrade, type OrderHoldRequest } from "./orders.ts";
+export { applyBookEvents } from "./book-events.ts";

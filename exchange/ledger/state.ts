@@ -1,0 +1,87 @@
+import type { Balance, Entry, Hold, LedgerState } from "./types.ts";
+
+// Operations (wallet.ts, orders.ts) are pure: they read the state and return an Entry
+// or a rejection. applyEntry is the one place the state changes. It mutates in place,
+// as the book does: copying every balance per trade would cost O(accounts), and a
+// rejected operation never reaches it, so a failure leaves the state untouched.
+
+const ZERO: Balance = { available: 0n, locked: 0n };
+
+export function createLedger(): LedgerState {
+  return { balances: new Map(), holds: new Map(), fees: new Map() };
+}
+
+export function balanceOf(state: LedgerState, userId: string, currency: string): Balance {
+  return state.balances.get(userId)?.get(currency) ?? ZERO;
+}
+
+export function holdOf(state: LedgerState, orderId: string): Hold | undefined {
+  return state.holds.get(orderId);
+}
+
+export function feesCollected(state: LedgerState, currency: string): bigint {
+  return state.fees.get(currency) ?? 0n;
+}
+
+/**
+ * Applies an entry atomically. An unbalanced entry or one that would drive any balance
+ * or hold negative is a bug in the operation that built it, so it throws before
+ * changing anything.
+ */
+export function applyEntry(state: LedgerState, entry: Entry): void {
+  const perCurrency = new Map<string, bigint>();
+  const available = new Map<string, { userId: string; currency: string; delta: bigint }>();
+  const holds = new Map<string, { userId: string; currency: string; delta: bigint }>();
+  for (const { account, currency, delta } of entry.postings) {
+    perCurrency.set(currency, (perCurrency.get(currency) ?? 0n) + delta);
+    if (account.kind === "available") accumulate(available, `${account.userId}\u0000${currency}`, account.userId, currency, delta);
+    if (account.kind === "locked") accumulate(holds, account.orderId, account.userId, currency, delta);
+  }
+  for (const [currency, sum] of perCurrency) {
+    if (sum !== 0n) throw new Error(`${entry.kind} ${entry.ref}: ${currency} postings sum to ${sum}, not 0`);
+  }
+  for (const { userId, currency, delta } of available.values()) {
+    if (balanceOf(state, userId, currency).available + delta < 0n) {
+      throw new Error(`${entry.kind} ${entry.ref}: available ${currency} of ${userId} would go negative`);
+    }
+  }
+  for (const [orderId, { userId, currency, delta }] of holds) {
+    const hold = state.holds.get(orderId);
+    if (hold !== undefined && (hold.userId !== userId || hold.currency !== currency)) {
+      throw new Error(`${entry.kind} ${entry.ref}: hold ${orderId} belongs to ${hold.userId} in ${hold.currency}`);
+    }
+    if ((hold?.amount ?? 0n) + delta < 0n) throw new Error(`${entry.kind} ${entry.ref}: hold ${orderId} would go negative`);
+  }
+
+  for (const { userId, currency, delta } of available.values()) {
+    const balance = balanceOf(state, userId, currency);
+    setBalance(state, userId, currency, { available: balance.available + delta, locked: balance.locked });
+  }
+  for (const [orderId, { userId, currency, delta }] of holds) {
+    const amount = (state.holds.get(orderId)?.amount ?? 0n) + delta;
+    if (amount === 0n) state.holds.delete(orderId);
+    else state.holds.set(orderId, { orderId, userId, currency, amount });
+    const balance = balanceOf(state, userId, currency);
+    setBalance(state, userId, currency, { available: balance.available, locked: balance.locked + delta });
+  }
+  for (const { account, currency, delta } of entry.postings) {
+    if (account.kind === "fees") state.fees.set(currency, feesCollected(state, currency) + delta);
+  }
+}
+
+function accumulate(
+  into: Map<string, { userId: string; currency: string; delta: bigint }>,
+  key: string,
+  userId: string,
+  currency: string,
+  delta: bigint,
+): void {
+  const existing = into.get(key);
+  into.set(key, { userId, currency, delta: (existing?.delta ?? 0n) + delta });
+}
+
+function setBalance(state: LedgerState, userId: string, currency: string, balance: Balance): void {
+  let own = state.balances.get(userId);
+  if (own === undefined) state.balances.set(userId, (own = new Map()));
+  own.set(currency, balance);
+}

@@ -1,0 +1,58 @@
+// Ledger state and journal entries. Amounts are bigint base units of their currency
+// (10^-decimals of a coin), never floats.
+
+export interface Balance {
+  readonly available: bigint;
+  /** Sum of this user's holds in this currency: funds promised to open orders. */
+  readonly locked: bigint;
+}
+
+/** Funds locked for one open order; locked balances are exactly the sum of these. */
+export interface Hold {
+  readonly orderId: string;
+  readonly userId: string;
+  readonly currency: string;
+  readonly amount: bigint;
+}
+
+export interface LedgerState {
+  readonly balances: Map<string, Map<string, Balance>>;
+  readonly holds: Map<string, Hold>;
+  /** Commissions and withdrawal fees the exchange has earned, per currency. */
+  readonly fees: Map<string, bigint>;
+}
+
+/**
+ * Where a posting moves value. "external" is the world outside the exchange: deposits
+ * come from it and withdrawals go to it, so every entry balances to zero per currency.
+ */
+export type Account =
+  | { readonly kind: "available"; readonly userId: string }
+  | { readonly kind: "locked"; readonly userId: string; readonly orderId: string }
+  | { readonly kind: "fees" }
+  | { readonly kind: "external" };
+
+export interface Posting {
+  readonly account: Account;
+  readonly currency: string;
+  readonly delta: bigint;
+}
+
+export type EntryKind = "deposit" | "withdrawal" | "order-hold" | "order-release" | "trade";
+
+/** One journal entry: what storage writes in the same transaction as the order or deal. */
+export interface Entry {
+  readonly kind: EntryKind;
+  /** deposit or withdrawal id, order id, or deal id. */
+  readonly ref: string;
+  readonly postings: readonly Posting[];
+}
+
+export type LedgerRejectCode =
+  | "INVALID_AMOUNT"
+  | "INVALID_ORDER"
+  | "INSUFFICIENT_FUNDS"
+  | "AMOUNT_BELOW_FEE"
+  | "QUOTE_BUDGET_REQUIRED"
+  | "BELOW_MIN_QUOTE_AMOUNT"
+  | "DUPLICATE_ORDER_ID";

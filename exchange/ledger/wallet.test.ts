@@ -1,0 +1,80 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { NO_FEE } from "./commissions.ts";
+import { applyEntry, balanceOf, createLedger, feesCollected } from "./state.ts";
+import { rate, USD } from "./test-fixtures.ts";
+import { deposit, withdraw } from "./wallet.ts";
+
+function funded(amount: bigint) {
+  const ledger = createLedger();
+  const entry = deposit(ledger, { depositId: "d1", userId: "alice", currency: USD, amount, fee: NO_FEE });
+  assert.ok(entry.ok);
+  applyEntry(ledger, entry.value);
+  return ledger;
+}
+
+describe("deposit", () => {
+  it("credits the amount less the deposit fee and books the fee", () => {
+    const ledger = createLedger();
+    const entry = deposit(ledger, { depositId: "d1", userId: "alice", currency: USD, amount: 1_000n, fee: { rate: rate(1n, 2), minimum: 0n } });
+    assert.ok(entry.ok);
+    applyEntry(ledger, entry.value);
+    assert.deepEqual(balanceOf(ledger, "alice", "USD"), { available: 990n, locked: 0n });
+    assert.equal(feesCollected(ledger, "USD"), 10n);
+  });
+
+  it("refuses a non-positive amount", () => {
+    const entry = deposit(createLedger(), { depositId: "d1", userId: "alice", currency: USD, amount: 0n, fee: NO_FEE });
+    assert.ok(!entry.ok && entry.code === "INVALID_AMOUNT");
+  });
+});
+
+describe("withdraw", () => {
+  it("debits the amount, keeps the fee and sends the rest out", () => {
+    const ledger = funded(1_000n);
+    const entry = withdraw(ledger, { withdrawalId: "w1", userId: "alice", currency: USD, amount: 600n, fee: { rate: rate(1n, 2), minimum: 10n } });
+    assert.ok(entry.ok);
+    const external = entry.value.postings.find((posting) => posting.account.kind === "external");
+    assert.equal(external?.delta, 590n);
+    applyEntry(ledger, entry.value);
+    assert.deepEqual(balanceOf(ledger, "alice", "USD"), { available: 400n, locked: 0n });
+    assert.equal(feesCollected(ledger, "USD"), 10n);
+  });
+
+  it("refuses more than is available, and an amount the fee would swallow", () => {
+    const ledger = funded(1_000n);
+    const tooMuch = withdraw(ledger, { withdrawalId: "w1", userId: "alice", currency: USD, amount: 1_001n, fee: NO_FEE });
+    assert.ok(!tooMuch.ok && tooMuch.code === "INSUFFICIENT_FUNDS");
+    const belowFee = withdraw(ledger, { withdrawalId: "w2", userId: "alice", currency: USD, amount: 10n, fee: { rate: rate(0n, 0), minimum: 10n } });
+    assert.ok(!belowFee.ok && belowFee.code === "AMOUNT_BELOW_FEE");
+    assert.deepEqual(balanceOf(ledger, "alice", "USD"), { available: 1_000n, locked: 0n });
+  });
+});
+
+describe("applyEntry", () => {
+  it("throws on an entry that does not balance or would go negative, and changes nothing", () => {
+    const ledger = funded(100n);
+    assert.throws(
+      () =>
+        applyEntry(ledger, {
+          kind: "deposit",
+          ref: "bad",
+          postings: [{ account: { kind: "available", userId: "alice" }, currency: "USD", delta: 5n }],
+        }),
+      /sum to 5/,
+    );
+    assert.throws(
+      () =>
+        applyEntry(ledger, {
+          kind: "withdrawal",
+          ref: "bad",
+          postings: [
+            { account: { kind: "available", userId: "alice" }, currency: "USD", delta: -101n },
+            { account: { kind: "external" }, currency: "USD", delta: 101n },
+          ],
+        }),
+      /would go negative/,
+    );
+    assert.deepEqual(balanceOf(ledger, "alice", "USD"), { available: 100n, locked: 0n });
+  });
+});

@@ -1,0 +1,64 @@
+import type { CurrencySpec } from "../money/pair.ts";
+import { fail, ok, type Result } from "../result.ts";
+import { feeFor, type FeeRule } from "./commissions.ts";
+import { balanceOf } from "./state.ts";
+import type { Entry, LedgerRejectCode, LedgerState } from "./types.ts";
+
+export interface DepositRequest {
+  /** The deposit's own id, e.g. chain transaction and log index. */
+  readonly depositId: string;
+  readonly userId: string;
+  readonly currency: CurrencySpec;
+  readonly amount: bigint;
+  /** The Refill commission for this currency (and adapter). */
+  readonly fee: FeeRule;
+}
+
+/** Credits a deposit less its fee. Money that arrived is never refused, only a non-positive amount is. */
+export function deposit(_state: LedgerState, request: DepositRequest): Result<Entry, LedgerRejectCode> {
+  const { depositId, userId, currency, amount } = request;
+  if (amount <= 0n) return fail("INVALID_AMOUNT", `deposit ${depositId}: amount must be positive`);
+  const fee = feeFor(amount, request.fee);
+  return ok({
+    kind: "deposit",
+    ref: depositId,
+    postings: withoutZeros([
+      { account: { kind: "external" }, currency: currency.code, delta: -amount },
+      { account: { kind: "available", userId }, currency: currency.code, delta: amount - fee },
+      { account: { kind: "fees" }, currency: currency.code, delta: fee },
+    ]),
+  });
+}
+
+export interface WithdrawalRequest {
+  readonly withdrawalId: string;
+  readonly userId: string;
+  readonly currency: CurrencySpec;
+  /** Debited from the user; amount less the fee leaves the exchange. */
+  readonly amount: bigint;
+  readonly fee: FeeRule;
+}
+
+export function withdraw(state: LedgerState, request: WithdrawalRequest): Result<Entry, LedgerRejectCode> {
+  const { withdrawalId, userId, currency, amount } = request;
+  if (amount <= 0n) return fail("INVALID_AMOUNT", `withdrawal ${withdrawalId}: amount must be positive`);
+  const available = balanceOf(state, userId, currency.code).available;
+  if (available < amount) {
+    return fail("INSUFFICIENT_FUNDS", `withdrawal ${withdrawalId}: ${amount} requested, ${available} available`);
+  }
+  const fee = feeFor(amount, request.fee);
+  if (fee >= amount) return fail("AMOUNT_BELOW_FEE", `withdrawal ${withdrawalId}: the fee ${fee} takes the whole amount`);
+  return ok({
+    kind: "withdrawal",
+    ref: withdrawalId,
+    postings: withoutZeros([
+      { account: { kind: "available", userId }, currency: currency.code, delta: -amount },
+      { account: { kind: "fees" }, currency: currency.code, delta: fee },
+      { account: { kind: "external" }, currency: currency.code, delta: amount - fee },
+    ]),
+  });
+}
+
+export function withoutZeros<T extends { readonly delta: bigint }>(postings: T[]): T[] {
+  return postings.filter((posting) => posting.delta !== 0n);
+}

@@ -1,0 +1,5 @@
+export type * from "./types.ts";
+export { FastBook } from "./fast-book.ts";
+export { ReferenceBook } from "./reference-book.ts";
+export { validatePlace } from "./validate.ts";
+export { dealId } from "./deal-id.ts";

@@ -1,0 +1,9 @@
+export {
+  cancelAllOrders,
+  cancelOrder,
+  placeOrder,
+  type Outcome,
+  type PairMarket,
+  type PlaceOrderRequest,
+  type PlaceRejectCode,
+} from "./pair-market.ts";

@@ -1,0 +1,47 @@
+import { createRequire } from "node:module";
+import { defineConfig } from "hardhat/config";
+import hardhatViem from "@nomicfoundation/hardhat-viem";
+import hardhatViemAssertions from "@nomicfoundation/hardhat-viem-assertions";
+import hardhatNodeTestRunner from "@nomicfoundation/hardhat-node-test-runner";
+import hardhatNetworkHelpers from "@nomicfoundation/hardhat-network-helpers";
+
+const require = createRequire(import.meta.url);
+
+// Hardhat cannot download compilers on this network: the npm `solc` package,
+// pinned to exactly this version, provides the compiler (see package.json).
+const SOLC_VERSION = "0.8.28";
+
+// Fuzz and invariant runs are seeded so a failure reproduces; override with
+// FUZZ_SEED to explore (the seed in use is printed by scripts/test-all.ts).
+const FUZZ_SEED = process.env.FUZZ_SEED ?? "0x5eed";
+
+export default defineConfig({
+  plugins: [hardhatViem, hardhatViemAssertions, hardhatNodeTestRunner, hardhatNetworkHelpers],
+  solidity: {
+    version: SOLC_VERSION,
+    path: require.resolve("solc/soljson.js"),
+    settings: {
+      optimizer: { enabled: true, runs: 200 },
+      evmVersion: "cancun",
+    },
+  },
+  paths: {
+    tests: { solidity: "contracts/test", nodejs: "test/contracts" },
+  },
+  test: {
+    solidity: {
+      fuzz: { runs: 256, seed: FUZZ_SEED },
+      invariant: { runs: 64, depth: 40, failOnRevert: false },
+    },
+  },
+  networks: {
+    // Any chain: RPC_URL, signed by DEPLOYER_PRIVATE_KEY; without a key, the node's unlocked
+    // accounts (a local Hardhat node started by `npm start`).
+    rpc: {
+      type: "http",
+      chainType: "l1",
+      url: process.env.RPC_URL || "http://127.0.0.1:8545",
+      accounts: process.env.DEPLOYER_PRIVATE_KEY ? [process.env.DEPLOYER_PRIVATE_KEY] : "remote",
+    },
+  },
+});

@@ -1,0 +1,38 @@
+import assert from "node:assert/strict";
+import { describe, it } from "node:test";
+import { z } from "zod";
+import { ApiError } from "./errors.ts";
+import { parseInput } from "./validate.ts";
+
+const schema = z.object({
+  page: z.string().regex(/^\d+$/, { error: "must be an integer" }).optional(),
+  nested: z.object({ side: z.enum(["buy", "sell"], { error: "must be buy or sell" }) }).optional(),
+});
+
+const rejection = (input: unknown) => {
+  try {
+    parseInput(schema, input);
+  } catch (error) {
+    assert.ok(error instanceof ApiError);
+    return { status: error.status, code: error.code, message: error.message };
+  }
+  assert.fail("expected a rejection");
+};
+
+describe("parseInput", () => {
+  it("returns the parsed value and drops unknown keys", () => {
+    assert.deepEqual(parseInput(schema, { page: "3", extra: "x" }), { page: "3" });
+  });
+
+  it("rejects with 400 INVALID_PARAM naming the parameter", () => {
+    assert.deepEqual(rejection({ page: "x" }), { status: 400, code: "INVALID_PARAM", message: "page: must be an integer" });
+  });
+
+  it("names nested parameters by their path", () => {
+    assert.equal(rejection({ nested: { side: "hold" } }).message, "nested.side: must be buy or sell");
+  });
+
+  it("names the request when the whole input is wrong", () => {
+    assert.match(rejection("not an object").message, /^request: /);
+  });
+});

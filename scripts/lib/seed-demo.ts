@@ -1,0 +1,220 @@
+import type { HardhatViemHelpers } from "@nomicfoundation/hardhat-viem/types";
+import { type Address, maxUint256, parseEther, parseUnits, stringToHex } from "viem";
+import type { Deployment } from "./deployments.ts";
+
+/**
+ * Demo activity for a local chain, deterministic so tests and explorers can rely on it.
+ * History is made in two eras: "old" activity more than 24 hours ago (closed proposals, early
+ * trades and actions), then time moves forward 3 days and "recent" activity happens (open
+ * proposals, the last 24 hours of actions, swaps and boosts), so every 24h window has content.
+ *
+ * Local accounts: 0 admin, 1 relayer, 2 worker operator, 3 treasury, 4..9 users, 10 queen
+ * operator, 11 and 12 scout operators.
+ */
+export const DEMO_ACCOUNTS = { users: [4, 5, 6, 7, 8, 9], queen: 10, scouts: [11, 12] } as const;
+
+export const DEMO_TOKENS = [
+  { symbol: "ALPHA", name: "Alpha Arbitrage Agent", side: 0, owner: 4, supply: 0n, viaRelayer: false },
+  { symbol: "BETA", name: "Beta Momentum Agent", side: 1, owner: 5, supply: 0n, viaRelayer: false },
+  { symbol: "GAMMA", name: "Gamma Yield Agent", side: 0, owner: 6, supply: parseEther("500000000"), viaRelayer: false },
+  { symbol: "DELTA", name: "Delta Sentinel", side: 1, owner: 7, supply: 0n, viaRelayer: false },
+  { symbol: "OMEGA", name: "Omega Relay Agent", side: 0, owner: 8, supply: 0n, viaRelayer: true },
+] as const;
+
+const DAY = 24 * 3600;
+const SUPPORT = { yes: 0, no: 1, abstain: 2 } as const;
+const TIER = { queen: 3, scout: 2 } as const;
+const STATUS = { idle: 1, suspended: 2 } as const;
+
+type Viem = HardhatViemHelpers;
+
+export interface SeedSummary {
+  tokens: { symbol: string; token: Address; pool: Address; nftId: bigint; workerId: bigint; side: number }[];
+  queens: bigint[];
+  scouts: bigint[];
+  actions: number;
+  overrides: number;
+  proposals: { id: bigint; state: "open" | "executed" | "defeated" }[];
+  votes: number;
+  swaps: number;
+  boosts: { symbol: string; tier: number }[];
+}
+
+export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): Promise<SeedSummary> {
+  const publicClient = await viem.getPublicClient();
+  const testClient = await viem.getTestClient();
+  const wallets = await viem.getWalletClients();
+  const as = (index: number) => ({ account: wallets[index].account });
+  const wait = async (hash: Promise<`0x${string}`>) => {
+    const receipt = await publicClient.waitForTransactionReceipt({ hash: await hash });
+    if (receipt.status !== "success") throw new Error(`seed transaction ${receipt.transactionHash} reverted`);
+    return receipt;
+  };
+  const advance = async (seconds: number) => {
+    await testClient.increaseTime({ seconds });
+    await testClient.mine({ blocks: 1 });
+  };
+
+  const registry = await viem.getContractAt("AgentRegistry", contracts.AgentRegistry);
+  const spawner = await viem.getContractAt("AgentSpawner", contracts.AgentSpawner);
+  const actionLog = await viem.getContractAt("ActionLog", contracts.ActionLog);
+  const voting = await viem.getContractAt("WorkerVoting", contracts.WorkerVoting);
+  const booster = await viem.getContractAt("Booster", contracts.Booster);
+  const stable = await viem.getContractAt("MockStableToken", contracts.MockStableToken);
+  const wrapped = await viem.getContractAt("WrappedNative", contracts.WrappedNative);
+  const summary: SeedSummary = {
+    tokens: [],
+    queens: [],
+    scouts: [],
+    actions: 0,
+    overrides: 0,
+    proposals: [],
+    votes: 0,
+    swaps: 0,
+    boosts: [],
+  };
+
+  // --- Old era -----------------------------------------------------------------------------
+  await wait(registry.write.registerAgent([TIER.queen, wallets[DEMO_ACCOUNTS.queen].account.address, wallets[0].account.address]));
+  for (const scout of DEMO_ACCOUNTS.scouts) {
+    await wait(registry.write.registerAgent([TIER.scout, wallets[scout].account.address, wallets[0].account.address]));
+  }
+  for (const event of await registry.getEvents.AgentRegistered({}, { fromBlock: 0n })) {
+    (event.args.tier === TIER.queen ? summary.queens : summary.scouts).push(event.args.nftId!);
+  }
+
+  const fee = await spawner.read.spawnFee();
+  for (const t of DEMO_TOKENS) {
+    const metadata = {
+      description: `${t.name}: an autonomous agent token of the demo swarm.`,
+      logoUri: `https://example.org/logos/${t.symbol.toLowerCase()}.png`,
+      website: `https://example.org/agents/${t.symbol.toLowerCase()}`,
+    };
+    const owner = wallets[t.owner].account.address;
+    const receipt = t.viaRelayer
+      ? await wait(spawner.write.spawnFor([owner, t.name, t.symbol, t.supply, t.side, metadata], { ...as(1), value: fee }))
+      : await wait(spawner.write.spawn([t.name, t.symbol, t.supply, t.side, metadata], { ...as(t.owner), value: fee }));
+    const [spawned] = await spawner.getEvents.AgentSpawned({}, { blockHash: receipt.blockHash });
+    const { token, pool, nftId, workerId } = spawned.args;
+    summary.tokens.push({ symbol: t.symbol, token: token!, pool: pool!, nftId: nftId!, workerId: workerId!, side: t.side });
+  }
+
+  // Spread holdings so several accounts can vote: each owner sends 1% of supply to two others.
+  for (const [i, t] of DEMO_TOKENS.entries()) {
+    const token = await viem.getContractAt("AgentToken", summary.tokens[i].token);
+    const gift = (await token.read.totalSupply()) / 100n;
+    for (const offset of [1, 2]) {
+      const to = DEMO_ACCOUNTS.users[(DEMO_ACCOUNTS.users.indexOf(t.owner as 4) + offset) % DEMO_ACCOUNTS.users.length];
+      await wait(token.write.transfer([wallets[to].account.address, gift], as(t.owner)));
+    }
+  }
+
+  // Traders fund themselves with pair assets and approve every pool once.
+  for (const user of DEMO_ACCOUNTS.users) {
+    await wait(stable.write.mint([wallets[user].account.address, parseUnits("100000", 6)], as(user)));
+    await wait(wrapped.write.deposit({ ...as(user), value: parseEther("50") }));
+    for (const { token, pool } of summary.tokens) {
+      await wait(stable.write.approve([pool, maxUint256], as(user)));
+      await wait(wrapped.write.approve([pool, maxUint256], as(user)));
+      const agentToken = await viem.getContractAt("AgentToken", token);
+      await wait(agentToken.write.approve([pool, maxUint256], as(user)));
+    }
+  }
+
+  const swap = async (symbol: string, user: number, isBuy: boolean, amount: bigint) => {
+    const t = summary.tokens.find((x) => x.symbol === symbol)!;
+    const pool = await viem.getContractAt("AgentPool", t.pool);
+    const tokenIn = isBuy ? (t.side === 0 ? stable.address : wrapped.address) : t.token;
+    const [expected] = await pool.read.quote([tokenIn, amount]);
+    // 1% slippage guard, as a careful trader would set it.
+    await wait(pool.write.swapExactIn([tokenIn, amount, (expected * 99n) / 100n, wallets[user].account.address], as(user)));
+    summary.swaps++;
+  };
+  const usd = (n: string) => parseUnits(n, 6);
+  await swap("ALPHA", 5, true, usd("2500"));
+  await swap("ALPHA", 6, true, usd("1200"));
+  await swap("BETA", 4, true, parseEther("1.5"));
+  await swap("GAMMA", 7, true, usd("800"));
+  await swap("DELTA", 8, true, parseEther("0.7"));
+  await swap("OMEGA", 9, true, usd("300"));
+  await swap("ALPHA", 5, false, parseEther("1000000"));
+
+  // A liquidity provider joins the ALPHA pool with both sides.
+  {
+    const t = summary.tokens[0];
+    const pool = await viem.getContractAt("AgentPool", t.pool);
+    await wait(pool.write.addLiquidity([parseEther("2000000"), usd("1000"), 0n, wallets[5].account.address], as(5)));
+  }
+
+  const act = async (operator: number, targetNftId: bigint, actionType: string, payload: object, reason: string) => {
+    await wait(actionLog.write.record([targetNftId, actionType, stringToHex(JSON.stringify(payload)), reason], as(operator)));
+    summary.actions++;
+    if (actionType === "override") summary.overrides++;
+  };
+  const worker = 2;
+  const [alpha, beta, gamma, delta, omega] = summary.tokens;
+  await act(worker, alpha.nftId, "trade", { side: "buy", amountIn: "500000000", asset: "mUSD" }, "MOMENTUM_UP");
+  await act(worker, beta.nftId, "rebalance", { targetRatioBps: 5000 }, "DRIFT");
+  await act(DEMO_ACCOUNTS.scouts[0], gamma.nftId, "flag", { signal: "volume_spike", severity: "low" }, "VOLUME_SPIKE");
+
+  // Proposals that close in the old era: ALPHA's passes and is executed, BETA's is defeated.
+  const propose = async (proposer: number, t: typeof alpha, config: object, description: string) => {
+    const receipt = await wait(voting.write.propose([t.workerId, config as never, description], as(proposer)));
+    const [created] = await voting.getEvents.ProposalCreated({}, { blockHash: receipt.blockHash });
+    return created.args.proposalId!;
+  };
+  const vote = async (voter: number, proposalId: bigint, support: number, comment: string) => {
+    await wait(voting.write.castVote([proposalId, support, comment], as(voter)));
+    summary.votes++;
+  };
+  const tightSlippage = { slippageCapBps: 50, mevProtection: 2, signalSubscriptions: ["price", "volume"] };
+  const p1 = await propose(4, alpha, tightSlippage, "Tighten ALPHA slippage to 0.5% and batch trades");
+  await vote(4, p1, SUPPORT.yes, "Less slippage, fewer sandwiches");
+  await vote(5, p1, SUPPORT.yes, "");
+  await vote(6, p1, SUPPORT.abstain, "No strong view");
+  const p2 = await propose(5, beta, { slippageCapBps: 500, mevProtection: 0, signalSubscriptions: ["price"] }, "Loosen BETA slippage to 5%");
+  await vote(5, p2, SUPPORT.no, "Too loose");
+  await vote(6, p2, SUPPORT.no, "");
+  await vote(7, p2, SUPPORT.yes, "Faster fills");
+
+  // --- Three days later: the recent era ----------------------------------------------------
+  await advance(3 * DAY + 3600);
+  await wait(voting.write.execute([p1], as(0)));
+  summary.proposals.push({ id: p1, state: "executed" }, { id: p2, state: "defeated" });
+
+  const p3 = await propose(6, gamma, { slippageCapBps: 75, mevProtection: 1, signalSubscriptions: ["price", "funding"] }, "GAMMA: subscribe to funding rates");
+  await vote(6, p3, SUPPORT.yes, "Funding matters for yield");
+  await vote(7, p3, SUPPORT.no, "");
+  const p4 = await propose(1, alpha, { slippageCapBps: 30, mevProtection: 2, signalSubscriptions: ["price", "volume", "news"] }, "ALPHA: add news signals");
+  summary.proposals.push({ id: p3, state: "open" }, { id: p4, state: "open" });
+
+  await act(worker, alpha.nftId, "trade", { side: "sell", amountIn: "1000000000000000000000", asset: "ALPHA" }, "TAKE_PROFIT");
+  await act(worker, alpha.nftId, "config_update", { slippageCapBps: 50, mevProtection: "batch_auction" }, "VOTE_EXECUTED");
+  await act(worker, gamma.nftId, "trade", { side: "buy", amountIn: "250000000", asset: "mUSD" }, "MEAN_REVERSION");
+  await act(worker, delta.nftId, "rebalance", { targetRatioBps: 4000 }, "DRIFT");
+  await act(worker, omega.nftId, "trade", { side: "buy", amountIn: "100000000", asset: "mUSD" }, "MOMENTUM_UP");
+  await act(DEMO_ACCOUNTS.scouts[0], beta.nftId, "flag", { signal: "whale_exit", severity: "high" }, "WHALE_EXIT");
+  await act(DEMO_ACCOUNTS.scouts[1], alpha.nftId, "flag", { signal: "spread_widening", severity: "medium" }, "SPREAD");
+  await act(DEMO_ACCOUNTS.queen, beta.nftId, "directive", { instruction: "reduce_exposure", maxPositionBps: 2000 }, "RISK_OFF");
+  await act(DEMO_ACCOUNTS.queen, omega.nftId, "directive", { instruction: "pause_trading" }, "COMPLIANCE_REVIEW");
+  await act(DEMO_ACCOUNTS.scouts[1], beta.nftId, "override", { overrides: "trade", action: "cancel" }, "WHALE_EXIT");
+  await act(DEMO_ACCOUNTS.queen, omega.nftId, "override", { overrides: "trade", action: "halt" }, "COMPLIANCE_REVIEW");
+
+  // Not every worker is busy: DELTA's idles, OMEGA's is suspended after the queen's halt.
+  await wait(registry.write.setWorkerStatus([delta.workerId, STATUS.idle], as(0)));
+  await wait(registry.write.setWorkerStatus([omega.workerId, STATUS.suspended], as(0)));
+
+  for (const [symbol, tier] of [["ALPHA", 2], ["GAMMA", 1]] as const) {
+    const t = summary.tokens.find((x) => x.symbol === symbol)!;
+    const { price } = await booster.read.tierConfig([tier]);
+    await wait(booster.write.boost([t.nftId, tier], { ...as(t === alpha ? 4 : 6), value: price }));
+    summary.boosts.push({ symbol, tier });
+  }
+
+  await swap("ALPHA", 7, true, usd("900"));
+  await swap("ALPHA", 6, false, parseEther("50000"));
+  await swap("BETA", 9, true, parseEther("0.4"));
+  await swap("GAMMA", 4, true, usd("150"));
+  await swap("GAMMA", 7, false, parseEther("10000"));
+  return summary;
+}

@@ -1,0 +1,15 @@
+/** Seeds demo activity on the local chain recorded in deployments/<chainId>.json (`npm run seed`). */
+import { network } from "hardhat";
+import { readDeployment } from "./lib/deployments.ts";
+import { seedDemo } from "./lib/seed-demo.ts";
+
+const { viem } = await network.create();
+const chainId = await (await viem.getPublicClient()).getChainId();
+const deployment = await readDeployment(chainId);
+const summary = await seedDemo(viem, deployment.contracts);
+console.log(
+  `Seeded chain ${chainId}: ${summary.tokens.length} tokens (${summary.tokens.map((t) => t.symbol).join(", ")}), ` +
+    `${summary.queens.length} queen, ${summary.scouts.length} scouts, ${summary.actions} actions ` +
+    `(${summary.overrides} overrides), ${summary.proposals.length} proposals, ${summary.votes} votes, ` +
+    `${summary.swaps} swaps, ${summary.boosts.length} boosts`,
+);

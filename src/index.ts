@@ -1,0 +1,2 @@
+// Ponder's indexing entry point: the handlers live in indexer/handlers.
+import "../indexer/handlers/index.ts";
