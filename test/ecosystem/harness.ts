@@ -16,6 +16,7 @@ import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
+import { stripVTControlCharacters } from "node:util";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 
@@ -93,10 +94,14 @@ export class Service {
     await this.exited;
   }
 
-  /** The log; with `fromStart`, only what this process wrote (a restart appends to the same file). */
+  /**
+   * The log without colour codes; with `fromStart`, only what this process wrote (a restart
+   * appends to the same file). Colours are stripped because Ponder's logger colours its output
+   * whenever `CI` is set, even into a pipe, which would hide the lines tests look for.
+   */
   log(fromStart = false): string {
     const text = existsSync(this.logPath) ? readFileSync(this.logPath, "utf8") : "";
-    return fromStart ? text.slice(this.logOffset) : text;
+    return stripVTControlCharacters(fromStart ? text.slice(this.logOffset) : text);
   }
 
   tail(lines = 40): string {
