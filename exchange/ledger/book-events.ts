@@ -1,6 +1,6 @@
 import type { BookEvent } from "../matching/types.ts";
 import { baseUnitsOfLots, quoteUnitsOf, type PairSpec } from "../money/pair.ts";
-import type { PairFees } from "./commissions.ts";
+import type { TradeFees } from "./commissions.ts";
 import { releaseHold, settleTrade } from "./orders.ts";
 import { applyEntry } from "./state.ts";
 import type { Entry, LedgerState } from "./types.ts";
@@ -12,7 +12,7 @@ import type { Entry, LedgerState } from "./types.ts";
  * placed a hold before a rejected command releases it (a rejected duplicate id must
  * never release the resting order's hold).
  */
-export function applyBookEvents(state: LedgerState, pair: PairSpec, fees: PairFees, events: readonly BookEvent[]): Entry[] {
+export function applyBookEvents(state: LedgerState, pair: PairSpec, fees: TradeFees, events: readonly BookEvent[]): Entry[] {
   const entries: Entry[] = [];
   const apply = (entry: Entry | null) => {
     if (entry === null) return;

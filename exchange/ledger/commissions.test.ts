@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { COMMISSION_TYPES, feeFor, NO_FEE, resolveFeeRule, resolvePairFees, type CommissionRecord } from "./commissions.ts";
+import { COMMISSION_TYPES, commissionsForLevel, feeFor, NO_FEE, resolveFeeRule, resolvePairFees, type CommissionRecord } from "./commissions.ts";
 import { AGT, rate, testPair, USD } from "./test-fixtures.ts";
 
 function record(overrides: Partial<CommissionRecord>): CommissionRecord {
@@ -84,5 +84,29 @@ describe("resolvePairFees", () => {
     assert.deepEqual(fees.value.maker.base, { rate: rate(1n, 3), minimum: 0n });
     assert.deepEqual(fees.value.taker.base, { rate: rate(2n, 3), minimum: 0n });
     assert.deepEqual(fees.value.taker.quote, { rate: rate(2n, 3), minimum: 10_000n });
+  });
+});
+
+describe("commissionsForLevel", () => {
+  const row = (id: string, typeCode: string, minLevel: number, percent: string, currencyCode: string | null = null) => ({
+    commissionId: id,
+    currencyCode,
+    currencyPairCode: null,
+    currencyAdapterCode: null,
+    percent,
+    minimum: "0",
+    commissionCurrencyCode: null,
+    commissionTypeCode: typeCode,
+    minLevel,
+  });
+  const rows = [row("d3", "3", 0, "0.002"), row("t3", "3", 20, "0.001"), row("d4", "4", 0, "0.003"), row("x3", "3", 50, "0.0005"), row("c3", "3", 0, "0.004", "USDT")];
+
+  it("gives default rows below every tier", () => {
+    assert.deepEqual(commissionsForLevel(rows, 0).map((r) => r.commissionId), ["d3", "d4", "c3"]);
+  });
+
+  it("lets the highest reached tier shadow the default of the same slot only", () => {
+    assert.deepEqual(commissionsForLevel(rows, 20).map((r) => r.commissionId), ["t3", "d4", "c3"]);
+    assert.deepEqual(commissionsForLevel(rows, 99).map((r) => r.commissionId), ["d4", "x3", "c3"]);
   });
 });

@@ -1,6 +1,7 @@
 import { parseUnits } from "../money/decimal.ts";
 import type { CurrencySpec, PairSpec } from "../money/pair.ts";
 import { applyRateRoundingUp, parseRate, ZERO_RATE, type Rate } from "../money/rate.ts";
+import type { TradeEvent } from "../matching/types.ts";
 import { fail, ok, type Result } from "../result.ts";
 
 /** A row of SPEC.md's commission table, decimals kept as text so none passes through a float. */
@@ -85,6 +86,37 @@ export function resolveFeeRule(records: readonly CommissionRecord[], query: FeeQ
 export interface PairFees {
   readonly maker: { readonly base: FeeRule; readonly quote: FeeRule };
   readonly taker: { readonly base: FeeRule; readonly quote: FeeRule };
+}
+
+/**
+ * Fees of one trade when they depend on who trades (user tiers): maker rules from the maker's
+ * tier, taker rules from the taker's. A plain PairFees is the same for everyone.
+ */
+export type TradeFees = PairFees | ((trade: TradeEvent) => PairFees);
+
+export function feesOfTrade(fees: TradeFees, trade: TradeEvent): PairFees {
+  return typeof fees === "function" ? fees(trade) : fees;
+}
+
+/**
+ * The commission rows that apply to a user of `level`: rows carry the least level they apply
+ * to (0 for the default rows), and of rows for the same slot (type, currency, pair, adapter)
+ * the one with the highest least level not above the user's wins, so a tier row overrides the
+ * default row it shadows and nothing else.
+ */
+export function commissionsForLevel<R extends CommissionRecord & { readonly minLevel: number }>(records: readonly R[], level: number): R[] {
+  const bySlot = new Map<string, R>();
+  for (const record of records) {
+    if (record.minLevel > level) continue;
+    const slot = slotOf(record);
+    const current = bySlot.get(slot);
+    if (current === undefined || record.minLevel > current.minLevel) bySlot.set(slot, record);
+  }
+  return records.filter((record) => bySlot.get(slotOf(record)) === record);
+}
+
+function slotOf(record: CommissionRecord): string {
+  return [record.commissionTypeCode, record.currencyCode, record.currencyPairCode, record.currencyAdapterCode].join("\u0000");
 }
 
 export function resolvePairFees(records: readonly CommissionRecord[], pair: PairSpec): Result<PairFees, "INVALID_COMMISSION"> {

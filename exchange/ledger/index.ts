@@ -2,7 +2,9 @@ export type * from "./types.ts";
 export { applyEntry, balanceOf, createLedger, feesCollected, holdOf } from "./state.ts";
 export {
   COMMISSION_TYPES,
+  commissionsForLevel,
   feeFor,
+  feesOfTrade,
   NO_FEE,
   resolveFeeRule,
   resolvePairFees,
@@ -10,6 +12,7 @@ export {
   type FeeQuery,
   type FeeRule,
   type PairFees,
+  type TradeFees,
 } from "./commissions.ts";
 export { deposit, withdraw, type DepositRequest, type WithdrawalRequest } from "./wallet.ts";
 export { holdForOrder, releaseHold, requiredHold, settleTrade, type OrderHoldRequest } from "./orders.ts";

@@ -2,7 +2,7 @@ import { dealId } from "../matching/deal-id.ts";
 import type { TradeEvent } from "../matching/types.ts";
 import { baseUnitsOfLots, quoteUnitsOf, type PairSpec } from "../money/pair.ts";
 import { fail, ok, type Result } from "../result.ts";
-import { feeFor, type PairFees } from "./commissions.ts";
+import { feeFor, feesOfTrade, type TradeFees } from "./commissions.ts";
 import { balanceOf, holdOf } from "./state.ts";
 import type { Entry, LedgerRejectCode, LedgerState, Posting } from "./types.ts";
 import { withoutZeros } from "./wallet.ts";
@@ -79,7 +79,8 @@ export function releaseHold(state: LedgerState, orderId: string, keep = 0n): Ent
  * it receives, by its role (maker or taker), rounded up. The buyer's hold covers the
  * fill because a bid locks its own limit price and a taker never pays more than that.
  */
-export function settleTrade(pair: PairSpec, fees: PairFees, trade: TradeEvent): Entry {
+export function settleTrade(pair: PairSpec, tradeFees: TradeFees, trade: TradeEvent): Entry {
+  const fees = feesOfTrade(tradeFees, trade);
   const base = baseUnitsOfLots(trade.amount, pair);
   const quote = quoteUnitsOf(trade.price, trade.amount, pair);
   const buyer = trade.takerIsBid

@@ -1,5 +1,5 @@
 import { applyBookEvents } from "../ledger/book-events.ts";
-import type { PairFees } from "../ledger/commissions.ts";
+import type { TradeFees } from "../ledger/commissions.ts";
 import { holdForOrder, releaseHold } from "../ledger/orders.ts";
 import { applyEntry } from "../ledger/state.ts";
 import type { Entry, LedgerRejectCode, LedgerState } from "../ledger/types.ts";
@@ -14,7 +14,8 @@ import { fail, ok, type Result } from "../result.ts";
 
 export interface PairMarket {
   readonly pair: PairSpec;
-  readonly fees: PairFees;
+  /** One rule set for everyone, or per trade by the maker's and taker's tiers. */
+  readonly fees: TradeFees;
   readonly book: OrderBook;
 }
 
