@@ -1,0 +1,54 @@
+import type { ApiKeyRow, CommissionRow, CurrencyRow, PairRow, Queryable, UserRow } from "./types.ts";
+
+// Writes outside the trading path: reference data (operator and demo set-up), users and keys.
+// Each is one statement, committed before the caller answers.
+
+export async function insertCurrency(db: Queryable, row: CurrencyRow): Promise<void> {
+  await db.query(
+    `insert into currencies (code, name, decimals, can_deposit, can_withdraw, min_withdraw, max_withdraw, unified_cryptoasset_id, adapter_code, position)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    [row.code, row.name, row.decimals, row.canDeposit, row.canWithdraw, row.minWithdraw, row.maxWithdraw, row.unifiedCryptoassetId, row.adapterCode, row.position],
+  );
+}
+
+export async function upsertPair(db: Queryable, row: PairRow): Promise<void> {
+  await db.query(
+    `insert into pairs (code, base, quote, digits_price, digits_amount, min_quote_amount, active) values ($1, $2, $3, $4, $5, $6, $7)
+     on conflict (code) do update set digits_price = excluded.digits_price, digits_amount = excluded.digits_amount,
+       min_quote_amount = excluded.min_quote_amount, active = excluded.active`,
+    [row.code, row.base, row.quote, row.digitsPrice, row.digitsAmount, row.minQuoteAmount, row.active],
+  );
+}
+
+export async function insertCommission(db: Queryable, row: CommissionRow): Promise<void> {
+  await db.query(
+    `insert into commissions (commission_id, currency_code, currency_pair_code, currency_adapter_code, percent, minimum, commission_currency_code,
+       commission_type_code, min_level)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+    [
+      row.commissionId,
+      row.currencyCode,
+      row.currencyPairCode,
+      row.currencyAdapterCode,
+      row.percent,
+      row.minimum,
+      row.commissionCurrencyCode,
+      row.commissionTypeCode,
+      row.minLevel,
+    ],
+  );
+}
+
+export async function insertUser(db: Queryable, row: UserRow): Promise<void> {
+  await db.query(`insert into users (id, level, address, created_at) values ($1, $2, $3, $4)`, [row.id, row.level, row.address, row.createdAt]);
+}
+
+export async function insertApiKey(db: Queryable, row: ApiKeyRow): Promise<void> {
+  await db.query(`insert into api_keys (public_key, user_id, private_key_encrypted, created_at, revoked_at) values ($1, $2, $3, $4, $5)`, [
+    row.publicKey,
+    row.userId,
+    row.privateKeyEncrypted,
+    row.createdAt,
+    row.revokedAt,
+  ]);
+}
