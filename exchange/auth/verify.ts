@@ -1,0 +1,79 @@
+import { isWellFormedSignature, methodCarriesBody, signatureText, verifySignature } from "./signing.ts";
+
+export const DEFAULT_TIMESTAMP_WINDOW_MS = 30_000;
+
+/** Public keys we issue are ~46 characters; the bound keeps junk away from the key store. */
+const MAX_PUBLIC_KEY_LENGTH = 256;
+
+/** Canonical non-negative integer text only: "1e3", "+1", "01" and " 1" are refused. */
+const TIMESTAMP_FORMAT = /^(0|[1-9][0-9]{0,15})$/;
+
+export interface ResolvedKey {
+  readonly privateKey: string;
+  readonly userId: string;
+}
+
+/** undefined means unknown or revoked. */
+export type KeyResolver = (publicKey: string) => ResolvedKey | undefined | Promise<ResolvedKey | undefined>;
+
+export interface SignedRequestHeaders {
+  readonly publicKey?: string | undefined;
+  readonly signature?: string | undefined;
+  readonly timestamp?: string | undefined;
+}
+
+export interface VerifySignedRequestInput {
+  readonly method: string;
+  /** The full URL the client signed (see signedRequest's requestUrl behind a proxy). */
+  readonly url: string;
+  /** The body text exactly as received; ignored (signed as "") for GET, HEAD and DELETE. */
+  readonly body: string;
+  readonly headers: SignedRequestHeaders;
+  readonly resolveKey: KeyResolver;
+  /** Epoch ms. */
+  readonly now: () => number;
+  readonly windowMs?: number | undefined;
+  readonly requireTimestamp?: boolean | undefined;
+}
+
+export type VerifySignedRequestResult =
+  | { readonly ok: true; readonly userId: string; readonly publicKey: string }
+  | { readonly ok: false; readonly reason: string };
+
+const fail = (reason: string): VerifySignedRequestResult => ({ ok: false, reason });
+
+/**
+ * Decides whether a request is signed by a live key. Every client-caused failure is a value
+ * with a reason fit to return to the client: it names what is wrong and never the expected
+ * signature. Errors thrown by resolveKey (a broken store) propagate: they are server faults.
+ *
+ * Cheap format and clock checks run before the key lookup so junk never reaches the store.
+ */
+export async function verifySignedRequest(input: VerifySignedRequestInput): Promise<VerifySignedRequestResult> {
+  const { publicKey, signature, timestamp } = input.headers;
+  const windowMs = input.windowMs ?? DEFAULT_TIMESTAMP_WINDOW_MS;
+
+  if (publicKey === undefined || publicKey === "") return fail("Missing API-PublicKey header");
+  if (signature === undefined || signature === "") return fail("Missing API-Signature header");
+  if (!isWellFormedSignature(signature)) return fail("Malformed API-Signature: expected 64 lowercase hex characters");
+  if (publicKey.length > MAX_PUBLIC_KEY_LENGTH) return fail("Unknown or revoked API key");
+
+  if (timestamp === undefined || timestamp === "") {
+    if (input.requireTimestamp) return fail("Missing API-Timestamp header (required by this server)");
+  } else {
+    if (!TIMESTAMP_FORMAT.test(timestamp)) return fail("Malformed API-Timestamp: expected integer epoch milliseconds");
+    const now = input.now();
+    // The server's clock is no secret and lets a client diagnose its skew.
+    if (Math.abs(now - Number(timestamp)) > windowMs) {
+      return fail(`Stale API-Timestamp: more than ${windowMs} ms from server time ${now}`);
+    }
+  }
+
+  const key = await input.resolveKey(publicKey);
+  if (key === undefined) return fail("Unknown or revoked API key");
+
+  const body = methodCarriesBody(input.method) ? input.body : "";
+  const text = signatureText({ publicKey, url: input.url, body, timestamp: timestamp === "" ? undefined : timestamp });
+  if (!verifySignature(key.privateKey, text, signature)) return fail("Invalid API-Signature for this request");
+  return { ok: true, userId: key.userId, publicKey };
+}
