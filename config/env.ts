@@ -75,3 +75,58 @@ export function parseEnv<S extends z.ZodType>(schema: S, source: NodeJS.ProcessE
   const lines = result.error.issues.map((issue) => `  ${issue.path.join(".")}: ${issue.message}`);
   throw new Error(`Invalid environment:\n${lines.join("\n")}`);
 }
+
+const booleanText = z
+  .enum(["true", "false"], { error: "must be true or false" })
+  .transform((value) => value === "true");
+
+export const exchangeEnv = apiEnv.extend({
+  /** Port and host of the exchange (both {base_url} and {aggregator_url}). */
+  EXCHANGE_PORT: z.coerce.number().int().min(0, "must be 0 (any free port) or a port number").max(65535).default(8080),
+  EXCHANGE_HOST: z.string().min(1).default("127.0.0.1"),
+  /** PostgreSQL connection string; unset means embedded PGlite in EXCHANGE_DATA_DIR. */
+  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string").optional(),
+  EXCHANGE_DATA_DIR: z.string().min(1).default(".data/exchange"),
+  /** Schema of the exchange's tables. */
+  EXCHANGE_DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case SQL identifier").default("exchange"),
+  /** 32-byte key (64 hex characters or base64) that encrypts API private keys at rest. */
+  EXCHANGE_SERVER_KEY: z.string().optional(),
+  /** Bearer token of the admin endpoints (npm run admin). */
+  EXCHANGE_ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Shared secret of the internal signature-verification endpoint (the ecosystem API). */
+  EXCHANGE_SERVICE_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Accepted clock skew of the API-Timestamp header, in ms. */
+  SIGNATURE_WINDOW_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
+  /** Refuse signed requests without API-Timestamp. */
+  REQUIRE_SIGNATURE_TIMESTAMP: booleanText.default(false),
+  /** Requests per minute per API key on the signed endpoints. */
+  SIGNED_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+  /** What happens when an order would trade with its owner's own resting order. */
+  SELF_TRADE_PREVENTION: z.enum(["cancel_taker", "cancel_resting"]).default("cancel_taker"),
+  /** On an empty database, create the demo currencies, pairs, commissions and users. */
+  EXCHANGE_DEMO: booleanText.default(false),
+  /** Where EXCHANGE_DEMO writes the demo users' API keys; default next to EXCHANGE_DATA_DIR (.data/demo-credentials.json). */
+  DEMO_CREDENTIALS: z.string().min(1).optional(),
+});
+export type ExchangeEnv = z.infer<typeof exchangeEnv>;
+
+/** Clients of a running exchange: the market-making bot and `npm run admin`. */
+export const exchangeClientEnv = z.object({
+  /** Base URL of the exchange. */
+  EXCHANGE_URL: url.default("http://127.0.0.1:8080"),
+});
+
+export const botEnv = exchangeClientEnv.extend({
+  /** The demo users' keys written by the exchange with EXCHANGE_DEMO=true. */
+  DEMO_CREDENTIALS: z.string().min(1).default(".data/demo-credentials.json"),
+  /** Milliseconds between two rounds of quotes and trades. */
+  BOT_INTERVAL_MS: z.coerce.number().int().min(100).max(3_600_000).default(1500),
+  /** Seed of the bot's random walk (any text); a random one is picked and printed when unset. */
+  BOT_SEED: z.string().min(1).max(100).optional(),
+});
+
+export const adminEnv = exchangeClientEnv.extend({
+  /** Bearer token of /admin/*; unset: adminToken of <dirname(EXCHANGE_DATA_DIR)>/exchange-secrets.json. */
+  EXCHANGE_ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
+  EXCHANGE_DATA_DIR: z.string().min(1).default(".data/exchange"),
+});

@@ -1,0 +1,135 @@
+import { Hono, type Context } from "hono";
+import { bodyLimit } from "hono/body-limit";
+import { z } from "zod";
+import packageJson from "../../package.json" with { type: "json" };
+import { ApiError, clientIp, createRateLimiter, errorHandler, notFound, rateLimit, requestId, type ErrorMappingOptions } from "../../lib/http/index.ts";
+import { signedRequest, verifySignedRequest } from "../auth/index.ts";
+import type { MarketData } from "../marketdata/market-data.ts";
+import type { Exchange } from "../service/index.ts";
+import { adminApi } from "./admin.ts";
+import { aggregatorApi } from "./aggregator.ts";
+import { docsPage } from "./docs-page.ts";
+import { internalApi } from "./internal.ts";
+import { exchangeOpenApi } from "./openapi.ts";
+import { publicApi } from "./public.ts";
+import { RouteRegistry } from "./registry.ts";
+import { requireSecret } from "./secret.ts";
+import { ordersApi } from "./trading.ts";
+import { walletApi } from "./wallet.ts";
+
+export interface ExchangeAppOptions {
+  readonly exchange: Exchange;
+  readonly marketData: MarketData;
+  readonly adminToken: string;
+  readonly serviceSecret: string;
+  /** Requests per minute per client IP on the public (anonymous) endpoints. */
+  readonly rateLimitPerMinute: number;
+  /** Requests per minute per API key on the signed endpoints. */
+  readonly signedRateLimitPerMinute: number;
+  readonly trustProxy?: boolean;
+  /** Accepted clock skew of API-Timestamp, in ms. */
+  readonly timestampWindowMs: number;
+  readonly requireTimestamp: boolean;
+  readonly now?: () => number;
+  /** Clock of the rate limiters (tests). */
+  readonly rateLimitClock?: () => number;
+  readonly log?: ErrorMappingOptions["log"];
+}
+
+/** SPEC.md: "<AssemblyName> v<MAJOR>.<MINOR>.<BUILD>.<REVISION>", the running version. */
+export const HEALTHCHECK = `AgentExchange.Api v${packageJson.version}.0`;
+
+/** Paths of the signed trading and wallet API (everything else under /api is public). */
+const SIGNED = ["/api/orders", "/api/orders/*", "/api/balances", "/api/deposits", "/api/withdrawals", "/api/currencies/user/commissions"];
+
+/** The exchange's HTTP server: {base_url} and {aggregator_url}, plus internal and admin endpoints. */
+export function createExchangeApp(options: ExchangeAppOptions): Hono {
+  const { exchange, marketData } = options;
+  const now = options.now ?? Date.now;
+  const trustProxy = options.trustProxy ?? false;
+  const registry = new RouteRegistry();
+  const app = new Hono();
+  app.use(requestId());
+  // Liveness for monitors: before every other middleware, so neither rate limits nor body limits apply.
+  registry.route(
+    app,
+    "",
+    {
+      method: "get",
+      path: "/api/healthcheck",
+      tag: "Service",
+      summary: "Liveness: a JSON string <AssemblyName> v<MAJOR>.<MINOR>.<BUILD>.<REVISION>; not rate-limited",
+      access: "public",
+      unlimited: true,
+      response: z.string().meta({ example: HEALTHCHECK }),
+    },
+    ({ c }) => c.json(HEALTHCHECK),
+  );
+  app.use(
+    bodyLimit({
+      maxSize: 64 * 1024,
+      onError: () => {
+        throw new ApiError(413, "PAYLOAD_TOO_LARGE", "Request body over 64 KiB");
+      },
+    }),
+  );
+
+  const keyOf = (publicKey: string) => exchange.resolveKey(publicKey);
+  const signed = signedRequest({ resolveKey: keyOf, timestampWindowMs: options.timestampWindowMs, requireTimestamp: options.requireTimestamp, now });
+  const perKey = rateLimit({
+    limiter: createRateLimiter({ limit: options.signedRateLimitPerMinute, now: options.rateLimitClock }),
+    keyOf: (c) => `key:${c.req.header("API-PublicKey")}`,
+  });
+  const perIp = rateLimit({ limiter: createRateLimiter({ limit: options.rateLimitPerMinute, now: options.rateLimitClock }), keyOf: (c) => clientIp(c, { trustProxy }) });
+  for (const path of SIGNED) app.use(path, signed, perKey);
+  app.use("/api/*", async (c, next) => (isSigned(c.req.path) ? next() : perIp(c, next)));
+
+  // GET /api/deals may be signed: then isUserBuyer is filled for the caller's own deals.
+  const caller = async (c: Context) => {
+    const publicKey = c.req.header("API-PublicKey");
+    if (publicKey === undefined) return undefined;
+    const verdict = await verifySignedRequest({
+      method: c.req.method,
+      url: c.req.url,
+      body: "",
+      headers: { publicKey, signature: c.req.header("API-Signature"), timestamp: c.req.header("API-Timestamp") },
+      resolveKey: keyOf,
+      now,
+      windowMs: options.timestampWindowMs,
+      requireTimestamp: options.requireTimestamp,
+    });
+    if (!verdict.ok) throw new ApiError(401, "UNAUTHORIZED", verdict.reason);
+    return verdict.userId;
+  };
+
+  app.route("/api/orders", ordersApi(registry, exchange));
+  app.route("/api", walletApi(registry, exchange));
+  app.route("/api", publicApi(registry, { exchange, marketData, caller }));
+  app.route("/api/marketdata/getaggregator", aggregatorApi(registry, { exchange, marketData, nowMs: now }));
+
+  const document = exchangeOpenApi(registry.routes, {
+    title: "Agent exchange API",
+    version: `${packageJson.version}.0`,
+    description:
+      "Public market data and the aggregator namespace (anonymous), and the signed trading and wallet API. Signing: API-PublicKey and API-Signature headers; " +
+      "signature = lowercase hex HMAC-SHA256, keyed with the private key, of publicKey + full request URL + body (empty for GET and DELETE), with the " +
+      "API-Timestamp header's value appended when that header is sent. Errors are {code, message}. Decimals are exact JSON numbers.",
+  });
+  app.get("/swagger/v1/swagger.json", (c) => c.json(document));
+  app.get("/swagger", (c) => c.html(docsPage(document)));
+
+  app.use("/internal/*", requireSecret("X-Service-Secret", options.serviceSecret));
+  app.route("/internal", internalApi(exchange, { timestampWindowMs: options.timestampWindowMs, requireTimestamp: options.requireTimestamp, now }));
+  app.use("/admin/*", requireSecret("Authorization", options.adminToken, "Bearer"));
+  app.route("/admin", adminApi(exchange));
+
+  app.notFound((c) => {
+    throw notFound(`No endpoint ${c.req.method} ${c.req.path}`);
+  });
+  app.onError(errorHandler({ log: options.log }));
+  return app;
+}
+
+function isSigned(path: string): boolean {
+  return SIGNED.some((pattern) => (pattern.endsWith("/*") ? path.startsWith(pattern.slice(0, -1)) : path === pattern));
+}

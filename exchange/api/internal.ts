@@ -1,0 +1,50 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { ApiError, parseInput } from "../../lib/http/index.ts";
+import { verifySignedRequest } from "../auth/index.ts";
+import type { Exchange } from "../service/index.ts";
+
+// The ecosystem API verifies its signed requests (vote, spawn) here instead of holding copies of
+// users' secrets: it forwards what the client sent and gets back who signed it.
+
+const verifyBody = z.strictObject({
+  method: z.enum(["GET", "POST", "PUT", "DELETE", "PATCH"]),
+  url: z.url(),
+  body: z.string().max(1_000_000).default(""),
+  headers: z.object({
+    "API-PublicKey": z.string().max(200).optional(),
+    "API-Signature": z.string().max(200).optional(),
+    "API-Timestamp": z.string().max(20).optional(),
+  }),
+});
+
+export function internalApi(exchange: Exchange, options: { timestampWindowMs: number; requireTimestamp: boolean; now?: () => number }) {
+  const app = new Hono();
+  app.post("/verify-signature", async (c) => {
+    let raw: unknown;
+    try {
+      raw = await c.req.json();
+    } catch {
+      throw new ApiError(400, "INVALID_PARAM", "body: must be a JSON object");
+    }
+    const request = parseInput(verifyBody, raw, "body");
+    const verdict = await verifySignedRequest({
+      method: request.method,
+      url: request.url,
+      body: request.body,
+      headers: {
+        publicKey: request.headers["API-PublicKey"],
+        signature: request.headers["API-Signature"],
+        timestamp: request.headers["API-Timestamp"],
+      },
+      resolveKey: (publicKey) => exchange.resolveKey(publicKey),
+      now: options.now ?? Date.now,
+      windowMs: options.timestampWindowMs,
+      requireTimestamp: options.requireTimestamp,
+    });
+    if (!verdict.ok) throw new ApiError(401, "UNAUTHORIZED", verdict.reason);
+    const user = exchange.user(verdict.userId)!;
+    return c.json({ userId: user.id, level: user.level, address: user.address });
+  });
+  return app;
+}

@@ -1,0 +1,323 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import { invalidParam } from "../../lib/http/index.ts";
+import { formatAmount, formatPrice } from "../money/index.ts";
+import { decimalJson } from "../money/json.ts";
+import { readCandles } from "../marketdata/candles.ts";
+import { bucketCount, INTERVALS } from "../marketdata/intervals.ts";
+import { percentChange, tickLotText, type MarketData } from "../marketdata/market-data.ts";
+import { dealsPage } from "../marketdata/queries.ts";
+import type { Exchange, Pair } from "../service/index.ts";
+import type { RouteRegistry } from "./registry.ts";
+import { pairCode } from "./schemas.ts";
+import { isoFromMicros } from "./time.ts";
+import { commissionView } from "./views.ts";
+
+// {base_url}'s anonymous market data (SPEC.md "Public market data"). GET /api/deals also accepts a
+// signed call, which fills isUserBuyer for the caller's own trades.
+
+const decimal = z.number().meta({ description: "Decimal, exact (JSON number)" });
+const MAX_CANDLES = 5000;
+
+/** ISO 8601 UTC without offset: 2026-04-29T12:00:00, optional fraction, optional Z; date-only means midnight. */
+const isoUtc = z
+  .string({ error: "is required" })
+  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?Z?)?$/, "must be ISO 8601 UTC without offset, e.g. 2026-04-29T12:00:00")
+  .transform((text, ctx) => {
+    const [date, time = "00:00:00"] = text.replace(/Z$/, "").split("T");
+    const [hms, fraction = ""] = time.split(".");
+    const ms = Date.parse(`${date}T${hms.length === 5 ? `${hms}:00` : hms}Z`);
+    const [y, m, d] = date.split("-").map(Number);
+    const check = new Date(ms);
+    if (Number.isNaN(ms) || check.getUTCFullYear() !== y || check.getUTCMonth() + 1 !== m || check.getUTCDate() !== d) {
+      ctx.addIssue({ code: "custom", message: `is not a valid date: ${text}` });
+      return z.NEVER;
+    }
+    return ms * 1000 + Number(fraction.padEnd(6, "0"));
+  })
+  .meta({ format: "date-time", example: "2026-04-29T12:00:00" });
+
+const pairQuery = z.object({ currencyPairCode: pairCode.meta({ description: "Pair code <base>_<target>", example: "ALPHA_USDT" }) });
+const positiveInt = (max: number, fallback: number, name: string) =>
+  z.coerce
+    .number({ error: "must be an integer" })
+    .int("must be an integer")
+    .min(1, `must be at least 1`)
+    .max(max, `must be at most ${max}`)
+    .default(fallback)
+    .meta({ description: name });
+
+const dealsQuery = pairQuery.extend({
+  sinceDate: isoUtc.optional().meta({ description: "Inclusive lower bound on dealDateUtc (ISO 8601 UTC, no offset)" }),
+  endDate: isoUtc.optional().meta({ description: "Inclusive upper bound on dealDateUtc (ISO 8601 UTC, no offset)" }),
+  pageNumber: positiveInt(1_000_000, 1, "1-based page"),
+  pageSize: positiveInt(100, 100, "Deals per page (max 100)"),
+});
+
+const ohlcQuery = pairQuery.extend({
+  interval: z.enum(INTERVALS, { error: `must be one of ${INTERVALS.join(", ")}` }),
+  start: isoUtc,
+  end: isoUtc,
+});
+
+export const tickerSchema = z.object({
+  timestamp: z.number().int().meta({ description: "Time of this snapshot, Unix seconds" }),
+  currencyPairCode: z.string(),
+  price: decimal,
+  price24hAgo: decimal,
+  priceChangePercentage24h: decimal,
+  volume24h: decimal,
+  bidPrice: decimal,
+  askPrice: decimal,
+});
+
+const levelSchema = z.object({
+  isBid: z.boolean(),
+  price: decimal,
+  amount: decimal,
+  quoteAmount: decimal,
+  currencyTo: decimal.meta({ deprecated: true, description: "Deprecated alias of amount; will be removed" }),
+  currencyFrom: decimal.meta({ deprecated: true, description: "Deprecated alias of quoteAmount; will be removed" }),
+});
+
+const dealSchema = z.object({
+  id: z.uuid(),
+  dealDateUtc: z.string().meta({ example: "2026-04-29T12:00:00.123456Z" }),
+  currencyPairCode: z.string(),
+  volume: decimal,
+  price: decimal,
+  isBuy: z.boolean(),
+  isUserBuyer: z.boolean().nullable(),
+});
+
+const candleSchema = z.object({
+  date: z.string().meta({ description: "Bucket start, ISO 8601 UTC without offset", example: "2026-04-29T12:00:00" }),
+  open: decimal,
+  max: decimal,
+  min: decimal,
+  close: decimal,
+  volume: decimal.meta({ description: "Volume in target (quote) currency" }),
+  volumeBase: decimal,
+});
+
+const pairSettingSchema = z.object({ code: z.string(), digitsPrice: z.number().int(), digitsAmount: z.number().int(), minQuoteAmount: decimal.nullable() });
+
+export const commissionSchema = z.object({
+  commissionId: z.uuid(),
+  currencyCode: z.string().nullable(),
+  currencyPairCode: z.string().nullable(),
+  currencyAdapterCode: z.string().nullable(),
+  percent: decimal,
+  minimum: decimal,
+  commissionCurrencyCode: z.string().nullable(),
+  commissionTypeCode: z.string(),
+  commissionType: z.object({ code: z.string(), value: z.string(), valueKey: z.string() }),
+  hashCode: z.string(),
+});
+
+const unknownPair = { status: 400, code: "UNKNOWN_PAIR", when: "currencyPairCode is not a trading pair" } as const;
+
+export interface PublicDeps {
+  readonly exchange: Exchange;
+  readonly marketData: MarketData;
+  /** Who signed the request, when it was signed (GET /api/deals); undefined for anonymous calls. */
+  readonly caller: (c: import("hono").Context) => Promise<string | undefined>;
+}
+
+export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
+  const { exchange, marketData } = deps;
+  const app = new Hono();
+  const pairOf = (code: string): Pair => exchange.reference.pair(code);
+
+  registry.route(
+    app,
+    "/api",
+    {
+      method: "get",
+      path: "/api/tickers",
+      tag: "Market data",
+      summary: "Ticker of one pair",
+      access: "public",
+      query: pairQuery,
+      response: tickerSchema,
+      errors: [unknownPair],
+      description:
+        "price is the last trade; price24hAgo the last trade at or before 24 hours ago (else the first trade since, else the last); " +
+        "volume24h in base currency over the rolling 24 hours; bidPrice/askPrice 0 when that side of the book is empty.",
+    },
+    ({ query, c }) => {
+      const pair = pairOf(query.currencyPairCode);
+      const { stats, bestBid, bestAsk } = marketData.snapshot(pair);
+      const last = stats.last?.priceTicks ?? null;
+      const before = stats.priceBefore ?? stats.first?.priceTicks ?? last;
+      return c.json({
+        timestamp: Math.floor(marketData.now() / 1_000_000),
+        currencyPairCode: pair.row.code,
+        price: decimalJson(formatPrice(last ?? 0, pair.spec)),
+        price24hAgo: decimalJson(formatPrice(before ?? 0, pair.spec)),
+        priceChangePercentage24h: decimalJson(percentChange(before, last)),
+        volume24h: decimalJson(formatAmount(stats.volumeLots, pair.spec)),
+        bidPrice: decimalJson(formatPrice(bestBid ?? 0, pair.spec)),
+        askPrice: decimalJson(formatPrice(bestAsk ?? 0, pair.spec)),
+      });
+    },
+  );
+
+  registry.route(
+    app,
+    "/api",
+    {
+      method: "get",
+      path: "/api/orderbook",
+      tag: "Market data",
+      summary: "Order book of one pair: up to 40 bid and 40 ask levels, aggregated by price",
+      description: "Bids best (highest) first, then asks best (lowest) first. quoteAmount = price x amount, exact.",
+      access: "public",
+      query: pairQuery,
+      response: z.array(levelSchema),
+      errors: [unknownPair],
+    },
+    ({ query, c }) => {
+      const pair = pairOf(query.currencyPairCode);
+      const side = (isBid: boolean) =>
+        marketData.levels(pair, isBid, 40).map((level) => {
+          const amount = decimalJson(formatAmount(level.lots, pair.spec));
+          const quoteAmount = decimalJson(tickLotText(BigInt(level.priceTicks) * level.lots, pair));
+          return { isBid, price: decimalJson(formatPrice(level.priceTicks, pair.spec)), amount, quoteAmount, currencyTo: amount, currencyFrom: quoteAmount };
+        });
+      return c.json([...side(true), ...side(false)]);
+    },
+  );
+
+  registry.route(
+    app,
+    "/api",
+    {
+      method: "get",
+      path: "/api/deals",
+      tag: "Market data",
+      summary: "Recent deals of one pair, newest first",
+      description:
+        "sinceDate and endDate are inclusive instants (microsecond precision). Anonymous calls get isUserBuyer null; a call signed as for the " +
+        "trading API gets true/false on the deals the caller took part in (null on the others).",
+      access: "public-or-signed",
+      query: dealsQuery,
+      response: z.array(dealSchema),
+      errors: [unknownPair, { status: 400, code: "INVALID_PARAM", when: "endDate is before sinceDate" }],
+    },
+    async ({ query, c }) => {
+      const pair = pairOf(query.currencyPairCode);
+      if (query.sinceDate !== undefined && query.endDate !== undefined && query.endDate < query.sinceDate) {
+        throw invalidParam("endDate", "must not be before sinceDate");
+      }
+      const userId = await deps.caller(c);
+      const deals = await dealsPage(exchange.db, pair.row.code, {
+        sinceUs: query.sinceDate,
+        untilUs: query.endDate,
+        offset: (query.pageNumber - 1) * query.pageSize,
+        limit: query.pageSize,
+      });
+      return c.json(
+        deals.map((deal) => {
+          const buyer = deal.takerIsBid ? deal.takerUserId : deal.makerUserId;
+          const seller = deal.takerIsBid ? deal.makerUserId : deal.takerUserId;
+          return {
+            id: deal.id,
+            dealDateUtc: isoFromMicros(deal.executedAtUs),
+            currencyPairCode: pair.row.code,
+            volume: decimalJson(formatAmount(deal.amountLots, pair.spec)),
+            price: decimalJson(formatPrice(deal.priceTicks, pair.spec)),
+            isBuy: deal.takerIsBid,
+            isUserBuyer: userId === undefined ? null : userId === buyer ? true : userId === seller ? false : null,
+          };
+        }),
+      );
+    },
+  );
+
+  registry.route(
+    app,
+    "/api",
+    {
+      method: "get",
+      path: "/api/ohlc",
+      tag: "Market data",
+      summary: "Candles of one pair, oldest first",
+      description:
+        `Candles whose interval overlaps [start, end], from the incremental rollup; intervals without trades are left out. At most ${MAX_CANDLES} ` +
+        "intervals per call: split longer ranges into several calls. date is the interval's start (UTC, no offset).",
+      access: "public",
+      query: ohlcQuery,
+      response: z.array(candleSchema),
+      errors: [unknownPair, { status: 400, code: "INVALID_PARAM", when: "end is before start, or the range spans too many intervals" }],
+    },
+    async ({ query, c }) => {
+      const pair = pairOf(query.currencyPairCode);
+      if (query.end < query.start) throw invalidParam("end", "must not be before start");
+      const [startMs, endMs] = [Math.floor(query.start / 1000), Math.floor(query.end / 1000)];
+      if (bucketCount(query.interval, startMs, endMs) > MAX_CANDLES) {
+        throw invalidParam("end", `the range spans more than ${MAX_CANDLES} ${query.interval} intervals; split it into several calls`);
+      }
+      const candles = await readCandles(exchange.db, pair.row.code, query.interval, startMs, endMs);
+      return c.json(
+        candles.map((candle) => ({
+          date: new Date(candle.bucketMs).toISOString().slice(0, 19),
+          open: decimalJson(formatPrice(candle.open, pair.spec)),
+          max: decimalJson(formatPrice(candle.high, pair.spec)),
+          min: decimalJson(formatPrice(candle.low, pair.spec)),
+          close: decimalJson(formatPrice(candle.close, pair.spec)),
+          volume: decimalJson(tickLotText(candle.volumeTickLots, pair)),
+          volumeBase: decimalJson(formatAmount(candle.volumeLots, pair.spec)),
+        })),
+      );
+    },
+  );
+
+  registry.route(
+    app,
+    "/api",
+    { method: "get", path: "/api/currencies", tag: "Reference", summary: "Currency codes, in display order", access: "public", response: z.array(z.string()) },
+    ({ c }) =>
+      c.json(
+        [...exchange.reference.currencies.values()]
+          .sort((a, b) => a.row.position - b.row.position || a.row.code.localeCompare(b.row.code))
+          .map((currency) => currency.row.code),
+      ),
+  );
+
+  registry.route(
+    app,
+    "/api",
+    { method: "get", path: "/api/currencies/pairs", tag: "Reference", summary: "Settings of every active pair", access: "public", response: z.array(pairSettingSchema) },
+    ({ c }) =>
+      c.json(
+        [...exchange.reference.pairs.values()]
+          .filter((pair) => pair.row.active)
+          .sort((a, b) => a.row.code.localeCompare(b.row.code))
+          .map((pair) => ({
+            code: pair.row.code,
+            digitsPrice: pair.row.digitsPrice,
+            digitsAmount: pair.row.digitsAmount,
+            minQuoteAmount: pair.row.minQuoteAmount === null ? null : decimalJson(pair.row.minQuoteAmount),
+          })),
+      ),
+  );
+
+  registry.route(
+    app,
+    "/api",
+    {
+      method: "get",
+      path: "/api/currencies/commissions",
+      tag: "Reference",
+      summary: "Default commissions (deposit, withdrawal, trade maker and taker)",
+      description: 'commissionTypeCode "1" Refill (deposit), "2" Withdrawal, "3" TradeMaker, "4" TradeTaker.',
+      access: "public",
+      response: z.array(commissionSchema),
+    },
+    ({ c }) => c.json(exchange.reference.commissionsFor(0).map(commissionView)),
+  );
+
+  return app;
+}
+

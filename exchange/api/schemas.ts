@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { JsonNumber } from "../money/json.ts";
+
+// Request schemas of the trading and wallet API. Decimals arrive as JSON numbers (kept as their
+// source text by parseJsonExact) or strings, and stay text until the pair's precision parses them.
+
+export const decimalText = z
+  .union([z.string(), z.instanceof(JsonNumber)], { error: "must be a decimal number" })
+  .transform((value) => (typeof value === "string" ? value : value.text))
+  .pipe(z.string().regex(/^\d+(\.\d+)?$/, "must be a plain non-negative decimal such as 12.5 (no exponent)"));
+
+const integerText = (min: number, max: number) =>
+  z.coerce.number({ error: "must be an integer" }).int("must be an integer").min(min).max(max);
+
+export const pairCode = z.string({ error: "is required" }).regex(/^[A-Z0-9]{1,16}_[A-Z0-9]{1,16}$/, "must be a pair code such as ALPHA_USDT");
+
+export const placeOrderBody = z.strictObject({
+  isBid: z.boolean({ error: "must be true or false" }),
+  currencyPairCode: pairCode,
+  amount: decimalText,
+  price: decimalText.optional(),
+  type: z.enum(["limit", "market"]).default("limit"),
+  timeInForce: z.enum(["GTC", "IOC", "FOK"]).optional(),
+  postOnly: z.boolean().optional(),
+  selfTradePrevention: z.enum(["cancel_resting", "cancel_taker"]).optional(),
+  quoteAmount: decimalText.optional(),
+  clientOrderId: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, "must be 1 to 64 characters of A-Z a-z 0-9 _ . : -").optional(),
+});
+
+export const listOrdersQuery = z.object({
+  currencyPairCode: pairCode.optional(),
+  status: z.enum(["open", "history", "all"]).default("all"),
+  pageNumber: integerText(1, 1_000_000).default(1),
+  pageSize: integerText(1, 100).default(50),
+});
+
+export const pageQuery = z.object({
+  pageNumber: integerText(1, 1_000_000).default(1),
+  pageSize: integerText(1, 100).default(50),
+});
+
+export const cancelAllQuery = z.object({ currencyPairCode: pairCode.optional() });
+
+export const orderIdParam = z.object({ id: z.uuid("must be an order id (UUID)") });
+
+export const withdrawalBody = z.strictObject({
+  currencyCode: z.string().regex(/^[A-Z0-9]{1,16}$/, "must be a currency code"),
+  amount: decimalText,
+  address: z.string().min(1).max(128),
+});
+
+/** An integer in a body parsed by parseJsonExact. */
+export const jsonInteger = (min: number, max: number) =>
+  z
+    .instanceof(JsonNumber, { error: "must be an integer" })
+    .transform((value) => Number(value.text))
+    .pipe(z.number().int("must be an integer").min(min).max(max));

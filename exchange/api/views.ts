@@ -1,0 +1,118 @@
+import { formatAmount, formatCurrencyUnits, formatPrice, quoteUnitsOf, type PairSpec } from "../money/index.ts";
+import { decimalJson } from "../money/json.ts";
+import type { Exchange } from "../service/index.ts";
+import type { CommissionRow, DealRow, DepositRow, OrderRow, WithdrawalRow } from "../store/index.ts";
+import { isoFromMicros, isoFromMs } from "./time.ts";
+
+// JSON shapes of the trading and wallet API. Decimals are JSON numbers written digit for digit
+// from exact integers (decimalJson), as SPEC.md's decimals are.
+
+export function orderView(exchange: Exchange, order: OrderRow, fills?: readonly DealRow[]) {
+  const pair = exchange.reference.pairs.get(order.pairCode)!.spec;
+  return {
+    id: order.id,
+    clientOrderId: order.clientOrderId,
+    currencyPairCode: order.pairCode,
+    isBid: order.isBid,
+    type: order.type,
+    timeInForce: order.timeInForce,
+    postOnly: order.postOnly,
+    selfTradePrevention: order.selfTradePrevention,
+    price: order.priceTicks === null ? null : decimalJson(formatPrice(order.priceTicks, pair)),
+    amount: decimalJson(formatAmount(order.amountLots, pair)),
+    quoteAmount: order.quoteBudget === null ? null : decimalJson(formatCurrencyUnits(order.quoteBudget, pair.quote)),
+    filledAmount: decimalJson(formatAmount(order.filledLots, pair)),
+    filledQuoteAmount: decimalJson(formatCurrencyUnits(order.filledQuote, pair.quote)),
+    remainingAmount: decimalJson(formatAmount(order.remainingLots, pair)),
+    status: order.status,
+    reason: order.reason,
+    createdAt: isoFromMs(order.createdAt),
+    updatedAt: isoFromMs(order.updatedAt),
+    ...(fills === undefined ? {} : { fills: fills.map((deal) => fillView(pair, order, deal)) }),
+  };
+}
+
+function fillView(pair: PairSpec, order: OrderRow, deal: DealRow) {
+  const isMaker = deal.makerOrderId === order.id;
+  const received = order.isBid ? pair.base : pair.quote;
+  return {
+    dealId: deal.id,
+    tradeId: deal.tradeSeq,
+    price: decimalJson(formatPrice(deal.priceTicks, pair)),
+    amount: decimalJson(formatAmount(deal.amountLots, pair)),
+    quoteAmount: decimalJson(formatCurrencyUnits(quoteUnitsOf(deal.priceTicks, deal.amountLots, pair), pair.quote)),
+    isMaker,
+    fee: decimalJson(formatCurrencyUnits(isMaker ? deal.makerFee : deal.takerFee, received)),
+    feeCurrencyCode: received.code,
+    dealDateUtc: isoFromMicros(deal.executedAtUs),
+  };
+}
+
+export function balanceViews(exchange: Exchange, userId: string) {
+  return exchange.balances(userId).map(({ currency, available, locked }) => {
+    const spec = exchange.reference.currency(currency).spec;
+    return {
+      currencyCode: currency,
+      available: decimalJson(formatCurrencyUnits(available, spec)),
+      locked: decimalJson(formatCurrencyUnits(locked, spec)),
+      total: decimalJson(formatCurrencyUnits(available + locked, spec)),
+    };
+  });
+}
+
+export function depositView(exchange: Exchange, row: DepositRow) {
+  const spec = exchange.reference.currency(row.currency).spec;
+  return {
+    id: row.id,
+    currencyCode: row.currency,
+    amount: decimalJson(formatCurrencyUnits(row.amount, spec)),
+    fee: decimalJson(formatCurrencyUnits(row.fee, spec)),
+    credited: decimalJson(formatCurrencyUnits(row.amount - row.fee, spec)),
+    reference: row.reference,
+    createdAt: isoFromMs(row.createdAt),
+  };
+}
+
+export function withdrawalView(exchange: Exchange, row: WithdrawalRow) {
+  const spec = exchange.reference.currency(row.currency).spec;
+  return {
+    id: row.id,
+    currencyCode: row.currency,
+    amount: decimalJson(formatCurrencyUnits(row.amount, spec)),
+    fee: decimalJson(formatCurrencyUnits(row.fee, spec)),
+    sent: decimalJson(formatCurrencyUnits(row.amount - row.fee, spec)),
+    address: row.address,
+    status: row.status,
+    createdAt: isoFromMs(row.createdAt),
+  };
+}
+
+/** SPEC.md's type codes: "1" Refill is given; the others are ours (exchange/README.md). */
+const COMMISSION_TYPE_KEYS: Record<string, string> = { "1": "Refill", "2": "Withdrawal", "3": "TradeMaker", "4": "TradeTaker" };
+const COMMISSION_TYPE_TEXT: Record<string, string> = {
+  "1": "Deposit commission",
+  "2": "Withdrawal commission",
+  "3": "Trade commission (maker)",
+  "4": "Trade commission (taker)",
+};
+
+/** SPEC.md's Commission object. */
+export function commissionView(row: CommissionRow) {
+  return {
+    commissionId: row.commissionId,
+    currencyCode: row.currencyCode,
+    currencyPairCode: row.currencyPairCode,
+    currencyAdapterCode: row.currencyAdapterCode,
+    percent: decimalJson(row.percent),
+    minimum: decimalJson(row.minimum),
+    commissionCurrencyCode: row.commissionCurrencyCode,
+    commissionTypeCode: row.commissionTypeCode,
+    commissionType: {
+      code: row.commissionTypeCode,
+      value: COMMISSION_TYPE_TEXT[row.commissionTypeCode] ?? row.commissionTypeCode,
+      valueKey: COMMISSION_TYPE_KEYS[row.commissionTypeCode] ?? row.commissionTypeCode,
+    },
+    hashCode: `${row.commissionTypeCode}_${row.currencyCode ?? ""}_${row.currencyAdapterCode ?? ""}`,
+  };
+}
+

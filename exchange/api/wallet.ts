@@ -1,0 +1,103 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { SignedVariables } from "../auth/index.ts";
+import type { Exchange } from "../service/index.ts";
+import { listDeposits, listWithdrawals } from "../store/index.ts";
+import { commissionSchema } from "./public.ts";
+import type { RouteRegistry } from "./registry.ts";
+import { pageQuery, withdrawalBody } from "./schemas.ts";
+import { balanceViews, commissionView, depositView, withdrawalView } from "./views.ts";
+
+// Balances, deposits, withdrawals and the caller's commissions (signed).
+
+const decimal = z.number().meta({ description: "Decimal, exact (JSON number)" });
+const balanceSchema = z.object({ currencyCode: z.string(), available: decimal, locked: decimal, total: decimal });
+const depositSchema = z.object({ id: z.string(), currencyCode: z.string(), amount: decimal, fee: decimal, credited: decimal, reference: z.string().nullable(), createdAt: z.string() });
+const withdrawalSchema = z.object({
+  id: z.uuid(),
+  currencyCode: z.string(),
+  amount: decimal.meta({ description: "Debited from the balance" }),
+  fee: decimal,
+  sent: decimal.meta({ description: "amount - fee, what leaves the exchange" }),
+  address: z.string(),
+  status: z.enum(["pending", "completed", "failed"]),
+  createdAt: z.string(),
+});
+const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), pageNumber: z.number().int(), pageSize: z.number().int(), totalItems: z.number().int() });
+
+export function walletApi(registry: RouteRegistry, exchange: Exchange) {
+  const app = new Hono<{ Variables: SignedVariables }>();
+
+  registry.route(
+    app,
+    "/api",
+    { method: "get", path: "/api/balances", tag: "Wallet", summary: "The caller's balance in every currency", access: "signed", response: z.array(balanceSchema) },
+    ({ c }) => c.json(balanceViews(exchange, c.get("auth").userId)),
+  );
+
+  registry.route(
+    app,
+    "/api",
+    { method: "get", path: "/api/deposits", tag: "Wallet", summary: "The caller's credited deposits, newest first", access: "signed", query: pageQuery, response: page(depositSchema) },
+    async ({ query, c }) => {
+      const result = await listDeposits(exchange.db, c.get("auth").userId, query.pageNumber, query.pageSize);
+      return c.json({ items: result.items.map((row) => depositView(exchange, row)), pageNumber: query.pageNumber, pageSize: query.pageSize, totalItems: result.totalItems });
+    },
+  );
+
+  registry.route(
+    app,
+    "/api",
+    { method: "get", path: "/api/withdrawals", tag: "Wallet", summary: "The caller's withdrawals, newest first", access: "signed", query: pageQuery, response: page(withdrawalSchema) },
+    async ({ query, c }) => {
+      const result = await listWithdrawals(exchange.db, c.get("auth").userId, query.pageNumber, query.pageSize);
+      return c.json({ items: result.items.map((row) => withdrawalView(exchange, row)), pageNumber: query.pageNumber, pageSize: query.pageSize, totalItems: result.totalItems });
+    },
+  );
+
+  registry.route(
+    app,
+    "/api",
+    {
+      method: "post",
+      path: "/api/withdrawals",
+      tag: "Wallet",
+      summary: "Withdraw to a chain address",
+      description:
+        "Debits amount at once; the withdrawal commission is taken from it and amount - fee is sent. min_withdraw and max_withdraw come from the " +
+        "currency settings. The withdrawal stays pending until a chain adapter sends it.",
+      access: "signed",
+      body: withdrawalBody,
+      response: withdrawalSchema,
+      status: 201,
+      errors: [
+        { status: 400, code: "UNKNOWN_CURRENCY", when: "currencyCode is not a currency" },
+        { status: 400, code: "WITHDRAWALS_DISABLED", when: "withdrawals of the currency are off" },
+        { status: 400, code: "BELOW_MIN_WITHDRAW", when: "amount is below the currency's minimum" },
+        { status: 400, code: "ABOVE_MAX_WITHDRAW", when: "amount is above the currency's maximum" },
+        { status: 400, code: "AMOUNT_BELOW_FEE", when: "the fee would take the whole amount" },
+        { status: 400, code: "INSUFFICIENT_BALANCE", when: "amount is more than the available balance" },
+      ],
+    },
+    async ({ body, c }) => {
+      const row = await exchange.withdraw({ userId: c.get("auth").userId, currency: body.currencyCode, amount: body.amount, address: body.address });
+      return c.json(withdrawalView(exchange, row), 201);
+    },
+  );
+
+  registry.route(
+    app,
+    "/api",
+    {
+      method: "get",
+      path: "/api/currencies/user/commissions",
+      tag: "Wallet",
+      summary: "The caller's effective commissions (lower tiers replace the defaults they shadow)",
+      access: "signed",
+      response: z.array(commissionSchema),
+    },
+    ({ c }) => c.json(exchange.commissionsOf(c.get("auth").userId).map(commissionView)),
+  );
+
+  return app;
+}

@@ -1,0 +1,78 @@
+import { serve, type ServerType } from "@hono/node-server";
+import { join, dirname } from "node:path";
+import type { ExchangeEnv } from "../../config/env.ts";
+import { createExchangeApp } from "../api/app.ts";
+import { createKeyVault, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
+import { MarketData } from "../marketdata/market-data.ts";
+import { Exchange } from "../service/index.ts";
+import { createCommitter, migrate, openDb, type Db } from "../store/index.ts";
+import { resolveSecrets, type ExchangeSecrets } from "./secrets.ts";
+
+export interface RunningExchange {
+  readonly url: string;
+  readonly exchange: Exchange;
+  readonly secrets: ExchangeSecrets;
+  readonly db: Db;
+  /** Stops taking requests, waits for every pending commit, closes the database. */
+  close(): Promise<void>;
+}
+
+export interface StartOptions {
+  readonly log?: (message: string) => void;
+  /** Called when a commit fails: memory is then ahead of the database, so the process must exit. */
+  readonly onFatal?: (error: unknown) => void;
+  /** Runs after the schema is migrated and before the books are loaded (demo reference data). */
+  readonly beforeLoad?: (db: Db) => Promise<void>;
+}
+
+/** Opens the database, migrates it, rebuilds the books and the ledger, and serves HTTP. */
+export async function startExchange(env: ExchangeEnv, options: StartOptions = {}): Promise<RunningExchange> {
+  const log = options.log ?? ((message: string) => console.log(message));
+  const secrets = await resolveSecrets(env, join(dirname(env.EXCHANGE_DATA_DIR), "exchange-secrets.json"));
+  const db = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: env.EXCHANGE_DATA_DIR, schema: env.EXCHANGE_DB_SCHEMA });
+  await migrate(db);
+  await options.beforeLoad?.(db);
+  const committer = createCommitter(db, {
+    onFatal: options.onFatal ?? ((error) => {
+      console.error("exchange: a commit failed; memory is ahead of the database, exiting so a restart reloads it", error);
+      process.exit(1);
+    }),
+  });
+  const exchange = await Exchange.open({
+    db,
+    committer,
+    vault: createKeyVault(parseServerKey(secrets.serverKey)),
+    generateKeyPair: generateApiKeyPair,
+    defaultSelfTradePrevention: env.SELF_TRADE_PREVENTION,
+  });
+  const marketData = await MarketData.open(exchange);
+  const app = createExchangeApp({
+    exchange,
+    marketData,
+    adminToken: secrets.adminToken,
+    serviceSecret: secrets.serviceSecret,
+    rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
+    signedRateLimitPerMinute: env.SIGNED_RATE_LIMIT_PER_MINUTE,
+    trustProxy: env.TRUST_PROXY,
+    timestampWindowMs: env.SIGNATURE_WINDOW_MS,
+    requireTimestamp: env.REQUIRE_SIGNATURE_TIMESTAMP,
+  });
+  const server = await new Promise<ServerType>((resolve) => {
+    const started = serve({ fetch: app.fetch, port: env.EXCHANGE_PORT, hostname: env.EXCHANGE_HOST }, () => resolve(started));
+  });
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : env.EXCHANGE_PORT;
+  const url = `http://${env.EXCHANGE_HOST}:${port}`;
+  log(`exchange: serving ${url} (${db.kind}${env.DATABASE_URL ? `, schema ${env.EXCHANGE_DB_SCHEMA}` : ` in ${env.EXCHANGE_DATA_DIR}`})`);
+  return {
+    url,
+    exchange,
+    secrets,
+    db,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await committer.close();
+      await db.close();
+    },
+  };
+}

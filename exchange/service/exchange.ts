@@ -1,0 +1,461 @@
+import { randomUUID } from "node:crypto";
+import { ApiError, notFound } from "../../lib/http/index.ts";
+import {
+  applyEntry,
+  balanceOf,
+  createLedger,
+  deposit as depositEntry,
+  requiredHold,
+  withdraw as withdrawEntry,
+  type Entry,
+  type LedgerState,
+  type PairFees,
+} from "../ledger/index.ts";
+import { FastBook, type SelfTradePrevention, type TradeEvent } from "../matching/index.ts";
+import { parseCurrencyUnits } from "../money/index.ts";
+import {
+  getOrder,
+  getOrderByClientId,
+  insertApiKey,
+  insertUser,
+  loadState,
+  type ApiKeyRow,
+  type Db,
+  type DealRow,
+  type DepositRow,
+  type LoadedState,
+  type OrderRow,
+  type UserRow,
+  type WithdrawalRow,
+  type WriteUnit,
+} from "../store/index.ts";
+import { cancelAllOrders, cancelOrder, placeOrder, type PairMarket } from "../trading/index.ts";
+import { monotonicMicros, type MicrosClock } from "./clock.ts";
+import { ReferenceData, type Pair } from "./reference.ts";
+import { BOOK_REJECTIONS, balancesTouched, parseOrder, placeRejection, rowsOfEvents, type PlaceOrderInput } from "./trading.ts";
+
+// The exchange's in-memory core and its sequencing. Every command runs synchronously against
+// the books and the ledger (JavaScript runs one at a time, so no two commands interleave), then
+// waits for the committer to make its rows durable before the caller answers: the database is
+// always a prefix of what memory applied, and nothing acknowledged can be lost.
+
+export interface Committer {
+  commit(unit: WriteUnit): Promise<void>;
+}
+
+export interface KeyVault {
+  encrypt(publicKey: string, privateKey: string): string;
+  decrypt(publicKey: string, stored: string): string;
+}
+
+export interface ExchangeOptions {
+  readonly db: Db;
+  readonly committer: Committer;
+  readonly vault: KeyVault;
+  readonly generateKeyPair: () => { publicKey: string; privateKey: string };
+  /** Wall clock in epoch ms (order and wallet times). */
+  readonly nowMs?: () => number;
+  /** Deal times: strictly increasing epoch microseconds. */
+  readonly nowUs?: MicrosClock;
+  readonly defaultSelfTradePrevention?: SelfTradePrevention;
+}
+
+interface Market extends PairMarket {
+  readonly pairRef: Pair;
+}
+
+export interface OrderResult {
+  readonly order: OrderRow;
+  readonly fills: DealRow[];
+  /** true when clientOrderId matched an earlier order: this is that order, nothing new was placed. */
+  readonly replay: boolean;
+}
+
+export class Exchange {
+  readonly reference: ReferenceData;
+  readonly ledger: LedgerState = createLedger();
+  private readonly markets = new Map<string, Market>();
+  private readonly users = new Map<string, UserRow>();
+  private readonly apiKeys = new Map<string, ApiKeyRow>();
+  private readonly plainKeys = new Map<string, string>();
+  /** Resting orders by id. */
+  private readonly openOrders = new Map<string, OrderRow>();
+  /** clientOrderId -> the first result, for commands placed (or in flight) since start. */
+  private readonly byClientId = new Map<string, Promise<OrderResult>>();
+  private orderSeq: number;
+  private readonly dealListeners: ((deals: readonly DealRow[]) => void)[] = [];
+  private readonly options: ExchangeOptions;
+  private readonly nowMs: () => number;
+  private readonly nowUs: MicrosClock;
+
+  private constructor(options: ExchangeOptions, state: LoadedState) {
+    this.options = options;
+    this.nowMs = options.nowMs ?? Date.now;
+    this.nowUs = options.nowUs ?? monotonicMicros();
+    this.reference = new ReferenceData(state.currencies, state.pairs, state.commissions);
+    for (const user of state.users) this.users.set(user.id, user);
+    for (const key of state.apiKeys) if (key.revokedAt === null) this.apiKeys.set(key.publicKey, key);
+    this.orderSeq = state.lastOrderSeq;
+    this.restoreLedger(state);
+    for (const pair of this.reference.pairs.values()) this.addMarket(pair, state.lastTradeSeq.get(pair.row.code) ?? 0);
+    this.restoreBooks(state.openOrders);
+  }
+
+  /** Loads everything from the database and rebuilds the ledger and every book as they were. */
+  static async open(options: ExchangeOptions): Promise<Exchange> {
+    return new Exchange(options, await loadState(options.db));
+  }
+
+  get db(): Db {
+    return this.options.db;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Users and keys
+
+  user(userId: string): UserRow | undefined {
+    return this.users.get(userId);
+  }
+
+  async createUser(level: number, address: string | null): Promise<UserRow> {
+    const user: UserRow = { id: randomUUID(), level, address: address?.toLowerCase() ?? null, createdAt: this.nowMs() };
+    await insertUser(this.db, user);
+    this.users.set(user.id, user);
+    return user;
+  }
+
+  /** Issues a key pair; the private key is returned once and stored only encrypted. */
+  async issueApiKey(userId: string): Promise<{ publicKey: string; privateKey: string }> {
+    if (!this.users.has(userId)) throw notFound(`Unknown user ${userId}`);
+    const pair = this.options.generateKeyPair();
+    const row: ApiKeyRow = {
+      publicKey: pair.publicKey,
+      userId,
+      privateKeyEncrypted: this.options.vault.encrypt(pair.publicKey, pair.privateKey),
+      createdAt: this.nowMs(),
+      revokedAt: null,
+    };
+    await insertApiKey(this.db, row);
+    this.apiKeys.set(row.publicKey, row);
+    this.plainKeys.set(row.publicKey, pair.privateKey);
+    return pair;
+  }
+
+  /** The signing secret behind a public key, decrypted once and kept in memory. */
+  resolveKey(publicKey: string): { userId: string; privateKey: string } | undefined {
+    const row = this.apiKeys.get(publicKey);
+    if (row === undefined) return undefined;
+    let privateKey = this.plainKeys.get(publicKey);
+    if (privateKey === undefined) this.plainKeys.set(publicKey, (privateKey = this.options.vault.decrypt(publicKey, row.privateKeyEncrypted)));
+    return { userId: row.userId, privateKey };
+  }
+
+  private levelOf(userId: string): number {
+    return this.users.get(userId)?.level ?? 0;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Orders
+
+  /** Places an order; a repeated clientOrderId returns the first result instead of a second order. */
+  async placeOrder(userId: string, input: PlaceOrderInput): Promise<OrderResult> {
+    if (input.clientOrderId === undefined) return this.placeNow(userId, input);
+    const key = `${userId}\u0000${input.clientOrderId}`;
+    const known = this.byClientId.get(key);
+    if (known !== undefined) return { ...(await known), replay: true };
+    // Registered before the first await, so a duplicate arriving meanwhile waits for this one.
+    const result = (async (): Promise<OrderResult> => {
+      const earlier = await getOrderByClientId(this.db, userId, input.clientOrderId!);
+      if (earlier !== null) return { order: earlier, fills: [], replay: true };
+      return this.placeNow(userId, input);
+    })();
+    this.byClientId.set(key, result);
+    try {
+      return await result;
+    } catch (error) {
+      // A refused order placed nothing: the same id may be used again.
+      this.byClientId.delete(key);
+      throw error;
+    }
+  }
+
+  private async placeNow(userId: string, input: PlaceOrderInput): Promise<OrderResult> {
+    const market = this.market(input.currencyPairCode);
+    const parsed = parseOrder(market.pairRef, input, () => market.book.depth(false, Number.MAX_SAFE_INTEGER));
+    const nowMs = this.nowMs();
+    const request = {
+      orderId: randomUUID(),
+      userId,
+      isBid: input.isBid,
+      type: input.type,
+      ...(parsed.priceTicks === undefined ? {} : { price: parsed.priceTicks }),
+      amount: parsed.amountLots,
+      timeInForce: parsed.timeInForce,
+      postOnly: input.postOnly ?? false,
+      selfTradePrevention: input.selfTradePrevention ?? this.options.defaultSelfTradePrevention ?? "cancel_taker",
+      ...(parsed.quoteBudget === undefined ? {} : { quoteBudget: parsed.quoteBudget }),
+      timestamp: this.nowUs(),
+    } as const;
+    const outcome = placeOrder(this.ledger, market, request);
+    if (!outcome.ok) throw placeRejection(outcome.code, outcome.message);
+    const taker: OrderRow = {
+      id: request.orderId,
+      userId,
+      pairCode: market.pairRef.row.code,
+      clientOrderId: input.clientOrderId ?? null,
+      isBid: input.isBid,
+      type: input.type,
+      timeInForce: request.timeInForce,
+      postOnly: request.postOnly,
+      selfTradePrevention: request.selfTradePrevention,
+      priceTicks: parsed.priceTicks ?? null,
+      amountLots: parsed.amountLots,
+      quoteBudget: parsed.quoteBudget ?? null,
+      filledLots: 0,
+      remainingLots: 0,
+      filledQuote: 0n,
+      status: "open",
+      reason: null,
+      seq: ++this.orderSeq,
+      createdAt: nowMs,
+      updatedAt: nowMs,
+    };
+    const applied = rowsOfEvents({
+      pair: market.pairRef,
+      ledger: this.ledger,
+      openOrders: this.openOrders,
+      taker,
+      events: outcome.value.events,
+      entries: outcome.value.entries,
+      nowMs,
+    });
+    await this.options.committer.commit(applied.unit);
+    if (applied.deals.length > 0) for (const listener of this.dealListeners) listener(applied.deals);
+    return { order: applied.orders[0], fills: applied.deals, replay: false };
+  }
+
+  /** Calls `listener` with the deals of every command once they are durable, in commit order. */
+  onDeals(listener: (deals: readonly DealRow[]) => void): void {
+    this.dealListeners.push(listener);
+  }
+
+  /** The order as the book sees it now (its resting state), else as stored. */
+  async order(userId: string, orderId: string): Promise<OrderRow> {
+    const open = this.openOrders.get(orderId);
+    if (open !== undefined && open.userId === userId) return open;
+    const stored = await getOrder(this.db, orderId);
+    // Another user's order looks unknown, so ids leak nothing.
+    if (stored === null || stored.userId !== userId) throw notFound(`No order ${orderId}`);
+    return stored;
+  }
+
+  async cancelOrder(userId: string, orderId: string): Promise<OrderRow> {
+    const open = this.openOrders.get(orderId);
+    if (open === undefined || open.userId !== userId) {
+      const stored = await this.order(userId, orderId);
+      throw new ApiError(409, "ORDER_NOT_OPEN", `Order ${orderId} is ${stored.status}`);
+    }
+    const market = this.market(open.pairCode);
+    const outcome = cancelOrder(this.ledger, market, userId, orderId);
+    const applied = this.applyOutcome(market, outcome.events, outcome.entries);
+    await this.options.committer.commit(applied.unit);
+    return applied.orders.find((row) => row.id === orderId) ?? open;
+  }
+
+  /** Cancels every open order of the user, on one pair or on all; returns the cancelled orders. */
+  async cancelAll(userId: string, pairCode?: string): Promise<OrderRow[]> {
+    const markets = pairCode === undefined ? [...this.markets.values()] : [this.market(pairCode)];
+    const orders: OrderRow[] = [];
+    const units: WriteUnit[] = [];
+    for (const market of markets) {
+      const outcome = cancelAllOrders(this.ledger, market, userId);
+      if (outcome.events.length === 0) continue;
+      const applied = this.applyOutcome(market, outcome.events, outcome.entries);
+      orders.push(...applied.orders);
+      units.push(applied.unit);
+    }
+    await Promise.all(units.map((unit) => this.options.committer.commit(unit)));
+    return orders;
+  }
+
+  private applyOutcome(market: Market, events: Parameters<typeof rowsOfEvents>[0]["events"], entries: readonly Entry[]) {
+    return rowsOfEvents({ pair: market.pairRef, ledger: this.ledger, openOrders: this.openOrders, taker: null, events, entries, nowMs: this.nowMs() });
+  }
+
+  /** Open orders of a user from memory (the book is the truth for them). */
+  openOrdersOf(userId: string, pairCode?: string): OrderRow[] {
+    const result: OrderRow[] = [];
+    for (const row of this.openOrders.values()) if (row.userId === userId && (pairCode === undefined || row.pairCode === pairCode)) result.push(row);
+    return result.sort((a, b) => b.seq - a.seq);
+  }
+
+  market(pairCode: string): Market {
+    const pair = this.reference.pair(pairCode);
+    const market = this.markets.get(pair.row.code);
+    if (market === undefined) throw new Error(`pair ${pairCode} has no book`);
+    return market;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Wallet
+
+  balances(userId: string): { currency: string; available: bigint; locked: bigint }[] {
+    return [...this.reference.currencies.keys()].map((currency) => ({ currency, ...balanceOf(this.ledger, userId, currency) }));
+  }
+
+  /** Credits a deposit less its Refill commission; a repeated id returns the first deposit. */
+  async deposit(args: { userId: string; currency: string; amount: string; reference: string | null; depositId?: string }): Promise<DepositRow> {
+    if (!this.users.has(args.userId)) throw notFound(`Unknown user ${args.userId}`);
+    const currency = this.reference.currency(args.currency);
+    if (!currency.row.canDeposit) throw new ApiError(400, "DEPOSITS_DISABLED", `Deposits of ${currency.row.code} are disabled`);
+    const amount = parseCurrencyUnits(args.amount, currency.spec);
+    if (!amount.ok || amount.value <= 0n) throw new ApiError(400, "INVALID_PARAM", `amount: must be a positive ${currency.row.code} amount with at most ${currency.spec.decimals} decimals`);
+    const id = args.depositId ?? randomUUID();
+    const existing = await this.db.query<{ id: string }>("select id from deposits where id = $1", [id]);
+    if (existing.length > 0) throw new ApiError(409, "DUPLICATE_DEPOSIT", `Deposit ${id} was already credited`);
+    const fee = this.reference.walletFee("refill", currency, this.levelOf(args.userId));
+    const entry = depositEntry(this.ledger, { depositId: id, userId: args.userId, currency: currency.spec, amount: amount.value, fee });
+    if (!entry.ok) throw new ApiError(400, "INVALID_PARAM", entry.message);
+    applyEntry(this.ledger, entry.value);
+    const row: DepositRow = {
+      id,
+      userId: args.userId,
+      currency: currency.row.code,
+      amount: amount.value,
+      fee: feeOfEntry(entry.value),
+      reference: args.reference,
+      createdAt: this.nowMs(),
+    };
+    await this.options.committer.commit({ deposits: [row], entries: [entry.value], ...balancesTouched(this.ledger, [entry.value]) });
+    return row;
+  }
+
+  /** Debits a withdrawal (amount plus nothing: the fee comes out of the amount) and queues it for sending. */
+  async withdraw(args: { userId: string; currency: string; amount: string; address: string }): Promise<WithdrawalRow> {
+    const currency = this.reference.currency(args.currency);
+    if (!currency.row.canWithdraw) throw new ApiError(400, "WITHDRAWALS_DISABLED", `Withdrawals of ${currency.row.code} are disabled`);
+    const amount = parseCurrencyUnits(args.amount, currency.spec);
+    if (!amount.ok || amount.value <= 0n) throw new ApiError(400, "INVALID_PARAM", `amount: must be a positive ${currency.row.code} amount with at most ${currency.spec.decimals} decimals`);
+    const min = currency.row.minWithdraw === null ? null : parseCurrencyUnits(currency.row.minWithdraw, currency.spec, "up");
+    const max = currency.row.maxWithdraw === null ? null : parseCurrencyUnits(currency.row.maxWithdraw, currency.spec, "down");
+    if (min?.ok && amount.value < min.value) throw new ApiError(400, "BELOW_MIN_WITHDRAW", `amount: the minimum ${currency.row.code} withdrawal is ${currency.row.minWithdraw}`);
+    if (max?.ok && amount.value > max.value) throw new ApiError(400, "ABOVE_MAX_WITHDRAW", `amount: the maximum ${currency.row.code} withdrawal is ${currency.row.maxWithdraw}`);
+    const id = randomUUID();
+    const fee = this.reference.walletFee("withdrawal", currency, this.levelOf(args.userId));
+    const entry = withdrawEntry(this.ledger, { withdrawalId: id, userId: args.userId, currency: currency.spec, amount: amount.value, fee });
+    if (!entry.ok) {
+      if (entry.code === "INSUFFICIENT_FUNDS") throw new ApiError(400, "INSUFFICIENT_BALANCE", entry.message);
+      if (entry.code === "AMOUNT_BELOW_FEE") throw new ApiError(400, "AMOUNT_BELOW_FEE", entry.message);
+      throw new ApiError(400, "INVALID_PARAM", entry.message);
+    }
+    applyEntry(this.ledger, entry.value);
+    const row: WithdrawalRow = {
+      id,
+      userId: args.userId,
+      currency: currency.row.code,
+      amount: amount.value,
+      fee: feeOfEntry(entry.value),
+      address: args.address,
+      status: "pending",
+      createdAt: this.nowMs(),
+    };
+    await this.options.committer.commit({ withdrawals: [row], entries: [entry.value], ...balancesTouched(this.ledger, [entry.value]) });
+    return row;
+  }
+
+  /** The commission rows a user is charged by (SPEC.md's GET /api/currencies/user/commissions). */
+  commissionsOf(userId: string) {
+    return this.reference.commissionsFor(this.levelOf(userId));
+  }
+
+  /**
+   * Per currency: what users hold, what the exchange earned, and what came in and went out. The
+   * books balance when holdings + fees = deposits - withdrawals sent, for every currency.
+   */
+  async reconcile(): Promise<{ currency: string; available: bigint; locked: bigint; fees: bigint; deposited: bigint; withdrawn: bigint; balanced: boolean }[]> {
+    const sums = async (sql: string) =>
+      new Map((await this.db.query<{ currency: string; total: string }>(sql)).map((row) => [row.currency, BigInt(row.total)]));
+    const deposited = await sums("select currency, sum(amount)::text as total from deposits group by currency");
+    const withdrawn = await sums("select currency, sum(amount - fee)::text as total from withdrawals group by currency");
+    return [...this.reference.currencies.keys()].map((currency) => {
+      let available = 0n;
+      let locked = 0n;
+      for (const own of this.ledger.balances.values()) {
+        const balance = own.get(currency);
+        if (balance !== undefined) {
+          available += balance.available;
+          locked += balance.locked;
+        }
+      }
+      const fees = this.ledger.fees.get(currency) ?? 0n;
+      const inflow = deposited.get(currency) ?? 0n;
+      const outflow = withdrawn.get(currency) ?? 0n;
+      return { currency, available, locked, fees, deposited: inflow, withdrawn: outflow, balanced: available + locked + fees === inflow - outflow };
+    });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Start-up
+
+  private addMarket(pair: Pair, lastTradeSeq: number): void {
+    const fees = (trade: TradeEvent): PairFees => {
+      const maker = this.reference.pairFees(pair, this.levelOf(trade.makerUserId));
+      const taker = this.reference.pairFees(pair, this.levelOf(trade.takerUserId));
+      return { maker: maker.maker, taker: taker.taker };
+    };
+    this.markets.set(pair.row.code, { pair: pair.spec, pairRef: pair, fees, book: new FastBook({ lastTradeSeq }) });
+  }
+
+  private restoreLedger(state: LoadedState): void {
+    const balances = this.ledger.balances;
+    for (const row of state.balances) {
+      let own = balances.get(row.userId);
+      if (own === undefined) balances.set(row.userId, (own = new Map()));
+      own.set(row.currency, { available: row.available, locked: row.locked });
+    }
+    for (const row of state.fees) this.ledger.fees.set(row.currency, row.amount);
+  }
+
+  /**
+   * Puts every resting order back in its original arrival order, so time priority is kept, and
+   * its hold back from what its remainder needs; then checks the holds add up to the stored
+   * locked balances, which proves the stored state is consistent before trading resumes.
+   */
+  private restoreBooks(openOrders: readonly OrderRow[]): void {
+    const lockedByAccount = new Map<string, bigint>();
+    for (const row of openOrders) {
+      const market = this.market(row.pairCode);
+      const events = market.book.execute({
+        kind: "place",
+        orderId: row.id,
+        userId: row.userId,
+        isBid: row.isBid,
+        type: "limit",
+        price: row.priceTicks!,
+        amount: row.remainingLots,
+        timeInForce: "GTC",
+        postOnly: true,
+        selfTradePrevention: "cancel_taker",
+        timestamp: 0,
+      });
+      const done = events.at(-1);
+      if (done?.type !== "done" || done.status !== "resting") throw new Error(`restoring order ${row.id} did not rest: ${JSON.stringify(events)}`);
+      const hold = requiredHold(market.pair, { orderId: row.id, userId: row.userId, isBid: row.isBid, type: "limit", price: row.priceTicks!, amount: row.remainingLots });
+      if (!hold.ok) throw new Error(`restoring order ${row.id}: ${hold.message}`);
+      this.ledger.holds.set(row.id, { orderId: row.id, userId: row.userId, currency: hold.value.currency, amount: hold.value.amount });
+      const key = `${row.userId}\u0000${hold.value.currency}`;
+      lockedByAccount.set(key, (lockedByAccount.get(key) ?? 0n) + hold.value.amount);
+      this.openOrders.set(row.id, row);
+    }
+    for (const [userId, own] of this.ledger.balances) {
+      for (const [currency, balance] of own) {
+        const held = lockedByAccount.get(`${userId}\u0000${currency}`) ?? 0n;
+        if (held !== balance.locked) throw new Error(`stored state is inconsistent: ${userId} has ${balance.locked} ${currency} locked but open orders hold ${held}`);
+      }
+    }
+  }
+}
+
+function feeOfEntry(entry: Entry): bigint {
+  return entry.postings.filter((posting) => posting.account.kind === "fees").reduce((sum, posting) => sum + posting.delta, 0n);
+}
