@@ -1,23 +1,39 @@
 /**
  * `npm start`: the platform on this machine. Starts a local Hardhat node, deploys every
- * contract, seeds demo activity, then runs the indexer and ecosystem API (Ponder), prints
- * what it did and keeps running until Ctrl-C, which stops everything it started.
+ * contract, seeds demo activity, then runs the indexer and ecosystem API (Ponder), the
+ * exchange (with its demo market) and the market-making bot, prints what it did and keeps
+ * running until Ctrl-C, which stops everything it started.
  * Logs of long-running services go to .data/logs/.
  */
+import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
-import { parseEnv, startEnv } from "../config/env.ts";
+import { dirname, join } from "node:path";
+import { exchangeEnv, parseEnv, startEnv } from "../config/env.ts";
 import { forgetChainSyncData } from "./lib/ponder-sync.ts";
 import { rpcAnswers, Supervisor, waitUntil } from "./lib/supervisor.ts";
 
 const env = parseEnv(startEnv);
+const exchange = parseEnv(exchangeEnv);
 const rpcUrl = `http://127.0.0.1:${env.CHAIN_PORT}`;
 const apiUrl = `http://127.0.0.1:${env.PORT}`;
+const exchangeHost = exchange.EXCHANGE_HOST === "0.0.0.0" || exchange.EXCHANGE_HOST === "::" ? "127.0.0.1" : exchange.EXCHANGE_HOST;
+const exchangeUrl = `http://${exchangeHost.includes(":") ? `[${exchangeHost}]` : exchangeHost}:${exchange.EXCHANGE_PORT}`;
+// The exchange writes the demo users' keys next to its data; the bot reads them from there.
+const credentialsFile = exchange.DEMO_CREDENTIALS ?? join(dirname(exchange.EXCHANGE_DATA_DIR), "demo-credentials.json");
 const hardhat = "./node_modules/.bin/hardhat";
 const LOCAL_CHAIN_ID = 31337;
 
 if (await rpcAnswers(rpcUrl).catch(() => false)) {
   console.error(`Something already answers JSON-RPC at ${rpcUrl}; stop it or set CHAIN_PORT.`);
   process.exit(1);
+}
+if (await exchangeAnswers().catch(() => false)) {
+  console.error(`Something already answers at ${exchangeUrl}; stop it or set EXCHANGE_PORT.`);
+  process.exit(1);
+}
+
+async function exchangeAnswers(): Promise<boolean> {
+  return (await fetch(`${exchangeUrl}/api/healthcheck`, { signal: AbortSignal.timeout(2000) })).ok;
 }
 
 const supervisor = new Supervisor();
@@ -44,6 +60,14 @@ try {
     { RPC_URL: rpcUrl, CHAIN_ID: String(LOCAL_CHAIN_ID) },
   );
   await waitUntil(`the ecosystem API at ${apiUrl}`, async () => (await fetch(`${apiUrl}/health`)).ok, 120_000);
+
+  // The exchange keeps its data (PGlite in EXCHANGE_DATA_DIR, or its schema in DATABASE_URL)
+  // across restarts, unlike the chain; EXCHANGE_DEMO fills an empty one with the demo market.
+  supervisor.service("exchange", process.execPath, ["exchange/server/main.ts"], { EXCHANGE_DEMO: "true", DEMO_CREDENTIALS: credentialsFile });
+  await waitUntil(`the exchange at ${exchangeUrl}`, exchangeAnswers, 120_000);
+  // The bot waits for valid keys in the file itself (the exchange writes them just after it listens).
+  supervisor.service("bot", process.execPath, ["exchange/bot/main.ts"], { EXCHANGE_URL: exchangeUrl, DEMO_CREDENTIALS: credentialsFile });
+  await waitUntil(`the demo credentials in ${credentialsFile}`, async () => existsSync(credentialsFile), 30_000);
 } catch (error) {
   console.error((error as Error).message);
   await supervisor.stop(1);
@@ -56,5 +80,20 @@ Platform running:
                                         ${apiUrl}/api/launchpad/tokens
   explorers: GraphQL ${apiUrl}/graphql   SQL ${apiUrl}/sql   OpenAPI ${apiUrl}/openapi.json
   database: ${env.DATABASE_URL ? `PostgreSQL, schema ${env.DATABASE_SCHEMA}` : "embedded PGlite in .data/ponder"}
-  contracts: deployments/31337.json      logs: .data/logs/{chain,indexer}.log
+  contracts: deployments/31337.json
+
+  exchange (spot, demo market)          ${exchangeUrl}/api/tickers
+                                        ${exchangeUrl}/swagger
+    data kept across restarts in ${exchange.DATABASE_URL ? `PostgreSQL schema ${exchange.EXCHANGE_DB_SCHEMA}` : exchange.EXCHANGE_DATA_DIR} (delete it for a fresh market)
+    demo users' API keys: ${credentialsFile}   admin: npm run admin -- --help
+    market-making bot trading on it (BOT_SEED in .data/logs/bot.log)
+  logs: .data/logs/{chain,indexer,exchange,bot}.log
+
+A signed order as trader-1 (signature = HMAC-SHA256 of publicKey + URL + body, lowercase hex):
+  KEYS='JSON.parse(require("fs").readFileSync(${JSON.stringify(credentialsFile)})).find(u => u.label === "trader-1")'
+  PK=$(node -p "$KEYS.publicKey"); SK=$(node -p "$KEYS.privateKey")
+  URL=${exchangeUrl}/api/orders
+  BODY='{"isBid":true,"currencyPairCode":"ETH_USDT","amount":"0.01","price":"2900.00"}'
+  SIG=$(printf '%s' "$PK$URL$BODY" | openssl dgst -sha256 -hmac "$SK" | sed 's/^.* //')
+  curl -s -X POST "$URL" -H "API-PublicKey: $PK" -H "API-Signature: $SIG" -H 'content-type: application/json' -d "$BODY"
 Press Ctrl-C to stop.`);

@@ -1,0 +1,78 @@
+import { randomUUID } from "node:crypto";
+import { insertCommission, insertCurrency, upsertPair, type CommissionRow, type CurrencyRow, type Db, type PairRow } from "../store/index.ts";
+
+// The demo market `npm start` opens: the chain's native asset, a stable coin and the seeded agent
+// tokens, pairs against the stable coin (and one against the native asset), and a commission table
+// with default rows and a lower tier for level 20 and above.
+
+export interface ReferenceData {
+  readonly currencies: CurrencyRow[];
+  readonly pairs: PairRow[];
+  readonly commissions: Omit<CommissionRow, "commissionId">[];
+}
+
+const agentToken = (code: string, name: string, position: number): CurrencyRow => ({
+  code,
+  name,
+  decimals: 18,
+  canDeposit: true,
+  canWithdraw: true,
+  minWithdraw: "10",
+  maxWithdraw: "10000000",
+  unifiedCryptoassetId: null,
+  adapterCode: "ERC20",
+  position,
+});
+
+export const DEMO_REFERENCE_DATA: ReferenceData = {
+  currencies: [
+    { code: "USDT", name: "Tether USD", decimals: 6, canDeposit: true, canWithdraw: true, minWithdraw: "5", maxWithdraw: "1000000", unifiedCryptoassetId: 825, adapterCode: "ERC20", position: 1 },
+    { code: "ETH", name: "Ether", decimals: 18, canDeposit: true, canWithdraw: true, minWithdraw: "0.005", maxWithdraw: "1000", unifiedCryptoassetId: 1027, adapterCode: "EVM", position: 2 },
+    agentToken("ALPHA", "Alpha Agent", 3),
+    agentToken("BETA", "Beta Agent", 4),
+    agentToken("GAMMA", "Gamma Agent", 5),
+  ],
+  pairs: [
+    { code: "ETH_USDT", base: "ETH", quote: "USDT", digitsPrice: 2, digitsAmount: 4, minQuoteAmount: "1", active: true },
+    { code: "ALPHA_USDT", base: "ALPHA", quote: "USDT", digitsPrice: 4, digitsAmount: 2, minQuoteAmount: "1", active: true },
+    { code: "BETA_USDT", base: "BETA", quote: "USDT", digitsPrice: 4, digitsAmount: 2, minQuoteAmount: "1", active: true },
+    { code: "GAMMA_ETH", base: "GAMMA", quote: "ETH", digitsPrice: 8, digitsAmount: 2, minQuoteAmount: "0.0005", active: true },
+  ],
+  commissions: [
+    // Trades: maker and taker, default and from level 20 (SPEC.md: privileged traders pay less).
+    commission("3", null, null, "0.001", "0", 0),
+    commission("4", null, null, "0.002", "0", 0),
+    commission("3", null, null, "0.0005", "0", 20),
+    commission("4", null, null, "0.001", "0", 20),
+    // Deposits (type 1, Refill) are free; withdrawals cost a flat minimum per currency.
+    commission("1", null, null, "0", "0", 0),
+    commission("2", "USDT", "ERC20", "0", "1", 0),
+    commission("2", "ETH", "EVM", "0", "0.001", 0),
+    commission("2", "ALPHA", "ERC20", "0", "5", 0),
+    commission("2", "BETA", "ERC20", "0", "5", 0),
+    commission("2", "GAMMA", "ERC20", "0", "5", 0),
+  ],
+};
+
+function commission(typeCode: string, currencyCode: string | null, adapterCode: string | null, percent: string, minimum: string, minLevel: number) {
+  return {
+    currencyCode,
+    currencyPairCode: null,
+    currencyAdapterCode: adapterCode,
+    percent,
+    minimum,
+    commissionCurrencyCode: currencyCode,
+    commissionTypeCode: typeCode,
+    minLevel,
+  };
+}
+
+/** Writes the reference data into an empty exchange; a database that has currencies is left alone. */
+export async function seedReferenceData(db: Db, data: ReferenceData = DEMO_REFERENCE_DATA): Promise<boolean> {
+  const [{ count }] = await db.query<{ count: string }>("select count(*)::text as count from currencies");
+  if (Number(count) > 0) return false;
+  for (const row of data.currencies) await insertCurrency(db, row);
+  for (const row of data.pairs) await upsertPair(db, row);
+  for (const row of data.commissions) await insertCommission(db, { commissionId: randomUUID(), ...row });
+  return true;
+}
