@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, timingSafeEqual, type KeyObject } from "node:crypto";
 
 // Request signing as the service specification defines it, plus our optional timestamp.
 // Both the client helpers (tests, CLI, market-making bot) and the server use this one file,
@@ -35,7 +35,22 @@ export function signatureText(parts: SignatureParts): string {
 
 /** Lowercase hex HMAC-SHA256 of the text's UTF-8 bytes, keyed with the private key's UTF-8 bytes. */
 export function sign(privateKey: string, text: string): string {
-  return createHmac("sha256", Buffer.from(privateKey, "utf8")).update(Buffer.from(text, "utf8")).digest("hex");
+  return createHmac("sha256", hmacKey(privateKey)).update(text, "utf8").digest("hex");
+}
+
+// Building the key object is most of an HMAC's cost on short texts; a server verifies the same
+// few keys over and over, so they are kept (bounded: the oldest goes first).
+const KEY_CACHE_LIMIT = 10_000;
+const keyObjects = new Map<string, KeyObject>();
+
+function hmacKey(privateKey: string): KeyObject {
+  let key = keyObjects.get(privateKey);
+  if (key === undefined) {
+    key = createSecretKey(Buffer.from(privateKey, "utf8"));
+    if (keyObjects.size >= KEY_CACHE_LIMIT) keyObjects.delete(keyObjects.keys().next().value!);
+    keyObjects.set(privateKey, key);
+  }
+  return key;
 }
 
 export function isWellFormedSignature(signatureHex: string): boolean {
@@ -48,7 +63,7 @@ export function isWellFormedSignature(signatureHex: string): boolean {
  */
 export function verifySignature(privateKey: string, text: string, signatureHex: string): boolean {
   if (typeof signatureHex !== "string" || !isWellFormedSignature(signatureHex)) return false;
-  const expected = createHmac("sha256", Buffer.from(privateKey, "utf8")).update(Buffer.from(text, "utf8")).digest();
+  const expected = createHmac("sha256", hmacKey(privateKey)).update(text, "utf8").digest();
   return timingSafeEqual(expected, Buffer.from(signatureHex, "hex"));
 }
 

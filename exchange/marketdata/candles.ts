@@ -73,10 +73,9 @@ function merge(a: CandleRow | undefined, b: CandleRow): CandleRow {
   };
 }
 
-/** Upserts rollup rows with one statement; the merge rule is the same as `merge` above. */
-export async function upsertCandles(tx: Queryable, rows: readonly CandleRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  const json = JSON.stringify(
+/** Rollup rows as the JSON recordset `candleUpsertSql` reads. */
+export function candleRowsJson(rows: readonly CandleRow[]): string {
+  return JSON.stringify(
     rows.map((row) => ({
       pair_code: row.pairCode,
       level: row.level,
@@ -91,10 +90,13 @@ export async function upsertCandles(tx: Queryable, rows: readonly CandleRow[]): 
       last_seq: row.lastSeq,
     })),
   );
-  await tx.query(
-    `insert into candles as c (pair_code, level, bucket_ms, open_ticks, high_ticks, low_ticks, close_ticks, volume_lots, volume_tick_lots, first_seq, last_seq)
+}
+
+/** The upsert of rollup rows given as JSON in parameter `param` ("$1"); the merge rule is `merge` above. */
+export function candleUpsertSql(param: string): string {
+  return `insert into candles as c (pair_code, level, bucket_ms, open_ticks, high_ticks, low_ticks, close_ticks, volume_lots, volume_tick_lots, first_seq, last_seq)
      select pair_code, level, bucket_ms, open_ticks, high_ticks, low_ticks, close_ticks, volume_lots::numeric, volume_tick_lots::numeric, first_seq, last_seq
-     from json_to_recordset($1::json) as x(pair_code text, level text, bucket_ms bigint, open_ticks bigint, high_ticks bigint, low_ticks bigint,
+     from json_to_recordset(${param}::json) as x(pair_code text, level text, bucket_ms bigint, open_ticks bigint, high_ticks bigint, low_ticks bigint,
        close_ticks bigint, volume_lots text, volume_tick_lots text, first_seq bigint, last_seq bigint)
      on conflict (pair_code, level, bucket_ms) do update set
        open_ticks = case when excluded.first_seq < c.first_seq then excluded.open_ticks else c.open_ticks end,
@@ -104,9 +106,12 @@ export async function upsertCandles(tx: Queryable, rows: readonly CandleRow[]): 
        high_ticks = greatest(c.high_ticks, excluded.high_ticks),
        low_ticks = least(c.low_ticks, excluded.low_ticks),
        volume_lots = c.volume_lots + excluded.volume_lots,
-       volume_tick_lots = c.volume_tick_lots + excluded.volume_tick_lots`,
-    [json],
-  );
+       volume_tick_lots = c.volume_tick_lots + excluded.volume_tick_lots`;
+}
+
+/** Upserts rollup rows with one statement. */
+export async function upsertCandles(tx: Queryable, rows: readonly CandleRow[]): Promise<void> {
+  if (rows.length > 0) await tx.query(candleUpsertSql("$1"), [candleRowsJson(rows)]);
 }
 
 export const CANDLES_TABLE_SQL = `

@@ -1,7 +1,7 @@
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
-import type { Db, Queryable } from "./types.ts";
+import type { Db, Queryable, QueryOptions } from "./types.ts";
 
 // One database surface over both backends. Every statement runs with `search_path` set to the
 // exchange's schema, so SQL elsewhere names bare tables and the same code serves either.
@@ -32,15 +32,16 @@ async function openPostgres(connectionString: string, schema: string, max: numbe
   const pool = new pg.Pool({ connectionString, max, options: `-c search_path="${schema}"` });
   // An idle client losing its connection must not crash the process; the next query reconnects.
   pool.on("error", () => {});
-  const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[]) => (await client.query(sql, params)).rows as R[];
+  const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[], options?: QueryOptions) =>
+    (await client.query(options?.name ? { name: options.name, text: sql, values: params } : { text: sql, values: params })).rows as R[];
   return {
     kind: "postgres",
-    query: (sql, params) => run(pool, sql, params),
+    query: (sql, params, options) => run(pool, sql, params, options),
     async transaction(fn) {
       const client = await pool.connect();
       try {
         await client.query("begin");
-        const result = await fn({ query: (sql, params) => run(client, sql, params) });
+        const result = await fn({ query: (sql, params, options) => run(client, sql, params, options) });
         await client.query("commit");
         return result;
       } catch (error) {

@@ -8,14 +8,19 @@ import type { Entry } from "../ledger/types.ts";
 /** One connection (PGlite) or a pool (PostgreSQL), with every statement in the `exchange` schema. */
 export interface Db {
   readonly kind: "pglite" | "postgres";
-  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<R[]>;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
 export interface Queryable {
-  query<R = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<R[]>;
+  query<R = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<R[]>;
+}
+
+export interface QueryOptions {
+  /** Prepare the statement under this name once per connection (PostgreSQL; PGlite ignores it). */
+  readonly name?: string;
 }
 
 // ---------------------------------------------------------------------------------------------

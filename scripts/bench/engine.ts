@@ -1,8 +1,10 @@
 import { libraryEngine, ourEngine, type EngineUnderTest } from "./engine-adapters.ts";
 import { generateStream, type StreamOp } from "./engine-stream.ts";
+import { benchFullPath, FULL_PATH_TARGET } from "./full-path.ts";
 
 // npm run bench:engine -- [ops] : the matching engine alone against nodejs-order-book
-// on one generated stream. Throughput and latency are separate passes because
+// on one generated stream, then the full path (HTTP + signature + matching + commit) in
+// orders/s on PostgreSQL when DATABASE_URL is set, else on embedded PGlite. Throughput and latency are separate passes because
 // reading the clock around every op costs about as much as a small op itself.
 
 const TARGET_RATIO = 1.5;
@@ -88,3 +90,18 @@ const [ours, library] = results.map(({ result }) => result);
 const ratio = ours.opsPerSecond / library.opsPerSecond;
 console.log(`ratio ops/s: ${ratio.toFixed(2)}x (p99: ${(library.p99Micros / ours.p99Micros).toFixed(2)}x lower)`);
 console.log(`target >= ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? "met" : "NOT met"}`);
+
+// The full path. Knobs: BENCH_ORDERS (signed orders measured), BENCH_CONNECTIONS (in flight).
+const fullPathOrders = Number(process.env.BENCH_ORDERS ?? 20_000);
+const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+const databaseUrl = process.env.DATABASE_URL || undefined;
+console.log(`\nfull path: ${fullPathOrders} signed limit orders on ${"ALPHA_USDT"} from 8 users, ${connections} in flight, seed ${SEED}`);
+console.log(`  server process: HTTP + HMAC check + validation + matching + ledger + group commit before each answer`);
+const full = await benchFullPath({ seed: SEED, orders: fullPathOrders, connections, databaseUrl });
+console.log(
+  `  ${full.backend.padEnd(10)} ${Math.round(full.ordersPerSecond).toLocaleString("en-US").padStart(8)} orders/s   p50 ${full.p50Ms} ms   p99 ${full.p99Ms} ms` +
+    `   ${full.deals} deals   ${full.non2xx} non-2xx   ledger ${full.ledgerBalanced ? "balanced" : "NOT BALANCED"}`,
+);
+const fullMet = full.ordersPerSecond >= FULL_PATH_TARGET;
+if (full.backend === "postgres") console.log(`target >= ${FULL_PATH_TARGET} orders/s on PostgreSQL: ${fullMet ? "met" : "NOT met"}`);
+else console.log(`target >= ${FULL_PATH_TARGET} orders/s is set on PostgreSQL (set DATABASE_URL); on PGlite: ${fullMet ? "above" : "below"} it`);

@@ -1,0 +1,192 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import autocannon from "autocannon";
+import pg from "pg";
+import { signRequest } from "../../exchange/auth/index.ts";
+
+// The full trading path: a real exchange server process (HTTP, signature check, validation,
+// matching, ledger and the group-committed database write before each answer) taking signed
+// orders from autocannon. Requests are signed before the clock starts: signing is the client's
+// work, not the server's. The server runs alone in its process; the load generator in this one.
+
+const ROOT = resolve(import.meta.dirname, "../..");
+const PAIR = "ALPHA_USDT";
+export const FULL_PATH_TARGET = 2000;
+
+export interface FullPathResult {
+  readonly backend: "postgres" | "pglite";
+  readonly orders: number;
+  readonly ordersPerSecond: number;
+  readonly p50Ms: number;
+  readonly p99Ms: number;
+  readonly non2xx: number;
+  readonly deals: number;
+  readonly ledgerBalanced: boolean;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.on("error", fail);
+    server.listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** Mulberry32: the stream is the same on every run of a seed. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+interface SignedOrder {
+  readonly body: string;
+  readonly headers: Record<string, string>;
+}
+
+/** Limit orders around 1.00 (half of them cross), 5% IOC; amounts 2..50 ALPHA. */
+function signedOrders(seed: number, count: number, url: string, users: { publicKey: string; privateKey: string }[]): SignedOrder[] {
+  const random = rng(seed);
+  const orders: SignedOrder[] = [];
+  for (let i = 0; i < count; i++) {
+    const user = users[i % users.length];
+    const isBid = random() < 0.5;
+    const offset = Math.floor(random() * 41) - 20; // -20..20 ticks of 0.0025 around 1.0000
+    const price = (1 + offset * 0.0025).toFixed(4);
+    const amount = String(2 + Math.floor(random() * 49));
+    const body = JSON.stringify({
+      isBid,
+      currencyPairCode: PAIR,
+      amount,
+      price,
+      ...(random() < 0.05 ? { timeInForce: "IOC" } : {}),
+    });
+    const headers = { ...signRequest({ publicKey: user.publicKey, privateKey: user.privateKey, method: "POST", url, body }), "content-type": "application/json" };
+    orders.push({ body, headers });
+  }
+  return orders;
+}
+
+async function admin(base: string, token: string, method: string, path: string, body?: unknown): Promise<any> {
+  const response = await fetch(`${base}${path}`, {
+    method,
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  if (!response.ok) throw new Error(`${method} ${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+async function fire(url: string, orders: SignedOrder[], connections: number) {
+  let next = 0;
+  const started = performance.now();
+  const result = await autocannon({
+    url,
+    connections,
+    amount: orders.length,
+    requests: [
+      {
+        method: "POST",
+        setupRequest: (request: any) => {
+          const order = orders[next++ % orders.length];
+          return { ...request, path: "/api/orders", headers: order.headers, body: order.body };
+        },
+      },
+    ],
+  });
+  // autocannon's own duration is coarse; the wall time of the whole run is what counts.
+  return { result, seconds: (performance.now() - started) / 1000 };
+}
+
+async function startServer(vars: Record<string, string>, port: number): Promise<{ child: ChildProcess; output: () => string }> {
+  let output = "";
+  // BENCH_PROFILE_DIR: write the server's CPU profile there (open it in Chrome DevTools).
+  const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", "--cpu-prof-dir", resolve(process.env.BENCH_PROFILE_DIR)] : [];
+  const child = spawn(process.execPath, [...profile, "exchange/server/main.ts"], { cwd: ROOT, env: { ...process.env, ...vars }, stdio: ["ignore", "pipe", "pipe"] });
+  child.stdout!.on("data", (chunk) => (output += chunk));
+  child.stderr!.on("data", (chunk) => (output += chunk));
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`exchange exited with ${child.exitCode}:\n${output}`);
+    if (await fetch(`http://127.0.0.1:${port}/api/healthcheck`).then((r) => r.ok, () => false)) return { child, output: () => output };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  child.kill("SIGKILL");
+  throw new Error(`exchange did not answer within 60 s:\n${output}`);
+}
+
+/** Runs the full path once on PostgreSQL (DATABASE_URL) or PGlite; cleans up after itself. */
+export async function benchFullPath(options: { seed: number; orders: number; connections: number; databaseUrl?: string }): Promise<FullPathResult> {
+  const dir = await mkdtemp(join(tmpdir(), "bench-full-path-"));
+  const schema = `bench_exchange_${process.pid}`;
+  const port = await freePort();
+  const adminToken = "bench-admin-token-0123456789";
+  const vars: Record<string, string> = {
+    EXCHANGE_PORT: String(port),
+    EXCHANGE_DATA_DIR: join(dir, "exchange"),
+    DEMO_CREDENTIALS: join(dir, "demo-credentials.json"),
+    EXCHANGE_DEMO: "true",
+    EXCHANGE_SERVER_KEY: "22".repeat(32),
+    EXCHANGE_ADMIN_TOKEN: adminToken,
+    EXCHANGE_SERVICE_SECRET: "bench-service-secret-0123456789",
+    RATE_LIMIT_PER_MINUTE: "100000000",
+    SIGNED_RATE_LIMIT_PER_MINUTE: "100000000",
+    DATABASE_URL: options.databaseUrl ?? "",
+    ...(options.databaseUrl ? { EXCHANGE_DB_SCHEMA: schema } : {}),
+  };
+  const server = await startServer(vars, port);
+  const base = `http://127.0.0.1:${port}`;
+  try {
+    const users: { userId: string; publicKey: string; privateKey: string }[] = [];
+    for (let i = 0; i < 8; i++) {
+      const user = await admin(base, adminToken, "POST", "/admin/users", { level: 0 });
+      const keys = await admin(base, adminToken, "POST", `/admin/users/${user.id}/keys`);
+      for (const currencyCode of ["ALPHA", "USDT"]) await admin(base, adminToken, "POST", "/admin/deposits", { userId: user.id, currencyCode, amount: "100000000" });
+      users.push({ userId: user.id, ...keys });
+    }
+    const url = `${base}/api/orders`;
+    const warmup = signedOrders(options.seed + 1, Math.min(2000, options.orders), url, users);
+    await fire(url, warmup, options.connections);
+    const measured = signedOrders(options.seed, options.orders, url, users);
+    const { result, seconds } = await fire(url, measured, options.connections);
+    const ledger = (await admin(base, adminToken, "GET", "/admin/ledger")) as { balanced: boolean }[];
+    const ok = result["2xx"];
+    return {
+      backend: options.databaseUrl ? "postgres" : "pglite",
+      orders: ok,
+      ordersPerSecond: ok / seconds,
+      p50Ms: result.latency.p50,
+      p99Ms: result.latency.p99,
+      non2xx: result.non2xx + result.errors,
+      deals: await countDeals(base),
+      ledgerBalanced: ledger.every((row) => row.balanced),
+    };
+  } finally {
+    server.child.kill("SIGTERM");
+    await new Promise((r) => server.child.once("exit", r));
+    if (options.databaseUrl) {
+      const client = new pg.Client({ connectionString: options.databaseUrl });
+      await client.connect();
+      await client.query(`drop schema if exists "${schema}" cascade`);
+      await client.end();
+    }
+    await rm(dir, { recursive: true, force: true });
+  }
+}
+
+/** Deals on the pair so far: the newest deal's per-pair trade id. */
+async function countDeals(base: string): Promise<number> {
+  const response = await fetch(`${base}/api/marketdata/getaggregator/historical_trades?ticker_id=${PAIR}&limit=100`);
+  const body = (await response.json()) as { buy: { trade_id: number }[]; sell: { trade_id: number }[] };
+  return Math.max(0, ...body.buy.map((t) => t.trade_id), ...body.sell.map((t) => t.trade_id));
+}
