@@ -12,7 +12,7 @@ const require = createRequire(import.meta.url);
 const SOLC_VERSION = "0.8.28";
 
 // Fuzz and invariant runs are seeded so a failure reproduces; override with
-// FUZZ_SEED to explore (the seed in use is printed by scripts/test-all.ts).
+// FUZZ_SEED to explore (npm run test:contracts prints the seed in use).
 const FUZZ_SEED = process.env.FUZZ_SEED ?? "0x5eed";
 
 export default defineConfig({
