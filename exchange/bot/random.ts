@@ -2,7 +2,9 @@
 // random walk and the same order choices. Randomness only picks steps and sides; prices and
 // amounts stay integer ticks and lots (see ladder.ts).
 
-export type Random = () => number;
+import { mulberry32, type Random } from "../../lib/random.ts";
+
+export type { Random };
 
 /** 32-bit FNV-1a of the seed text, so any BOT_SEED (a word or a number) maps to a state. */
 export function seedState(seed: string): number {
@@ -14,16 +16,9 @@ export function seedState(seed: string): number {
   return hash >>> 0;
 }
 
-/** mulberry32: uniform floats in [0, 1), deterministic per seed. */
+/** Uniform floats in [0, 1), deterministic per seed text. */
 export function createRandom(seed: string): Random {
-  let state = seedState(seed);
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  return mulberry32(seedState(seed));
 }
 
 /** A uniform integer in [min, max] (inclusive), for small ranges. */

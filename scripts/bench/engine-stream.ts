@@ -1,4 +1,5 @@
 import { FastBook } from "../../exchange/matching/index.ts";
+import { mulberry32 } from "../../lib/random.ts";
 
 // The bench's order stream: limit orders around a moving mid price, 20% cancels of
 // orders that really rest, 5% market orders, about 1,000 resting orders. It is
@@ -22,20 +23,8 @@ const MID_PRICE = 100_000;
 const TARGET_RESTING = 1_000;
 const USERS = 200;
 
-/** mulberry32: tiny, fast and reproducible from a 32-bit seed. */
-export function randomSource(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function generateStream(seed: number, opCount: number): Stream {
-  const random = randomSource(seed);
+  const random = mulberry32(seed);
   const integer = (low: number, high: number) => low + Math.floor(random() * (high - low + 1));
   const book = new FastBook();
   const resting: string[] = [];

@@ -1,11 +1,12 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
 import { signRequest } from "../../exchange/auth/index.ts";
+import { mulberry32 } from "../../lib/random.ts";
+import { freePort } from "../../lib/testing/free-port.ts";
 
 // The full trading path: a real exchange server process (HTTP, signature check, validation,
 // matching, ledger and the group-committed database write before each answer) taking signed
@@ -27,28 +28,6 @@ export interface FullPathResult {
   readonly ledgerBalanced: boolean;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.on("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as { port: number };
-      server.close(() => done(port));
-    });
-  });
-}
-
-/** Mulberry32: the stream is the same on every run of a seed. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 interface SignedOrder {
   readonly body: string;
   readonly headers: Record<string, string>;
@@ -56,7 +35,7 @@ interface SignedOrder {
 
 /** Limit orders around 1.00 (half of them cross), 5% IOC; amounts 2..50 ALPHA. */
 function signedOrders(seed: number, count: number, url: string, users: { publicKey: string; privateKey: string }[]): SignedOrder[] {
-  const random = rng(seed);
+  const random = mulberry32(seed);
   const orders: SignedOrder[] = [];
   for (let i = 0; i < count; i++) {
     const user = users[i % users.length];

@@ -6,36 +6,16 @@
  */
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
-import { createServer } from "node:net";
 import { resolve } from "node:path";
 import { after, describe, it } from "node:test";
+import { mulberry32 } from "../../lib/random.ts";
+import { freePort } from "../../lib/testing/free-port.ts";
 import { backendKinds, createBackend, type Backend } from "./backends.ts";
 import { ExchangeClient, type Credentials } from "./client.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 100_000);
 console.log(`# CRASH_SEED=${SEED}`);
-
-function freePort(): Promise<number> {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.on("error", fail);
-    server.listen(0, "127.0.0.1", () => {
-      const port = (server.address() as { port: number }).port;
-      server.close(() => done(port));
-    });
-  });
-}
-
-function rng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 async function startServer(backend: Backend, port: number): Promise<{ child: ChildProcess; log: () => string }> {
   let output = "";
@@ -77,7 +57,7 @@ for (const kind of backendKinds()) {
       const users: Credentials[] = [];
       for (let i = 0; i < 4; i++) users.push(await api.user(0, { ALPHA: "100000", USDT: "100000" }));
 
-      const random = rng(SEED);
+      const random = mulberry32(SEED);
       const acked: { user: Credentials; id: string; filled: number; dealIds: string[] }[] = [];
       let killed = false;
       let sent = 0;
