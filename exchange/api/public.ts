@@ -128,6 +128,7 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
   const { exchange, marketData } = deps;
   const app = new Hono();
   const pairOf = (code: string): Pair => exchange.reference.pair(code);
+  const orderbookCache = new Map<string, { version: number; body: string }>();
 
   registry.route(
     app,
@@ -179,13 +180,19 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
     },
     ({ query, c }) => {
       const pair = pairOf(query.currencyPairCode);
-      const side = (isBid: boolean) =>
-        marketData.levels(pair, isBid, 40).map((level) => {
-          const amount = decimalJson(formatAmount(level.lots, pair.spec));
-          const quoteAmount = decimalJson(tickLotText(BigInt(level.priceTicks) * level.lots, pair));
-          return { isBid, price: decimalJson(formatPrice(level.priceTicks, pair.spec)), amount, quoteAmount, currencyTo: amount, currencyFrom: quoteAmount };
-        });
-      return c.json([...side(true), ...side(false)]);
+      // Reads far outnumber book changes: the serialised answer is kept until the book changes.
+      const version = exchange.bookVersion(pair.row.code);
+      let cached = orderbookCache.get(pair.row.code);
+      if (cached?.version !== version) {
+        const side = (isBid: boolean) =>
+          marketData.levels(pair, isBid, 40).map((level) => {
+            const amount = decimalJson(formatAmount(level.lots, pair.spec));
+            const quoteAmount = decimalJson(tickLotText(BigInt(level.priceTicks) * level.lots, pair));
+            return { isBid, price: decimalJson(formatPrice(level.priceTicks, pair.spec)), amount, quoteAmount, currencyTo: amount, currencyFrom: quoteAmount };
+          });
+        orderbookCache.set(pair.row.code, (cached = { version, body: JSON.stringify([...side(true), ...side(false)]) }));
+      }
+      return c.body(cached.body, 200, { "Content-Type": "application/json" });
     },
   );
 

@@ -84,6 +84,8 @@ export class Exchange {
   private readonly byClientId = new Map<string, Promise<OrderResult>>();
   private orderSeq: number;
   private readonly dealListeners: ((deals: readonly DealRow[]) => void)[] = [];
+  /** Per pair, bumped by every command that may change the book: readers cache views by it. */
+  private readonly bookVersions = new Map<string, number>();
   private readonly options: ExchangeOptions;
   private readonly nowMs: () => number;
   private readonly nowUs: MicrosClock;
@@ -198,6 +200,7 @@ export class Exchange {
     } as const;
     const outcome = placeOrder(this.ledger, market, request);
     if (!outcome.ok) throw placeRejection(outcome.code, outcome.message);
+    this.touchBook(market);
     const taker: OrderRow = {
       id: request.orderId,
       userId,
@@ -257,6 +260,7 @@ export class Exchange {
     }
     const market = this.market(open.pairCode);
     const outcome = cancelOrder(this.ledger, market, userId, orderId);
+    this.touchBook(market);
     const applied = this.applyOutcome(market, outcome.events, outcome.entries);
     await this.options.committer.commit(applied.unit);
     return applied.orders.find((row) => row.id === orderId) ?? open;
@@ -270,6 +274,7 @@ export class Exchange {
     for (const market of markets) {
       const outcome = cancelAllOrders(this.ledger, market, userId);
       if (outcome.events.length === 0) continue;
+      this.touchBook(market);
       const applied = this.applyOutcome(market, outcome.events, outcome.entries);
       orders.push(...applied.orders);
       units.push(applied.unit);
@@ -287,6 +292,16 @@ export class Exchange {
     const result: OrderRow[] = [];
     for (const row of this.openOrders.values()) if (row.userId === userId && (pairCode === undefined || row.pairCode === pairCode)) result.push(row);
     return result.sort((a, b) => b.seq - a.seq);
+  }
+
+  private touchBook(market: Market): void {
+    const code = market.pairRef.row.code;
+    this.bookVersions.set(code, (this.bookVersions.get(code) ?? 0) + 1);
+  }
+
+  /** Changes whenever the pair's book may have changed since the last call returned it. */
+  bookVersion(pairCode: string): number {
+    return this.bookVersions.get(pairCode) ?? 0;
   }
 
   market(pairCode: string): Market {
