@@ -5,7 +5,6 @@ import { COMMISSION_TYPES } from "../ledger/index.ts";
 import { formatAmount, formatPrice } from "../money/index.ts";
 import { decimalJson } from "../money/json.ts";
 import { tickLotText, type MarketData } from "../marketdata/market-data.ts";
-import { dealsPage } from "../marketdata/queries.ts";
 import type { Exchange, Pair } from "../service/index.ts";
 import type { RouteRegistry } from "./registry.ts";
 
@@ -222,7 +221,7 @@ export function aggregatorApi(registry: RouteRegistry, deps: { exchange: Exchang
       const limit = query.limit === 0 ? MAX_HISTORY : query.limit;
       const side = async (type: "buy" | "sell") => {
         if (query.type !== undefined && query.type !== type) return [];
-        const deals = await dealsPage(exchange.db, pair.row.code, {
+        const deals = await marketData.deals(pair, {
           takerIsBid: type === "buy",
           // Deals carry microseconds; an inclusive millisecond bound covers its whole millisecond.
           sinceUs: query.start_time === undefined ? undefined : query.start_time * 1000,

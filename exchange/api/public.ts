@@ -6,7 +6,6 @@ import { decimalJson } from "../money/json.ts";
 import { readCandles } from "../marketdata/candles.ts";
 import { bucketCount, INTERVALS } from "../marketdata/intervals.ts";
 import { percentChange, tickLotText, type MarketData } from "../marketdata/market-data.ts";
-import { dealsPage } from "../marketdata/queries.ts";
 import type { Exchange, Pair } from "../service/index.ts";
 import type { RouteRegistry } from "./registry.ts";
 import { pairCode } from "./schemas.ts";
@@ -218,7 +217,7 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
         throw invalidParam("endDate", "must not be before sinceDate");
       }
       const userId = await deps.caller(c);
-      const deals = await dealsPage(exchange.db, pair.row.code, {
+      const deals = await marketData.deals(pair, {
         sinceUs: query.sinceDate,
         untilUs: query.endDate,
         offset: (query.pageNumber - 1) * query.pageSize,

@@ -1,7 +1,8 @@
 import { formatUnits } from "../money/index.ts";
 import type { Exchange, Pair } from "../service/index.ts";
 import type { DealRow } from "../store/index.ts";
-import { recentDeals } from "./queries.ts";
+import { dealsPage, latestDeals, recentDeals } from "./queries.ts";
+import { RecentDeals, type DealRange } from "./recent-deals.ts";
 import { DAY_US, RollingWindow, type TradePoint, type WindowStats } from "./rolling-window.ts";
 
 // Live market data from the exchange's books and committed deals: tickers from a rolling 24-hour
@@ -15,6 +16,9 @@ export interface PairSnapshot {
   readonly bestAsk: number | null;
 }
 
+/** Deals per pair kept in memory: covers the newest pages of /api/deals and /historical_trades. */
+const RECENT_DEALS = 2_000;
+
 export interface BookLevel {
   readonly priceTicks: number;
   readonly lots: bigint;
@@ -23,6 +27,7 @@ export interface BookLevel {
 export class MarketData {
   private readonly exchange: Exchange;
   private readonly windows = new Map<string, RollingWindow>();
+  private readonly recent = new RecentDeals(RECENT_DEALS);
   private readonly nowUs: () => number;
 
   private constructor(exchange: Exchange, nowUs: () => number) {
@@ -37,6 +42,8 @@ export class MarketData {
     for (const pair of exchange.reference.pairs.values()) {
       const window = marketData.windowOf(pair.row.code);
       for (const deal of await recentDeals(exchange.db, pair.row.code, since)) window.add(pointOf(pair, deal));
+      const latest = await latestDeals(exchange.db, pair.row.code, RECENT_DEALS);
+      marketData.recent.load(pair.row.code, latest, latest.length < RECENT_DEALS);
     }
     exchange.onDeals((deals) => marketData.record(deals));
     return marketData;
@@ -48,7 +55,13 @@ export class MarketData {
     return window;
   }
 
+  /** A page of a pair's deals, newest first: from memory when it holds the whole page, else the database. */
+  async deals(pair: Pair, range: DealRange): Promise<DealRow[]> {
+    return this.recent.page(pair.row.code, range) ?? dealsPage(this.exchange.db, pair.row.code, range);
+  }
+
   private record(deals: readonly DealRow[]): void {
+    this.recent.add(deals);
     for (const deal of deals) {
       const pair = this.exchange.reference.pairs.get(deal.pairCode);
       if (pair !== undefined) this.windowOf(deal.pairCode).add(pointOf(pair, deal));

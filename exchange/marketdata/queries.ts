@@ -13,6 +13,15 @@ export async function recentDeals(db: Queryable, pairCode: string, sinceUs: numb
   return [...before, ...inside].map(dealOf);
 }
 
+/** The newest `limit` deals of a pair, oldest first. */
+export async function latestDeals(db: Queryable, pairCode: string, limit: number): Promise<DealRow[]> {
+  const records = await db.query<DealRecord>(
+    `select ${DEAL_COLUMNS} from deals where pair_code = $1 order by executed_at_us desc, trade_seq desc limit $2`,
+    [pairCode, limit],
+  );
+  return records.map(dealOf).reverse();
+}
+
 /** A page of a pair's deals in a time range (inclusive), newest first. */
 export async function dealsPage(
   db: Queryable,

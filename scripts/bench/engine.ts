@@ -91,9 +91,9 @@ const ratio = ours.opsPerSecond / library.opsPerSecond;
 console.log(`ratio ops/s: ${ratio.toFixed(2)}x (p99: ${(library.p99Micros / ours.p99Micros).toFixed(2)}x lower)`);
 console.log(`target >= ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? "met" : "NOT met"}`);
 
-// The full path. Knobs: BENCH_ORDERS (signed orders measured), BENCH_CONNECTIONS (in flight).
-const fullPathOrders = Number(process.env.BENCH_ORDERS ?? 20_000);
-const connections = Number(process.env.BENCH_CONNECTIONS ?? 32);
+// The full path. Knobs: BENCH_FULL_PATH_ORDERS (signed orders measured), BENCH_FULL_PATH_CONNECTIONS (in flight).
+const fullPathOrders = Number(process.env.BENCH_FULL_PATH_ORDERS ?? 20_000);
+const connections = Number(process.env.BENCH_FULL_PATH_CONNECTIONS ?? 32);
 const databaseUrl = process.env.DATABASE_URL || undefined;
 console.log(`\nfull path: ${fullPathOrders} signed limit orders on ${"ALPHA_USDT"} from 8 users, ${connections} in flight, seed ${SEED}`);
 console.log(`  server process: HTTP + HMAC check + validation + matching + ledger + group commit before each answer`);

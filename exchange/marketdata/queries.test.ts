@@ -1,0 +1,85 @@
+import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { mulberry32 } from "../../lib/random.ts";
+import { migrate, openDb, writeUnits, type Db, type DealRow } from "../store/index.ts";
+import { dealsPage, latestDeals } from "./queries.ts";
+import type { DealRange } from "./recent-deals.ts";
+
+// The database side of /api/deals and /historical_trades, held to the same reference as the
+// in-memory RecentDeals (recent-deals.test.ts): both must answer every page alike.
+
+const SEED = Number(process.env.QUERIES_SEED ?? 77);
+console.log(`deal queries test: QUERIES_SEED=${SEED}`);
+
+function reference(all: readonly DealRow[], range: DealRange): DealRow[] {
+  return all
+    .filter((d) => (range.sinceUs === undefined || d.executedAtUs >= range.sinceUs) && (range.untilUs === undefined || d.executedAtUs <= range.untilUs))
+    .filter((d) => range.takerIsBid === undefined || d.takerIsBid === range.takerIsBid)
+    .sort((a, b) => b.executedAtUs - a.executedAtUs || b.tradeSeq - a.tradeSeq)
+    .slice(range.offset, range.offset + range.limit);
+}
+
+describe("deal queries on PGlite", () => {
+  let dir: string;
+  let db: Db;
+  const deals: DealRow[] = [];
+  const random = mulberry32(SEED);
+  const user = randomUUID();
+
+  before(async () => {
+    dir = await mkdtemp(join(tmpdir(), "deal-queries-"));
+    db = await openDb({ dataDir: dir, schema: "exchange" });
+    await migrate(db);
+    let time = 1_000_000;
+    for (let seq = 1; seq <= 150; seq++) {
+      time += Math.floor(random() * 3) * 1000; // some deals share a microsecond stamp
+      deals.push({
+        id: randomUUID(),
+        pairCode: "ALPHA_USDT",
+        tradeSeq: seq,
+        priceTicks: 5000 + seq,
+        amountLots: seq,
+        takerIsBid: random() < 0.5,
+        makerOrderId: randomUUID(),
+        takerOrderId: randomUUID(),
+        makerUserId: user,
+        takerUserId: user,
+        makerFee: 1n,
+        takerFee: 2n,
+        executedAtUs: time,
+      });
+    }
+    await writeUnits(db, [{ deals }]);
+  });
+
+  after(async () => {
+    await db?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("pages by time range, side, offset and limit exactly as the reference", async () => {
+    const last = deals.at(-1)!.executedAtUs;
+    for (let i = 0; i < 60; i++) {
+      const pick = () => 1_000_000 + Math.floor(random() * (last - 1_000_000 + 2000));
+      const range: DealRange = {
+        ...(random() < 0.5 ? { sinceUs: pick() } : {}),
+        ...(random() < 0.5 ? { untilUs: pick() } : {}),
+        ...(random() < 0.3 ? { takerIsBid: random() < 0.5 } : {}),
+        offset: Math.floor(random() * 40),
+        limit: 1 + Math.floor(random() * 60),
+      };
+      const page = await dealsPage(db, "ALPHA_USDT", range);
+      assert.deepEqual(page.map((d) => d.tradeSeq), reference(deals, range).map((d) => d.tradeSeq), JSON.stringify(range));
+    }
+  });
+
+  it("reads rows back exactly, and the newest N oldest first", async () => {
+    const [newest] = await dealsPage(db, "ALPHA_USDT", { offset: 0, limit: 1 });
+    assert.deepEqual(newest, deals.at(-1));
+    assert.deepEqual((await latestDeals(db, "ALPHA_USDT", 3)).map((d) => d.tradeSeq), [148, 149, 150]);
+  });
+});
