@@ -127,7 +127,8 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
   const { exchange, marketData } = deps;
   const app = new Hono();
   const pairOf = (code: string): Pair => exchange.reference.pair(code);
-  const orderbookCache = new Map<string, { version: number; body: string }>();
+  const orderbookCache = new Map<string, { version: number; body: Uint8Array<ArrayBuffer> }>();
+  const tickerCache = new Map<string, { key: string; body: string }>();
 
   registry.route(
     app,
@@ -147,19 +148,29 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
     },
     ({ query, c }) => {
       const pair = pairOf(query.currencyPairCode);
-      const { stats, bestBid, bestAsk } = marketData.snapshot(pair);
-      const last = stats.last?.priceTicks ?? null;
-      const before = stats.priceBefore ?? stats.first?.priceTicks ?? last;
-      return c.json({
-        timestamp: Math.floor(marketData.now() / 1_000_000),
-        currencyPairCode: pair.row.code,
-        price: decimalJson(formatPrice(last ?? 0, pair.spec)),
-        price24hAgo: decimalJson(formatPrice(before ?? 0, pair.spec)),
-        priceChangePercentage24h: decimalJson(percentChange(before, last)),
-        volume24h: decimalJson(formatAmount(stats.volumeLots, pair.spec)),
-        bidPrice: decimalJson(formatPrice(bestBid ?? 0, pair.spec)),
-        askPrice: decimalJson(formatPrice(bestAsk ?? 0, pair.spec)),
-      });
+      const code = pair.row.code;
+      // The ticker is stamped in whole seconds: within one second, and until the book or the deals
+      // change, the answer is the same, so it is built once.
+      const second = Math.floor(marketData.now() / 1_000_000);
+      const key = `${exchange.bookVersion(code)}:${marketData.dealsVersion(code)}:${second}`;
+      let cached = tickerCache.get(code);
+      if (cached?.key !== key) {
+        const { stats, bestBid, bestAsk } = marketData.snapshot(pair);
+        const last = stats.last?.priceTicks ?? null;
+        const before = stats.priceBefore ?? stats.first?.priceTicks ?? last;
+        const body = JSON.stringify({
+          timestamp: second,
+          currencyPairCode: code,
+          price: decimalJson(formatPrice(last ?? 0, pair.spec)),
+          price24hAgo: decimalJson(formatPrice(before ?? 0, pair.spec)),
+          priceChangePercentage24h: decimalJson(percentChange(before, last)),
+          volume24h: decimalJson(formatAmount(stats.volumeLots, pair.spec)),
+          bidPrice: decimalJson(formatPrice(bestBid ?? 0, pair.spec)),
+          askPrice: decimalJson(formatPrice(bestAsk ?? 0, pair.spec)),
+        });
+        tickerCache.set(code, (cached = { key, body }));
+      }
+      return c.body(cached.body, 200, { "Content-Type": "application/json" });
     },
   );
 
@@ -189,7 +200,8 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
             const quoteAmount = decimalJson(tickLotText(BigInt(level.priceTicks) * level.lots, pair));
             return { isBid, price: decimalJson(formatPrice(level.priceTicks, pair.spec)), amount, quoteAmount, currencyTo: amount, currencyFrom: quoteAmount };
           });
-        orderbookCache.set(pair.row.code, (cached = { version, body: JSON.stringify([...side(true), ...side(false)]) }));
+        // Kept as UTF-8 bytes: encoding 8 KB of text on every write was most of the remaining cost.
+        orderbookCache.set(pair.row.code, (cached = { version, body: Buffer.from(JSON.stringify([...side(true), ...side(false)])) }));
       }
       return c.body(cached.body, 200, { "Content-Type": "application/json" });
     },

@@ -28,6 +28,7 @@ export class MarketData {
   private readonly exchange: Exchange;
   private readonly windows = new Map<string, RollingWindow>();
   private readonly recent = new RecentDeals(RECENT_DEALS);
+  private readonly dealCounts = new Map<string, number>();
   private readonly nowUs: () => number;
 
   private constructor(exchange: Exchange, nowUs: () => number) {
@@ -60,8 +61,14 @@ export class MarketData {
     return this.recent.page(pair.row.code, range) ?? dealsPage(this.exchange.db, pair.row.code, range);
   }
 
+  /** Changes whenever a deal of the pair is recorded: readers cache views by it. */
+  dealsVersion(pairCode: string): number {
+    return this.dealCounts.get(pairCode) ?? 0;
+  }
+
   private record(deals: readonly DealRow[]): void {
     this.recent.add(deals);
+    for (const deal of deals) this.dealCounts.set(deal.pairCode, (this.dealCounts.get(deal.pairCode) ?? 0) + 1);
     for (const deal of deals) {
       const pair = this.exchange.reference.pairs.get(deal.pairCode);
       if (pair !== undefined) this.windowOf(deal.pairCode).add(pointOf(pair, deal));

@@ -166,6 +166,26 @@ for (const kind of backendKinds()) {
         assert.match(res.text, /"quoteAmount":5\.185/);
       });
 
+      it("ticker and order book reflect a new order and a trade at once (their caches follow the book and the deals)", async () => {
+        const trader = await api.user(0, { ETH: "1", USDT: "10000" });
+        const ticker = async () => (await get("/api/tickers?currencyPairCode=ETH_USDT")).body;
+        const book = async () => (await get("/api/orderbook?currencyPairCode=ETH_USDT")).body.map((l: any) => [l.isBid, l.price, l.amount]);
+        const before = await ticker();
+        assert.deepEqual(await book(), []);
+        const ask = await place(trader, { isBid: false, currencyPairCode: "ETH_USDT", amount: "0.5", price: "3000" });
+        assert.deepEqual(await book(), [[false, 3000, 0.5]]);
+        assert.equal((await ticker()).askPrice, 3000);
+        await place(taker, { isBid: true, currencyPairCode: "ETH_USDT", amount: "0.2", price: "3000", timeInForce: "IOC" });
+        const after = await ticker();
+        assert.equal(after.price, 3000);
+        assert.equal(after.volume24h, before.volume24h + 0.2);
+        assert.deepEqual(await book(), [[false, 3000, 0.3]]);
+        // A cancel empties the book again (and keeps ETH_USDT out of the aggregator's active pairs).
+        assert.equal((await api.signed(trader, "DELETE", `/api/orders/${ask.id}`)).status, 200);
+        assert.deepEqual(await book(), []);
+        assert.equal((await ticker()).askPrice, 0);
+      });
+
       it("order book: at most 40 levels a side", async () => {
         const whale = await api.user(0, { USDT: "1000" });
         for (let i = 0; i < 45; i++) await place(whale, { isBid: true, currencyPairCode: "BETA_USDT", amount: "10", price: (0.1 + i / 1000).toFixed(4) });
