@@ -198,6 +198,20 @@ export const action = onchainTable(
   }),
 );
 
+/**
+ * Actions per target token and hour (`hour` = hourOf(timestamp), indexer/action-hours.ts), so a 24-hour count is a
+ * sum of whole hours plus one partial hour instead of a scan of every action in the window.
+ */
+export const actionHour = onchainTable(
+  "action_hour",
+  (t) => ({
+    targetTokenId: t.bigint().notNull(),
+    hour: t.integer().notNull(),
+    actions: t.integer().notNull(),
+  }),
+  (table) => ({ pk: primaryKey({ columns: [table.targetTokenId, table.hour] }) }),
+);
+
 /** Worker-config proposals with their running tally. */
 export const proposal = onchainTable(
   "proposal",

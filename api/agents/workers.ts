@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, sql } from "ponder";
-import { action, agentToken, proposal, worker } from "../../indexer/schema.ts";
+import { splitWindow } from "../../indexer/action-hours.ts";
+import { action, actionHour, agentToken, proposal, worker } from "../../indexer/schema.ts";
 import type { Db } from "../db.ts";
 import { DAY } from "../shared/clock.ts";
 import { offsetOf, type Page, type PageQuery, pageOf } from "../shared/pagination.ts";
@@ -21,12 +22,7 @@ export async function listWorkers(db: Db, now: number, filter: WorkerFilter, que
     filter.status !== undefined ? eq(worker.status, filter.status) : undefined,
     filter.tokenAddress !== undefined ? eq(worker.token, filter.tokenAddress as `0x${string}`) : undefined,
   );
-  // Entry ids grow with time, so "the last 24 hours" of a token is an id range of its index.
-  const firstRecent = await firstEntryAtOrAfter(db, now - DAY + 1);
-  const actionCount24h =
-    firstRecent === undefined
-      ? sql<number>`0`
-      : sql<number>`(select count(*) from ${action} where ${action.targetTokenId} = ${worker.agentNftId} and ${action.entryId} >= ${firstRecent.toString()}::numeric)`.mapWith(Number);
+  const actionCount24h = await actionsSinceSql(db, now - DAY + 1);
   const [rows, [total]] = await Promise.all([
     db
       .select({
@@ -61,6 +57,26 @@ export async function listWorkers(db: Db, now: number, filter: WorkerFilter, que
     }),
   );
   return pageOf(items, query, total?.n ?? 0);
+}
+
+/**
+ * Per worker row: actions on its token at or after `start`. Whole hours come from the
+ * action_hour buckets; the partial hour before them is counted from the action rows, bounded
+ * by entry ids (ids grow with time), so the cost is a few index lookups however busy the day.
+ */
+async function actionsSinceSql(db: Db, start: number) {
+  const firstRecent = await firstEntryAtOrAfter(db, start);
+  if (firstRecent === undefined) return sql<number>`0`;
+  const { firstWholeHour, boundary } = splitWindow(start);
+  const firstWhole = await firstEntryAtOrAfter(db, boundary);
+  const partialIds =
+    firstWhole === undefined
+      ? sql`${action.entryId} >= ${firstRecent.toString()}::numeric`
+      : sql`${action.entryId} >= ${firstRecent.toString()}::numeric and ${action.entryId} < ${firstWhole.toString()}::numeric`;
+  return sql<number>`(
+    coalesce((select sum(${actionHour.actions}) from ${actionHour}
+      where ${actionHour.targetTokenId} = ${worker.agentNftId} and ${actionHour.hour} >= ${firstWholeHour}), 0)
+    + (select count(*) from ${action} where ${action.targetTokenId} = ${worker.agentNftId} and ${partialIds}))::int`.mapWith(Number);
 }
 
 type WorkerDetail = z.input<typeof workerDetailResponse>;

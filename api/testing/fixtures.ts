@@ -1,4 +1,6 @@
-import { action, agentNft, agentToken, chainHead, holderCount, pool, proposal, swap, worker } from "../../indexer/schema.ts";
+import { sql } from "drizzle-orm";
+import { hourOf } from "../../indexer/action-hours.ts";
+import { action, actionHour, agentNft, agentToken, chainHead, holderCount, pool, proposal, swap, worker } from "../../indexer/schema.ts";
 import type { TestDatabase } from "./database.ts";
 
 /**
@@ -133,10 +135,23 @@ export const actionRow = (a: ActionFixture) => ({
   txHash: hashOf(a.entryId),
 });
 
-/** Inserts in batches (PGlite takes one statement's parameters at a time). */
+/** Inserts in batches (PGlite takes one statement's parameters at a time), with the hourly counts the handler keeps. */
 export async function insertActions(db: Db, actions: ActionFixture[]) {
   for (let i = 0; i < actions.length; i += 1000) {
     await db.insert(action).values(actions.slice(i, i + 1000).map(actionRow));
+  }
+  const hours = new Map<string, { targetTokenId: bigint; hour: number; actions: number }>();
+  for (const a of actions) {
+    const key = `${a.targetTokenId}:${hourOf(a.timestamp)}`;
+    const bucket = hours.get(key) ?? { targetTokenId: a.targetTokenId, hour: hourOf(a.timestamp), actions: 0 };
+    bucket.actions++;
+    hours.set(key, bucket);
+  }
+  for (const bucket of hours.values()) {
+    await db
+      .insert(actionHour)
+      .values(bucket)
+      .onConflictDoUpdate({ target: [actionHour.targetTokenId, actionHour.hour], set: { actions: sql`${actionHour.actions} + ${bucket.actions}` } });
   }
 }
 

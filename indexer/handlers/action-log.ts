@@ -1,5 +1,6 @@
 import { ponder } from "ponder:registry";
-import { action, agentNft, worker } from "ponder:schema";
+import { action, actionHour, agentNft, worker } from "ponder:schema";
+import { hourOf } from "../action-hours.ts";
 import { nameOf, TIERS } from "../enums.ts";
 import { decodePayload } from "../payload.ts";
 import { lc, observe, seconds } from "./shared.ts";
@@ -23,6 +24,10 @@ ponder.on("ActionLog:ActionRecorded", async ({ event, context }) => {
     timestamp: seconds(event),
     txHash: event.transaction.hash,
   });
+  await context.db
+    .insert(actionHour)
+    .values({ targetTokenId: a.targetTokenId, hour: hourOf(seconds(event)), actions: 1 })
+    .onConflictDoUpdate((current) => ({ actions: current.actions + 1 }));
   // Worker stats count every action on the worker's token, whoever recorded it.
   const nft = await context.db.find(agentNft, { nftId: a.targetTokenId });
   if (nft?.workerId == null) return;

@@ -203,6 +203,14 @@ for (const backend of BACKENDS) {
         assert.equal(await count("agent_token"), ctx.model.tokens.length);
         assert.equal(await count("worker"), ctx.model.workers.length);
         assert.equal(await count("action"), ctx.model.actions.length);
+        // The hourly buckets behind actionCount24h hold every action exactly once, per token and hour.
+        const buckets = await sql<{ token: unknown; hour: unknown; n: unknown }>(base(), `select target_token_id as token, hour, actions as n from action_hour`);
+        const fromRows = await sql<{ token: unknown; hour: unknown; n: unknown }>(
+          base(),
+          `select target_token_id as token, floor(timestamp / 3600) as hour, count(*) as n from action group by 1, 2`,
+        );
+        const key = (r: { token: unknown; hour: unknown; n: unknown }) => `${r.token}:${Number(r.hour)}:${Number(r.n)}`;
+        assert.deepEqual(buckets.map(key).sort(), fromRows.map(key).sort());
         assert.equal(await count("proposal"), ctx.model.proposals.length);
         assert.equal(await count("vote"), ctx.summary.votes);
         assert.equal(await count("swap"), ctx.model.tokens.reduce((n, t) => n + t.swaps.length, 0));

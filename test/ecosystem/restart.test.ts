@@ -57,6 +57,7 @@ const TABLES: [string, string][] = [
   ["agent_nft", "nft_id"],
   ["worker", "id"],
   ["action", "entry_id"],
+  ["action_hour", "target_token_id, hour"],
   ["proposal", "id"],
   ["vote", "vote_id"],
   ["boost", "id"],
