@@ -4,7 +4,7 @@ import { notFound, parseInput } from "../../lib/http/index.ts";
 import { formatCurrencyUnits } from "../money/index.ts";
 import type { Exchange } from "../service/index.ts";
 import { parseBody } from "./body.ts";
-import { decimalText, jsonInteger } from "./schemas.ts";
+import { decimalText, jsonInteger, storedText } from "./schemas.ts";
 import { balanceViews, depositView } from "./views.ts";
 
 // Operator endpoints behind the admin token; `npm run admin` is their client. They live on the
@@ -20,8 +20,8 @@ const depositBody = z.strictObject({
   userId: z.uuid(),
   currencyCode: z.string().regex(/^[A-Z0-9]{1,16}$/),
   amount: decimalText,
-  reference: z.string().max(200).nullable().optional(),
-  depositId: z.string().min(1).max(100).optional(),
+  reference: storedText(200).nullable().optional(),
+  depositId: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "must be 1 to 100 of A-Z a-z 0-9 _ . : -").optional(),
 });
 
 const userParam = z.object({ id: z.uuid("must be a user id (UUID)") });

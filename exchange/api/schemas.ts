@@ -43,10 +43,17 @@ export const cancelAllQuery = z.object({ currencyPairCode: pairCode.optional() }
 
 export const orderIdParam = z.object({ id: z.uuid("must be an order id (UUID)") });
 
+/**
+ * Free text that is stored: printable ASCII only. PostgreSQL cannot store NUL or a lone UTF-16
+ * surrogate, and a commit that fails stops the exchange, so such text must never get that far.
+ */
+export const storedText = (max: number) =>
+  z.string().min(1, "must not be empty").max(max, `must be at most ${max} characters`).regex(/^[\x20-\x7e]+$/, "must be printable ASCII");
+
 export const withdrawalBody = z.strictObject({
   currencyCode: z.string().regex(/^[A-Z0-9]{1,16}$/, "must be a currency code"),
   amount: decimalText,
-  address: z.string().min(1).max(128),
+  address: z.string().regex(/^[A-Za-z0-9:._-]{1,128}$/, "must be a chain address: 1 to 128 of A-Z a-z 0-9 : . _ -"),
 });
 
 /** An integer in a body parsed by parseJsonExact. */
