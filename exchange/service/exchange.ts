@@ -31,7 +31,7 @@ import {
 } from "../store/index.ts";
 import { cancelAllOrders, cancelOrder, placeOrder, type PairMarket } from "../trading/index.ts";
 import { monotonicMicros, type MicrosClock } from "./clock.ts";
-import { ReferenceData, type Pair } from "./reference.ts";
+import { ReferenceData, type Currency, type Pair } from "./reference.ts";
 import { BOOK_REJECTIONS, balancesTouched, parseOrder, placeRejection, rowsOfEvents, type PlaceOrderInput } from "./trading.ts";
 
 // The exchange's in-memory core and its sequencing. Every command runs synchronously against
@@ -80,8 +80,10 @@ export class Exchange {
   private readonly plainKeys = new Map<string, string>();
   /** Resting orders by id. */
   private readonly openOrders = new Map<string, OrderRow>();
-  /** clientOrderId -> the first result, for commands placed (or in flight) since start. */
+  /** clientOrderId -> the first result while it is in flight; once committed, the database answers. */
   private readonly byClientId = new Map<string, Promise<OrderResult>>();
+  /** Deposit ids being credited right now (the database knows the finished ones). */
+  private readonly depositsInFlight = new Set<string>();
   private orderSeq: number;
   private readonly dealListeners: ((deals: readonly DealRow[]) => void)[] = [];
   /** Per pair, bumped by every command that may change the book: readers cache views by it. */
@@ -174,14 +176,16 @@ export class Exchange {
     this.byClientId.set(key, result);
     try {
       return await result;
-    } catch (error) {
-      // A refused order placed nothing: the same id may be used again.
+    } finally {
+      // Placed: the order is committed and getOrderByClientId finds it from now on. Refused: it
+      // placed nothing and the same id may be used again. Either way memory need not keep it.
       this.byClientId.delete(key);
-      throw error;
     }
   }
 
   private async placeNow(userId: string, input: PlaceOrderInput): Promise<OrderResult> {
+    // Only new orders need an active pair; cancels and restarts reach the orders of an inactive one.
+    this.reference.pair(input.currencyPairCode);
     const market = this.market(input.currencyPairCode);
     const parsed = parseOrder(market.pairRef, input, () => market.book.depth(false, Number.MAX_SAFE_INTEGER));
     const nowMs = this.nowMs();
@@ -304,10 +308,10 @@ export class Exchange {
     return this.bookVersions.get(pairCode) ?? 0;
   }
 
+  /** The book and ledger of a pair, active or not; 400 UNKNOWN_PAIR when there is no such pair. */
   market(pairCode: string): Market {
-    const pair = this.reference.pair(pairCode);
-    const market = this.markets.get(pair.row.code);
-    if (market === undefined) throw new Error(`pair ${pairCode} has no book`);
+    const market = this.markets.get(pairCode);
+    if (market === undefined) throw new ApiError(400, "UNKNOWN_PAIR", `Unknown currency pair ${pairCode}`);
     return market;
   }
 
@@ -326,21 +330,25 @@ export class Exchange {
     const amount = parseCurrencyUnits(args.amount, currency.spec);
     if (!amount.ok || amount.value <= 0n) throw new ApiError(400, "INVALID_PARAM", `amount: must be a positive ${currency.row.code} amount with at most ${currency.spec.decimals} decimals`);
     const id = args.depositId ?? randomUUID();
-    const existing = await this.db.query<{ id: string }>("select id from deposits where id = $1", [id]);
-    if (existing.length > 0) throw new ApiError(409, "DUPLICATE_DEPOSIT", `Deposit ${id} was already credited`);
-    const fee = this.reference.walletFee("refill", currency, this.levelOf(args.userId));
-    const entry = depositEntry(this.ledger, { depositId: id, userId: args.userId, currency: currency.spec, amount: amount.value, fee });
+    const duplicate = () => new ApiError(409, "DUPLICATE_DEPOSIT", `Deposit ${id} was already credited`);
+    // Claimed before the first await, so a second request with the same id, arriving while this
+    // one is checked or committed, is refused instead of crediting twice.
+    if (this.depositsInFlight.has(id)) throw duplicate();
+    this.depositsInFlight.add(id);
+    try {
+      if ((await this.db.query("select 1 from deposits where id = $1", [id])).length > 0) throw duplicate();
+      return await this.credit(id, args.userId, currency, amount.value, args.reference);
+    } finally {
+      this.depositsInFlight.delete(id);
+    }
+  }
+
+  private async credit(id: string, userId: string, currency: Currency, amount: bigint, reference: string | null): Promise<DepositRow> {
+    const fee = this.reference.walletFee("refill", currency, this.levelOf(userId));
+    const entry = depositEntry(this.ledger, { depositId: id, userId, currency: currency.spec, amount, fee });
     if (!entry.ok) throw new ApiError(400, "INVALID_PARAM", entry.message);
     applyEntry(this.ledger, entry.value);
-    const row: DepositRow = {
-      id,
-      userId: args.userId,
-      currency: currency.row.code,
-      amount: amount.value,
-      fee: feeOfEntry(entry.value),
-      reference: args.reference,
-      createdAt: this.nowMs(),
-    };
+    const row: DepositRow = { id, userId, currency: currency.row.code, amount, fee: feeOfEntry(entry.value), reference, createdAt: this.nowMs() };
     await this.options.committer.commit({ deposits: [row], entries: [entry.value], ...balancesTouched(this.ledger, [entry.value]) });
     return row;
   }
