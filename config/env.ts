@@ -84,6 +84,8 @@ export const exchangeEnv = apiEnv.extend({
   /** Port and host of the exchange (both {base_url} and {aggregator_url}). */
   EXCHANGE_PORT: z.coerce.number().int().min(0, "must be 0 (any free port) or a port number").max(65535).default(8080),
   EXCHANGE_HOST: z.string().min(1).default("127.0.0.1"),
+  /** Scheme, host and port clients reach the exchange at behind a proxy; signatures are checked against it. */
+  EXCHANGE_PUBLIC_URL: url.optional(),
   /** PostgreSQL connection string; unset means embedded PGlite in EXCHANGE_DATA_DIR. */
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string").optional(),
   EXCHANGE_DATA_DIR: z.string().min(1).default(".data/exchange"),

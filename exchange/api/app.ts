@@ -27,6 +27,12 @@ export interface ExchangeAppOptions {
   /** Requests per minute per API key on the signed endpoints. */
   readonly signedRateLimitPerMinute: number;
   readonly trustProxy?: boolean;
+  /**
+   * Scheme, host and port clients use (e.g. https://api.example.com) when a proxy stands in
+   * front: signatures cover the URL the client sent, which the server cannot see behind TLS
+   * termination. Unset: X-Forwarded-Proto and X-Forwarded-Host when trustProxy, else the request's own URL.
+   */
+  readonly publicUrl?: string;
   /** Accepted clock skew of API-Timestamp, in ms. */
   readonly timestampWindowMs: number;
   readonly requireTimestamp: boolean;
@@ -39,8 +45,11 @@ export interface ExchangeAppOptions {
 /** SPEC.md: "<AssemblyName> v<MAJOR>.<MINOR>.<BUILD>.<REVISION>", the running version. */
 export const HEALTHCHECK = `AgentExchange.Api v${packageJson.version}.0`;
 
-/** Paths of the signed trading and wallet API (everything else under /api is public). */
-const SIGNED = ["/api/orders", "/api/orders/*", "/api/balances", "/api/deposits", "/api/withdrawals", "/api/currencies/user/commissions"];
+/**
+ * Paths of the signed trading and wallet API (everything else under /api is public). Hono's
+ * "/api/orders/*" also matches "/api/orders" itself, so each request is checked (and counted) once.
+ */
+const SIGNED = ["/api/orders/*", "/api/balances", "/api/deposits", "/api/withdrawals", "/api/currencies/user/commissions"];
 
 /** The exchange's HTTP server: {base_url} and {aggregator_url}, plus internal and admin endpoints. */
 export function createExchangeApp(options: ExchangeAppOptions): Hono {
@@ -76,7 +85,8 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
   app.use((c, next) => (c.req.method === "GET" || c.req.method === "HEAD" ? next() : limitBody(c, next)));
 
   const keyOf = (publicKey: string) => exchange.resolveKey(publicKey);
-  const signed = signedRequest({ resolveKey: keyOf, timestampWindowMs: options.timestampWindowMs, requireTimestamp: options.requireTimestamp, now });
+  const requestUrl = signedUrlOf({ publicUrl: options.publicUrl, trustProxy });
+  const signed = signedRequest({ resolveKey: keyOf, timestampWindowMs: options.timestampWindowMs, requireTimestamp: options.requireTimestamp, now, requestUrl });
   const perKey = rateLimit({
     limiter: createRateLimiter({ limit: options.signedRateLimitPerMinute, now: options.rateLimitClock }),
     keyOf: (c) => `key:${c.req.header("API-PublicKey")}`,
@@ -91,7 +101,7 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
     if (publicKey === undefined) return undefined;
     const verdict = await verifySignedRequest({
       method: c.req.method,
-      url: c.req.url,
+      url: requestUrl(c),
       body: "",
       headers: { publicKey, signature: c.req.header("API-Signature"), timestamp: c.req.header("API-Timestamp") },
       resolveKey: keyOf,
@@ -132,5 +142,23 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
 }
 
 function isSigned(path: string): boolean {
-  return SIGNED.some((pattern) => (pattern.endsWith("/*") ? path.startsWith(pattern.slice(0, -1)) : path === pattern));
+  return SIGNED.some((pattern) => (pattern.endsWith("/*") ? path === pattern.slice(0, -2) || path.startsWith(pattern.slice(0, -1)) : path === pattern));
+}
+
+/** The URL a client signed: its path and query on the public origin (see ExchangeAppOptions.publicUrl). */
+export function signedUrlOf(options: { publicUrl?: string; trustProxy: boolean }): (c: Context) => string {
+  const publicOrigin = options.publicUrl === undefined ? undefined : new URL(options.publicUrl).origin;
+  return (c) => {
+    const url = new URL(c.req.url);
+    if (publicOrigin !== undefined) return publicOrigin + url.pathname + url.search;
+    if (options.trustProxy) {
+      const proto = c.req.header("X-Forwarded-Proto")?.split(",")[0].trim();
+      const host = c.req.header("X-Forwarded-Host")?.split(",")[0].trim();
+      if (proto !== "http" && proto !== "https" && !host) return c.req.url;
+      // Built from parts: assigning url.host keeps the old port when the new host names none.
+      const origin = `${proto === "http" || proto === "https" ? proto : url.protocol.slice(0, -1)}://${host || url.host}`;
+      return new URL(url.pathname + url.search, origin).href;
+    }
+    return c.req.url;
+  };
 }

@@ -54,6 +54,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     signedRateLimitPerMinute: env.SIGNED_RATE_LIMIT_PER_MINUTE,
     trustProxy: env.TRUST_PROXY,
+    publicUrl: env.EXCHANGE_PUBLIC_URL,
     timestampWindowMs: env.SIGNATURE_WINDOW_MS,
     requireTimestamp: env.REQUIRE_SIGNATURE_TIMESTAMP,
   });
