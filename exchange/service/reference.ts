@@ -65,10 +65,30 @@ export class ReferenceData {
     return this.commissionRows;
   }
 
+  /**
+   * Replaces the commission table after resolving every rule it yields (each tier's trade fees
+   * on every pair, deposit and withdrawal fees on every currency), so a bad row is refused here,
+   * at start-up, and never surfaces halfway through a trade.
+   */
   setCommissions(rows: CommissionRow[]): void {
+    const previous = this.commissionRows;
     this.commissionRows = rows;
     this.pairFeeCache.clear();
     this.levelRows.clear();
+    try {
+      for (const level of new Set([0, ...rows.map((row) => row.minLevel)])) {
+        for (const pair of this.pairs.values()) this.pairFees(pair, level);
+        for (const currency of this.currencies.values()) {
+          this.walletFee("refill", currency, level);
+          this.walletFee("withdrawal", currency, level);
+        }
+      }
+    } catch (error) {
+      this.commissionRows = previous;
+      this.pairFeeCache.clear();
+      this.levelRows.clear();
+      throw new Error(`invalid commission table: ${(error as Error).message}`);
+    }
   }
 
   /** The rows a user of `level` is charged by (tier rows shadow the defaults). */

@@ -9,6 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { signRequest } from "../../exchange/auth/index.ts";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
+import { openDb } from "../../exchange/store/index.ts";
 import { backendKinds, createBackend, type Backend } from "./backends.ts";
 import { ExchangeClient, type Credentials } from "./client.ts";
 
@@ -72,10 +73,27 @@ for (const kind of backendKinds()) {
         expectError(await api.admin("POST", "/admin/deposits", { userId: buyer.userId, currencyCode: "ETH", amount: "0.5", depositId: "tx-1" }), 409, "DUPLICATE_DEPOSIT");
         assert.deepEqual(await balance(buyer, "ETH"), { available: "0.5", locked: "0" });
       });
+
+      it("credits a deposit id once when the same deposit arrives many times at once", async () => {
+        const who = await api.user(0);
+        const answers = await Promise.all(
+          Array.from({ length: 8 }, () => api.admin("POST", "/admin/deposits", { userId: who.userId, currencyCode: "USDT", amount: "7", depositId: "chain-tx-7" })),
+        );
+        assert.deepEqual(answers.map((a) => a.status).sort(), [201, 409, 409, 409, 409, 409, 409, 409]);
+        assert.deepEqual(await balance(who, "USDT"), { available: "7", locked: "0" });
+        const ledger = await api.admin("GET", "/admin/ledger");
+        for (const row of ledger.body) assert.equal(row.balanced, true, JSON.stringify(row));
+      });
     });
 
     describe("signature", () => {
       const order = { isBid: true, currencyPairCode: "ALPHA_USDT", amount: 5, price: 0.2 };
+
+      it("checks and counts each signed request once (RateLimit-Remaining falls by one)", async () => {
+        const first = await api.signed(buyer, "GET", "/api/orders");
+        const second = await api.signed(buyer, "GET", "/api/orders");
+        assert.equal(Number(first.headers.get("ratelimit-remaining")) - Number(second.headers.get("ratelimit-remaining")), 1);
+      });
 
       it("answers 401 UNAUTHORIZED to missing, malformed, wrong and unknown signatures, never 500", async () => {
         const cases: [string, (h: Record<string, string>) => void][] = [
@@ -265,6 +283,15 @@ for (const kind of backendKinds()) {
         assert.equal(list.body.totalItems, 1);
       });
 
+      it("refuses text the database cannot store with 400, and keeps serving (a failed commit would stop the exchange)", async () => {
+        for (const address of ["0xbb\u0000", "0xbb\ud800", "0x bb", ""]) {
+          expectError(await api.signed(vip, "POST", "/api/withdrawals", { currencyCode: "USDT", amount: 10, address }), 400, "INVALID_PARAM", "address");
+        }
+        expectError(await api.admin("POST", "/admin/deposits", { userId: vip.userId, currencyCode: "USDT", amount: "1", reference: "tx\u0000" }), 400, "INVALID_PARAM", "reference");
+        expectError(await api.admin("POST", "/admin/deposits", { userId: vip.userId, currencyCode: "USDT", amount: "1", depositId: "id with spaces" }), 400, "INVALID_PARAM", "depositId");
+        assert.equal((await api.signed(vip, "GET", "/api/balances")).status, 200);
+      });
+
       it("shows each user the commissions of their tier", async () => {
         const basic = await api.signed(buyer, "GET", "/api/currencies/user/commissions");
         const tier = await api.signed(vip, "GET", "/api/currencies/user/commissions");
@@ -308,6 +335,25 @@ for (const kind of backendKinds()) {
         // The restored book still matches: the vip's resting bid at 0.45 is hit by a sell.
         const sell = await api.signed(seller, "POST", "/api/orders", { isBid: false, currencyPairCode: "ALPHA_USDT", amount: 4, price: 0.45 });
         assert.equal(sell.body.status, "filled", sell.text);
+      });
+
+      it("starts with a pair deactivated under resting orders: they can be cancelled, new ones are refused", async () => {
+        const lockedBefore = (await balance(buyer, "USDT")).locked;
+        const bid = await api.signed(buyer, "POST", "/api/orders", { isBid: true, currencyPairCode: "BETA_USDT", amount: 10, price: 0.2 });
+        assert.equal(bid.status, 201, bid.text);
+        assert.notEqual((await balance(buyer, "USDT")).locked, lockedBefore);
+        await server.close();
+        const db = await openDb({ databaseUrl: backend.env.DATABASE_URL, dataDir: backend.env.EXCHANGE_DATA_DIR, schema: backend.env.EXCHANGE_DB_SCHEMA });
+        await db.query("update pairs set active = false where code = 'BETA_USDT'");
+        await db.close();
+        await start();
+        const pairs = await fetch(`${server.url}/api/currencies/pairs`).then((r) => r.json() as Promise<{ code: string }[]>);
+        assert.ok(!pairs.some((p) => p.code === "BETA_USDT"), "an inactive pair is not listed");
+        expectError(await api.signed(buyer, "POST", "/api/orders", { isBid: true, currencyPairCode: "BETA_USDT", amount: 10, price: 0.2 }), 400, "UNKNOWN_PAIR");
+        const cancel = await api.signed(buyer, "DELETE", `/api/orders/${bid.body.id}`);
+        assert.equal(cancel.status, 200, cancel.text);
+        assert.equal(cancel.body.status, "cancelled");
+        assert.equal((await balance(buyer, "USDT")).locked, lockedBefore, "the cancel released the hold");
       });
     });
   });
