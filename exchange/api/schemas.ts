@@ -54,6 +54,7 @@ export const withdrawalBody = z.strictObject({
   currencyCode: z.string().regex(/^[A-Z0-9]{1,16}$/, "must be a currency code"),
   amount: decimalText,
   address: z.string().regex(/^[A-Za-z0-9:._-]{1,128}$/, "must be a chain address: 1 to 128 of A-Z a-z 0-9 : . _ -"),
+  clientWithdrawalId: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, "must be 1 to 64 characters of A-Z a-z 0-9 _ . : -").optional(),
 });
 
 /** An integer in a body parsed by parseJsonExact. */

@@ -77,6 +77,7 @@ export function withdrawalView(exchange: Exchange, row: WithdrawalRow) {
   const spec = exchange.reference.currency(row.currency).spec;
   return {
     id: row.id,
+    clientWithdrawalId: row.clientWithdrawalId,
     currencyCode: row.currency,
     amount: decimalJson(formatCurrencyUnits(row.amount, spec)),
     fee: decimalJson(formatCurrencyUnits(row.fee, spec)),

@@ -15,6 +15,7 @@ const balanceSchema = z.object({ currencyCode: z.string(), available: decimal, l
 const depositSchema = z.object({ id: z.string(), currencyCode: z.string(), amount: decimal, fee: decimal, credited: decimal, reference: z.string().nullable(), createdAt: z.string() });
 const withdrawalSchema = z.object({
   id: z.uuid(),
+  clientWithdrawalId: z.string().nullable(),
   currencyCode: z.string(),
   amount: decimal.meta({ description: "Debited from the balance" }),
   fee: decimal,
@@ -65,7 +66,8 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
       summary: "Withdraw to a chain address",
       description:
         "Debits amount at once; the withdrawal commission is taken from it and amount - fee is sent. min_withdraw and max_withdraw come from the " +
-        "currency settings. The withdrawal stays pending until a chain adapter sends it.",
+        "currency settings. The withdrawal stays pending until a chain adapter sends it. A repeated clientWithdrawalId returns the first withdrawal " +
+        "with 200 and Idempotent-Replay: true, and debits nothing.",
       access: "signed",
       body: withdrawalBody,
       response: withdrawalSchema,
@@ -80,8 +82,15 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
       ],
     },
     async ({ body, c }) => {
-      const row = await exchange.withdraw({ userId: c.get("auth").userId, currency: body.currencyCode, amount: body.amount, address: body.address });
-      return c.json(withdrawalView(exchange, row), 201);
+      const { withdrawal, replay } = await exchange.withdraw({
+        userId: c.get("auth").userId,
+        currency: body.currencyCode,
+        amount: body.amount,
+        address: body.address,
+        ...(body.clientWithdrawalId === undefined ? {} : { clientWithdrawalId: body.clientWithdrawalId }),
+      });
+      if (replay) c.header("Idempotent-Replay", "true");
+      return c.json(withdrawalView(exchange, withdrawal), replay ? 200 : 201);
     },
   );
 

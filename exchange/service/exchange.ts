@@ -14,8 +14,11 @@ import {
 import { FastBook, type SelfTradePrevention, type TradeEvent } from "../matching/index.ts";
 import { parseCurrencyUnits } from "../money/index.ts";
 import {
+  getDeposit,
   getOrder,
   getOrderByClientId,
+  getWithdrawalByClientId,
+  listOrderDeals,
   insertApiKey,
   insertUser,
   loadState,
@@ -31,6 +34,7 @@ import {
 } from "../store/index.ts";
 import { cancelAllOrders, cancelOrder, placeOrder, type PairMarket } from "../trading/index.ts";
 import { monotonicMicros, type MicrosClock } from "./clock.ts";
+import { InFlight } from "./in-flight.ts";
 import { ReferenceData, type Currency, type Pair } from "./reference.ts";
 import { BOOK_REJECTIONS, balancesTouched, parseOrder, placeRejection, rowsOfEvents, type PlaceOrderInput } from "./trading.ts";
 
@@ -64,6 +68,15 @@ interface Market extends PairMarket {
   readonly pairRef: Pair;
 }
 
+export interface WithdrawArgs {
+  readonly userId: string;
+  readonly currency: string;
+  /** Decimal text in the currency. */
+  readonly amount: string;
+  readonly address: string;
+  readonly clientWithdrawalId?: string;
+}
+
 export interface OrderResult {
   readonly order: OrderRow;
   readonly fills: DealRow[];
@@ -80,10 +93,10 @@ export class Exchange {
   private readonly plainKeys = new Map<string, string>();
   /** Resting orders by id. */
   private readonly openOrders = new Map<string, OrderRow>();
-  /** clientOrderId -> the first result while it is in flight; once committed, the database answers. */
-  private readonly byClientId = new Map<string, Promise<OrderResult>>();
-  /** Deposit ids being credited right now (the database knows the finished ones). */
-  private readonly depositsInFlight = new Set<string>();
+  /** Commands keyed by a client's id while they run; once committed, the database answers repeats. */
+  private readonly orderIds = new InFlight<OrderResult>();
+  private readonly depositIds = new InFlight<DepositRow>();
+  private readonly withdrawalIds = new InFlight<WithdrawalRow>();
   private orderSeq: number;
   private readonly dealListeners: ((deals: readonly DealRow[]) => void)[] = [];
   /** Per pair, bumped by every command that may change the book: readers cache views by it. */
@@ -164,24 +177,18 @@ export class Exchange {
   /** Places an order; a repeated clientOrderId returns the first result instead of a second order. */
   async placeOrder(userId: string, input: PlaceOrderInput): Promise<OrderResult> {
     if (input.clientOrderId === undefined) return this.placeNow(userId, input);
-    const key = `${userId}\u0000${input.clientOrderId}`;
-    const known = this.byClientId.get(key);
-    if (known !== undefined) return { ...(await known), replay: true };
-    // Registered before the first await, so a duplicate arriving meanwhile waits for this one.
-    const result = (async (): Promise<OrderResult> => {
-      const earlier = await getOrderByClientId(this.db, userId, input.clientOrderId!);
-      if (earlier !== null) return { order: earlier, fills: [], replay: true };
-      return this.placeNow(userId, input);
-    })();
-    this.byClientId.set(key, result);
-    try {
-      return await result;
-    } finally {
-      // Placed: the order is committed and getOrderByClientId finds it from now on. Refused: it
-      // placed nothing and the same id may be used again. Either way memory need not keep it.
-      this.byClientId.delete(key);
-    }
+    const clientOrderId = input.clientOrderId;
+    const { value, replay } = await this.orderIds.once(
+      `${userId}\u0000${clientOrderId}`,
+      async () => {
+        const earlier = await getOrderByClientId(this.db, userId, clientOrderId);
+        return earlier === null ? null : { order: earlier, fills: await listOrderDeals(this.db, earlier.id), replay: true };
+      },
+      () => this.placeNow(userId, input),
+    );
+    return { ...value, replay };
   }
+
 
   private async placeNow(userId: string, input: PlaceOrderInput): Promise<OrderResult> {
     // Only new orders need an active pair; cancels and restarts reach the orders of an inactive one.
@@ -330,17 +337,15 @@ export class Exchange {
     const amount = parseCurrencyUnits(args.amount, currency.spec);
     if (!amount.ok || amount.value <= 0n) throw new ApiError(400, "INVALID_PARAM", `amount: must be a positive ${currency.row.code} amount with at most ${currency.spec.decimals} decimals`);
     const id = args.depositId ?? randomUUID();
-    const duplicate = () => new ApiError(409, "DUPLICATE_DEPOSIT", `Deposit ${id} was already credited`);
-    // Claimed before the first await, so a second request with the same id, arriving while this
-    // one is checked or committed, is refused instead of crediting twice.
-    if (this.depositsInFlight.has(id)) throw duplicate();
-    this.depositsInFlight.add(id);
-    try {
-      if ((await this.db.query("select 1 from deposits where id = $1", [id])).length > 0) throw duplicate();
-      return await this.credit(id, args.userId, currency, amount.value, args.reference);
-    } finally {
-      this.depositsInFlight.delete(id);
-    }
+    // A deposit id repeated while the first is still being credited, or after, is refused: it
+    // must never be credited twice.
+    const { value, replay } = await this.depositIds.once(
+      id,
+      () => getDeposit(this.db, id),
+      () => this.credit(id, args.userId, currency, amount.value, args.reference),
+    );
+    if (replay) throw new ApiError(409, "DUPLICATE_DEPOSIT", `Deposit ${id} was already credited`);
+    return value;
   }
 
   private async credit(id: string, userId: string, currency: Currency, amount: bigint, reference: string | null): Promise<DepositRow> {
@@ -353,8 +358,23 @@ export class Exchange {
     return row;
   }
 
-  /** Debits a withdrawal (amount plus nothing: the fee comes out of the amount) and queues it for sending. */
-  async withdraw(args: { userId: string; currency: string; amount: string; address: string }): Promise<WithdrawalRow> {
+  /**
+   * Debits a withdrawal (the fee comes out of the amount) and queues it for sending. With a
+   * clientWithdrawalId, a repeat (a client retrying after a timeout) returns the first withdrawal
+   * as a replay and never debits twice.
+   */
+  async withdraw(args: WithdrawArgs): Promise<{ withdrawal: WithdrawalRow; replay: boolean }> {
+    const clientId = args.clientWithdrawalId;
+    if (clientId === undefined) return { withdrawal: await this.debit(args), replay: false };
+    const { value, replay } = await this.withdrawalIds.once(
+      `${args.userId}\u0000${clientId}`,
+      () => getWithdrawalByClientId(this.db, args.userId, clientId),
+      () => this.debit(args),
+    );
+    return { withdrawal: value, replay };
+  }
+
+  private async debit(args: WithdrawArgs): Promise<WithdrawalRow> {
     const currency = this.reference.currency(args.currency);
     if (!currency.row.canWithdraw) throw new ApiError(400, "WITHDRAWALS_DISABLED", `Withdrawals of ${currency.row.code} are disabled`);
     const amount = parseCurrencyUnits(args.amount, currency.spec);
@@ -375,6 +395,7 @@ export class Exchange {
     const row: WithdrawalRow = {
       id,
       userId: args.userId,
+      clientWithdrawalId: args.clientWithdrawalId ?? null,
       currency: currency.row.code,
       amount: amount.value,
       fee: feeOfEntry(entry.value),

@@ -173,6 +173,7 @@ export function batchStatement(units: readonly WriteUnit[]): { sql: string; para
     [...withdrawals.values()].map((w) => ({
       id: w.id,
       user_id: w.userId,
+      client_withdrawal_id: w.clientWithdrawalId,
       currency: w.currency,
       amount: w.amount.toString(),
       fee: w.fee.toString(),
@@ -180,9 +181,10 @@ export function batchStatement(units: readonly WriteUnit[]): { sql: string; para
       status: w.status,
       created_at: w.createdAt,
     })),
-    (p) => `insert into withdrawals (id, user_id, currency, amount, fee, address, status, created_at)
-    select id, user_id, currency, amount::numeric, fee::numeric, address, status, created_at
-    from json_to_recordset(${p}::json) as x(id uuid, user_id uuid, currency text, amount text, fee text, address text, status text, created_at bigint)
+    (p) => `insert into withdrawals (id, user_id, client_withdrawal_id, currency, amount, fee, address, status, created_at)
+    select id, user_id, client_withdrawal_id, currency, amount::numeric, fee::numeric, address, status, created_at
+    from json_to_recordset(${p}::json) as x(id uuid, user_id uuid, client_withdrawal_id text, currency text, amount text, fee text, address text,
+      status text, created_at bigint)
     on conflict (id) do update set status = excluded.status`,
   );
 

@@ -138,6 +138,11 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
     `create index withdrawals_by_user on withdrawals (user_id, created_at desc)`,
     CANDLES_TABLE_SQL,
   ],
+  [
+    // Idempotent withdrawals: a client's retry with the same id returns the first withdrawal.
+    `alter table withdrawals add column client_withdrawal_id text`,
+    `create unique index withdrawals_client_id on withdrawals (user_id, client_withdrawal_id) where client_withdrawal_id is not null`,
+  ],
 ];
 
 /** Applies every migration the database has not seen; safe to run from several processes at once. */

@@ -99,6 +99,19 @@ export async function listOrderDeals(db: Queryable, orderId: string): Promise<De
   return records.map(dealOf);
 }
 
+export async function getDeposit(db: Queryable, depositId: string): Promise<DepositRow | null> {
+  const [record] = await db.query<Record<string, any>>(`select ${DEPOSIT_COLUMNS} from deposits where id = $1`, [depositId]);
+  return record === undefined ? null : depositOf(record);
+}
+
+export async function getWithdrawalByClientId(db: Queryable, userId: string, clientWithdrawalId: string): Promise<WithdrawalRow | null> {
+  const [record] = await db.query<Record<string, any>>(`select ${WITHDRAWAL_COLUMNS} from withdrawals where user_id = $1 and client_withdrawal_id = $2`, [
+    userId,
+    clientWithdrawalId,
+  ]);
+  return record === undefined ? null : withdrawalOf(record);
+}
+
 export async function listDeposits(db: Queryable, userId: string, page: number, pageSize: number): Promise<Page<DepositRow>> {
   return userPage(db, "deposits", DEPOSIT_COLUMNS, userId, page, pageSize, depositOf);
 }

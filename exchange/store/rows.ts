@@ -216,12 +216,13 @@ export function depositOf(r: Record<string, any>): DepositRow {
   return { id: r.id, userId: r.user_id, currency: r.currency, amount: BigInt(r.amount), fee: BigInt(r.fee), reference: r.reference, createdAt: Number(r.created_at) };
 }
 
-export const WITHDRAWAL_COLUMNS = `id::text as id, user_id::text as user_id, currency, amount::text as amount, fee::text as fee, address, status, created_at::text as created_at`;
+export const WITHDRAWAL_COLUMNS = `id::text as id, user_id::text as user_id, client_withdrawal_id, currency, amount::text as amount, fee::text as fee, address, status, created_at::text as created_at`;
 
 export function withdrawalOf(r: Record<string, any>): WithdrawalRow {
   return {
     id: r.id,
     userId: r.user_id,
+    clientWithdrawalId: r.client_withdrawal_id,
     currency: r.currency,
     amount: BigInt(r.amount),
     fee: BigInt(r.fee),

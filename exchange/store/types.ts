@@ -167,6 +167,8 @@ export type WithdrawalStatus = "pending" | "completed" | "failed";
 export interface WithdrawalRow {
   readonly id: string;
   readonly userId: string;
+  /** The client's idempotency key, unique per user; null when none was sent. */
+  readonly clientWithdrawalId: string | null;
   readonly currency: string;
   readonly amount: bigint;
   readonly fee: bigint;

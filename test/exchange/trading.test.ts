@@ -283,6 +283,23 @@ for (const kind of backendKinds()) {
         assert.equal(list.body.totalItems, 1);
       });
 
+      it("a repeated clientWithdrawalId returns the first withdrawal and debits once, also when the repeats race", async () => {
+        const who = await api.user(0, { USDT: "100" });
+        const body = { currencyCode: "USDT", amount: 20, address: "0xcc", clientWithdrawalId: "w-1" };
+        const first = await api.signed(who, "POST", "/api/withdrawals", body);
+        assert.equal(first.status, 201, first.text);
+        assert.equal(first.body.clientWithdrawalId, "w-1");
+        const again = await api.signed(who, "POST", "/api/withdrawals", body);
+        assert.equal(again.status, 200, again.text);
+        assert.equal(again.headers.get("idempotent-replay"), "true");
+        assert.equal(again.body.id, first.body.id);
+        const racing = await Promise.all(Array.from({ length: 5 }, () => api.signed(who, "POST", "/api/withdrawals", { ...body, clientWithdrawalId: "w-2" })));
+        assert.deepEqual(racing.map((r) => r.status).sort(), [200, 200, 200, 200, 201]);
+        assert.equal(new Set(racing.map((r) => r.body.id)).size, 1);
+        assert.deepEqual(await balance(who, "USDT"), { available: "60", locked: "0" });
+        expectError(await api.signed(who, "POST", "/api/withdrawals", { ...body, clientWithdrawalId: "no spaces" }), 400, "INVALID_PARAM", "clientWithdrawalId");
+      });
+
       it("refuses text the database cannot store with 400, and keeps serving (a failed commit would stop the exchange)", async () => {
         for (const address of ["0xbb\u0000", "0xbb\ud800", "0x bb", ""]) {
           expectError(await api.signed(vip, "POST", "/api/withdrawals", { currencyCode: "USDT", amount: 10, address }), 400, "INVALID_PARAM", "address");
