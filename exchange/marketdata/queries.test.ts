@@ -7,6 +7,7 @@ import { after, before, describe, it } from "node:test";
 import { mulberry32 } from "../../lib/random.ts";
 import { migrate, openDb, writeUnits, type Db, type DealRow } from "../store/index.ts";
 import { dealsPage, latestDeals } from "./queries.ts";
+import { referencePage } from "./deal-page-reference.ts";
 import type { DealRange } from "./recent-deals.ts";
 
 // The database side of /api/deals and /historical_trades, held to the same reference as the
@@ -15,13 +16,6 @@ import type { DealRange } from "./recent-deals.ts";
 const SEED = Number(process.env.QUERIES_SEED ?? 77);
 console.log(`deal queries test: QUERIES_SEED=${SEED}`);
 
-function reference(all: readonly DealRow[], range: DealRange): DealRow[] {
-  return all
-    .filter((d) => (range.sinceUs === undefined || d.executedAtUs >= range.sinceUs) && (range.untilUs === undefined || d.executedAtUs <= range.untilUs))
-    .filter((d) => range.takerIsBid === undefined || d.takerIsBid === range.takerIsBid)
-    .sort((a, b) => b.executedAtUs - a.executedAtUs || b.tradeSeq - a.tradeSeq)
-    .slice(range.offset, range.offset + range.limit);
-}
 
 describe("deal queries on PGlite", () => {
   let dir: string;
@@ -73,7 +67,7 @@ describe("deal queries on PGlite", () => {
         limit: 1 + Math.floor(random() * 60),
       };
       const page = await dealsPage(db, "ALPHA_USDT", range);
-      assert.deepEqual(page.map((d) => d.tradeSeq), reference(deals, range).map((d) => d.tradeSeq), JSON.stringify(range));
+      assert.deepEqual(page.map((d) => d.tradeSeq), referencePage(deals, range).map((d) => d.tradeSeq), JSON.stringify(range));
     }
   });
 

@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import fc from "fast-check";
 import type { DealRow } from "../store/index.ts";
+import { referencePage } from "./deal-page-reference.ts";
 import { RecentDeals, type DealRange } from "./recent-deals.ts";
 
 const seed = Number(process.env.FC_SEED ?? 4242);
@@ -23,14 +24,6 @@ const deal = (tradeSeq: number, executedAtUs: number, takerIsBid: boolean): Deal
   executedAtUs,
 });
 
-/** What the database answers: filter, order by time then seq descending, offset, limit. */
-function reference(all: readonly DealRow[], range: DealRange): DealRow[] {
-  return all
-    .filter((d) => (range.sinceUs === undefined || d.executedAtUs >= range.sinceUs) && (range.untilUs === undefined || d.executedAtUs <= range.untilUs))
-    .filter((d) => range.takerIsBid === undefined || d.takerIsBid === range.takerIsBid)
-    .sort((a, b) => b.executedAtUs - a.executedAtUs || b.tradeSeq - a.tradeSeq)
-    .slice(range.offset, range.offset + range.limit);
-}
 
 describe("RecentDeals", () => {
   it("answers a page exactly as the database would, or declines", () => {
@@ -72,7 +65,7 @@ describe("RecentDeals", () => {
               continue;
             }
             answered++;
-            assert.deepEqual(page.map((d) => d.tradeSeq), reference(all, range).map((d) => d.tradeSeq));
+            assert.deepEqual(page.map((d) => d.tradeSeq), referencePage(all, range).map((d) => d.tradeSeq));
           }
         },
       ),

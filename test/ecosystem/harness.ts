@@ -488,17 +488,8 @@ export function printLogs(services: (Service | undefined)[], lines = 60): void {
   }
 }
 
-/** Seeded PRNG (mulberry32) for reproducible random choices; print the seed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded PRNG for reproducible random choices; print the seed. */
+export { mulberry32 as rng } from "../../lib/random.ts";
 
 export function e2eSeed(): number {
   const fromEnv = process.env.E2E_SEED;

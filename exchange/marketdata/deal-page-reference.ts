@@ -1,0 +1,15 @@
+import type { DealRow } from "../store/index.ts";
+import type { DealRange } from "./recent-deals.ts";
+
+/**
+ * Test reference for a page of deals, as /api/deals and /historical_trades define it: filter by
+ * time range and side, order by time then trade id descending, then offset and limit. Both the
+ * database query and the in-memory RecentDeals are held to it.
+ */
+export function referencePage(all: readonly DealRow[], range: DealRange): DealRow[] {
+  return all
+    .filter((d) => (range.sinceUs === undefined || d.executedAtUs >= range.sinceUs) && (range.untilUs === undefined || d.executedAtUs <= range.untilUs))
+    .filter((d) => range.takerIsBid === undefined || d.takerIsBid === range.takerIsBid)
+    .sort((a, b) => b.executedAtUs - a.executedAtUs || b.tradeSeq - a.tradeSeq)
+    .slice(range.offset, range.offset + range.limit);
+}
