@@ -19,7 +19,7 @@ export interface RunningExchange {
 
 export interface StartOptions {
   readonly log?: (message: string) => void;
-  /** Called when a commit fails: memory is then ahead of the database, so the process must exit. */
+  /** Called when a commit fails or a command throws midway: memory may then be out of step, so the process must exit. */
   readonly onFatal?: (error: unknown) => void;
   /** Runs after the schema is migrated and before the books are loaded (demo reference data). */
   readonly beforeLoad?: (db: Db) => Promise<void>;
@@ -32,18 +32,20 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
   const db = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: env.EXCHANGE_DATA_DIR, schema: env.EXCHANGE_DB_SCHEMA });
   await migrate(db);
   await options.beforeLoad?.(db);
-  const committer = createCommitter(db, {
-    onFatal: options.onFatal ?? ((error) => {
-      console.error("exchange: a commit failed; memory is ahead of the database, exiting so a restart reloads it", error);
+  const onFatal =
+    options.onFatal ??
+    ((error: unknown) => {
+      console.error("exchange: memory may be out of step with the database (a failed commit or a failed command); exiting so a restart reloads it", error);
       process.exit(1);
-    }),
-  });
+    });
+  const committer = createCommitter(db, { onFatal });
   const exchange = await Exchange.open({
     db,
     committer,
     vault: createKeyVault(parseServerKey(secrets.serverKey)),
     generateKeyPair: generateApiKeyPair,
     defaultSelfTradePrevention: env.SELF_TRADE_PREVENTION,
+    onFatal,
   });
   const marketData = await MarketData.open(exchange);
   const app = createExchangeApp({

@@ -62,6 +62,12 @@ export interface ExchangeOptions {
   /** Deal times: strictly increasing epoch microseconds. */
   readonly nowUs?: MicrosClock;
   readonly defaultSelfTradePrevention?: SelfTradePrevention;
+  /**
+   * Called when a command throws after it began changing the books or the ledger (a bug): memory
+   * may then be out of step with the database, so the process must stop and reload, as it does
+   * when a commit fails. Default: rethrow only (tests).
+   */
+  readonly onFatal?: (error: unknown) => void;
 }
 
 interface Market extends PairMarket {
@@ -209,7 +215,7 @@ export class Exchange {
       ...(parsed.quoteBudget === undefined ? {} : { quoteBudget: parsed.quoteBudget }),
       timestamp: this.nowUs(),
     } as const;
-    const outcome = placeOrder(this.ledger, market, request);
+    const outcome = this.mutating(() => placeOrder(this.ledger, market, request));
     if (!outcome.ok) throw placeRejection(outcome.code, outcome.message);
     this.touchBook(market);
     const taker: OrderRow = {
@@ -234,7 +240,7 @@ export class Exchange {
       createdAt: nowMs,
       updatedAt: nowMs,
     };
-    const applied = rowsOfEvents({
+    const applied = this.mutating(() => rowsOfEvents({
       pair: market.pairRef,
       ledger: this.ledger,
       openOrders: this.openOrders,
@@ -242,7 +248,7 @@ export class Exchange {
       events: outcome.value.events,
       entries: outcome.value.entries,
       nowMs,
-    });
+    }));
     await this.options.committer.commit(applied.unit);
     if (applied.deals.length > 0) for (const listener of this.dealListeners) listener(applied.deals);
     return { order: applied.orders[0], fills: applied.deals, replay: false };
@@ -270,7 +276,7 @@ export class Exchange {
       throw new ApiError(409, "ORDER_NOT_OPEN", `Order ${orderId} is ${stored.status}`);
     }
     const market = this.market(open.pairCode);
-    const outcome = cancelOrder(this.ledger, market, userId, orderId);
+    const outcome = this.mutating(() => cancelOrder(this.ledger, market, userId, orderId));
     this.touchBook(market);
     const applied = this.applyOutcome(market, outcome.events, outcome.entries);
     await this.options.committer.commit(applied.unit);
@@ -283,7 +289,7 @@ export class Exchange {
     const orders: OrderRow[] = [];
     const units: WriteUnit[] = [];
     for (const market of markets) {
-      const outcome = cancelAllOrders(this.ledger, market, userId);
+      const outcome = this.mutating(() => cancelAllOrders(this.ledger, market, userId));
       if (outcome.events.length === 0) continue;
       this.touchBook(market);
       const applied = this.applyOutcome(market, outcome.events, outcome.entries);
@@ -295,7 +301,19 @@ export class Exchange {
   }
 
   private applyOutcome(market: Market, events: Parameters<typeof rowsOfEvents>[0]["events"], entries: readonly Entry[]) {
-    return rowsOfEvents({ pair: market.pairRef, ledger: this.ledger, openOrders: this.openOrders, taker: null, events, entries, nowMs: this.nowMs() });
+    return this.mutating(() =>
+      rowsOfEvents({ pair: market.pairRef, ledger: this.ledger, openOrders: this.openOrders, taker: null, events, entries, nowMs: this.nowMs() }),
+    );
+  }
+
+  /** Runs a step that changes the books or the ledger; a throw there is fatal (see ExchangeOptions.onFatal). */
+  private mutating<T>(step: () => T): T {
+    try {
+      return step();
+    } catch (error) {
+      this.options.onFatal?.(error);
+      throw error;
+    }
   }
 
   /** Open orders of a user from memory (the book is the truth for them). */
@@ -352,7 +370,7 @@ export class Exchange {
     const fee = this.reference.walletFee("refill", currency, this.levelOf(userId));
     const entry = depositEntry(this.ledger, { depositId: id, userId, currency: currency.spec, amount, fee });
     if (!entry.ok) throw new ApiError(400, "INVALID_PARAM", entry.message);
-    applyEntry(this.ledger, entry.value);
+    this.mutating(() => applyEntry(this.ledger, entry.value));
     const row: DepositRow = { id, userId, currency: currency.row.code, amount, fee: feeOfEntry(entry.value), reference, createdAt: this.nowMs() };
     await this.options.committer.commit({ deposits: [row], entries: [entry.value], ...balancesTouched(this.ledger, [entry.value]) });
     return row;
@@ -391,7 +409,7 @@ export class Exchange {
       if (entry.code === "AMOUNT_BELOW_FEE") throw new ApiError(400, "AMOUNT_BELOW_FEE", entry.message);
       throw new ApiError(400, "INVALID_PARAM", entry.message);
     }
-    applyEntry(this.ledger, entry.value);
+    this.mutating(() => applyEntry(this.ledger, entry.value));
     const row: WithdrawalRow = {
       id,
       userId: args.userId,
