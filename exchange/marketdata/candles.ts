@@ -5,9 +5,7 @@ import { bucketStart, nextBucket, ROLLUP_LEVELS, sourceLevel, type Interval, typ
 // deals they summarise (so they survive restarts and never disagree with the deals), and folded
 // into the requested interval on read. Prices in ticks, volumes in lots and tick-lots.
 
-export interface CandleRow {
-  readonly pairCode: string;
-  readonly level: RollupLevel;
+export interface Candle {
   readonly bucketMs: number;
   readonly open: number;
   readonly high: number;
@@ -16,19 +14,15 @@ export interface CandleRow {
   readonly volumeLots: bigint;
   /** Sum of price x amount in ticks x lots (the quote volume before scaling). */
   readonly volumeTickLots: bigint;
+}
+
+/** A stored rollup candle: a candle of one pair and level, with the trade ids at its ends. */
+export interface CandleRow extends Candle {
+  readonly pairCode: string;
+  readonly level: RollupLevel;
   /** Trade sequence numbers of the open and the close, so merges keep the right ends. */
   readonly firstSeq: number;
   readonly lastSeq: number;
-}
-
-export interface Candle {
-  readonly bucketMs: number;
-  readonly open: number;
-  readonly high: number;
-  readonly low: number;
-  readonly close: number;
-  readonly volumeLots: bigint;
-  readonly volumeTickLots: bigint;
 }
 
 /** The rollup rows a batch of deals adds to, one per (pair, level, bucket). */

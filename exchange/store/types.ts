@@ -1,3 +1,4 @@
+import type { CommissionRecord } from "../ledger/commissions.ts";
 import type { Entry } from "../ledger/types.ts";
 
 // The contract between the exchange's in-memory core (exchange/service) and its storage.
@@ -53,17 +54,8 @@ export interface PairRow {
   readonly active: boolean;
 }
 
-export interface CommissionRow {
-  readonly commissionId: string;
-  readonly currencyCode: string | null;
-  readonly currencyPairCode: string | null;
-  readonly currencyAdapterCode: string | null;
-  /** Decimal text, a fraction ("0.001" is 0.1%). */
-  readonly percent: string;
-  /** Decimal text in commissionCurrencyCode (or currencyCode). */
-  readonly minimum: string;
-  readonly commissionCurrencyCode: string | null;
-  readonly commissionTypeCode: string;
+/** SPEC.md's commission row as stored, with the user tier it applies from. */
+export interface CommissionRow extends CommissionRecord {
   /** The row applies to users whose level is at least this; 0 = the default commissions. */
   readonly minLevel: number;
 }
