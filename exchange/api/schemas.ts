@@ -34,6 +34,10 @@ export const listOrdersQuery = z.object({
   pageSize: integerText(1, 100).default(50),
 });
 
+/** A page of a signed list: the items and where they stand in the whole. */
+export const pageOf = <T extends z.ZodType>(item: T) =>
+  z.object({ items: z.array(item), pageNumber: z.number().int(), pageSize: z.number().int(), totalItems: z.number().int() });
+
 export const pageQuery = z.object({
   pageNumber: integerText(1, 1_000_000).default(1),
   pageSize: integerText(1, 100).default(50),

@@ -5,8 +5,8 @@ import type { SignedVariables } from "../auth/index.ts";
 import { BOOK_REJECTIONS, type Exchange } from "../service/index.ts";
 import { listOrderDeals, listOrders } from "../store/index.ts";
 import type { RouteRegistry } from "./registry.ts";
-import { cancelAllQuery, listOrdersQuery, orderIdParam, placeOrderBody } from "./schemas.ts";
-import { orderView } from "./views.ts";
+import { cancelAllQuery, listOrdersQuery, orderIdParam, pageOf, placeOrderBody } from "./schemas.ts";
+import { orderView, pageView } from "./views.ts";
 
 // /api/orders: place, list, inspect and cancel (signed; the auth middleware runs first).
 
@@ -43,7 +43,7 @@ export const orderSchema = z.object({
   updatedAt: z.string(),
   fills: z.array(fillSchema).optional(),
 });
-const orderPage = z.object({ items: z.array(orderSchema), pageNumber: z.number().int(), pageSize: z.number().int(), totalItems: z.number().int() });
+const orderPage = pageOf(orderSchema);
 
 const placeErrors = [
   { status: 400, code: "UNKNOWN_PAIR", when: "currencyPairCode is not a trading pair" },
@@ -99,7 +99,7 @@ export function ordersApi(registry: RouteRegistry, exchange: Exchange) {
         page: query.pageNumber,
         pageSize: query.pageSize,
       });
-      return c.json({ items: page.items.map((order) => orderView(exchange, order)), pageNumber: query.pageNumber, pageSize: query.pageSize, totalItems: page.totalItems });
+      return c.json(pageView(page, query, (order) => orderView(exchange, order)));
     },
   );
 

@@ -7,6 +7,11 @@ import { isoFromMicros, isoFromMs } from "./time.ts";
 // JSON shapes of the trading and wallet API. Decimals are JSON numbers written digit for digit
 // from exact integers (decimalJson), as SPEC.md's decimals are.
 
+/** A stored page as the API answers it, each row through `view`. */
+export function pageView<R, V>(result: { items: readonly R[]; totalItems: number }, query: { pageNumber: number; pageSize: number }, view: (row: R) => V) {
+  return { items: result.items.map(view), pageNumber: query.pageNumber, pageSize: query.pageSize, totalItems: result.totalItems };
+}
+
 export function orderView(exchange: Exchange, order: OrderRow, fills?: readonly DealRow[]) {
   const pair = exchange.reference.pairs.get(order.pairCode)!.spec;
   return {

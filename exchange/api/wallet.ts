@@ -5,8 +5,8 @@ import type { Exchange } from "../service/index.ts";
 import { listDeposits, listWithdrawals } from "../store/index.ts";
 import { commissionSchema } from "./public.ts";
 import type { RouteRegistry } from "./registry.ts";
-import { pageQuery, withdrawalBody } from "./schemas.ts";
-import { balanceViews, commissionView, depositView, withdrawalView } from "./views.ts";
+import { pageOf, pageQuery, withdrawalBody } from "./schemas.ts";
+import { balanceViews, commissionView, depositView, pageView, withdrawalView } from "./views.ts";
 
 // Balances, deposits, withdrawals and the caller's commissions (signed).
 
@@ -24,7 +24,6 @@ const withdrawalSchema = z.object({
   status: z.enum(["pending", "completed", "failed"]),
   createdAt: z.string(),
 });
-const page = <T extends z.ZodType>(item: T) => z.object({ items: z.array(item), pageNumber: z.number().int(), pageSize: z.number().int(), totalItems: z.number().int() });
 
 export function walletApi(registry: RouteRegistry, exchange: Exchange) {
   const app = new Hono<{ Variables: SignedVariables }>();
@@ -39,20 +38,20 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
   registry.route(
     app,
     "/api",
-    { method: "get", path: "/api/deposits", tag: "Wallet", summary: "The caller's credited deposits, newest first", access: "signed", query: pageQuery, response: page(depositSchema) },
+    { method: "get", path: "/api/deposits", tag: "Wallet", summary: "The caller's credited deposits, newest first", access: "signed", query: pageQuery, response: pageOf(depositSchema) },
     async ({ query, c }) => {
       const result = await listDeposits(exchange.db, c.get("auth").userId, query.pageNumber, query.pageSize);
-      return c.json({ items: result.items.map((row) => depositView(exchange, row)), pageNumber: query.pageNumber, pageSize: query.pageSize, totalItems: result.totalItems });
+      return c.json(pageView(result, query, (row) => depositView(exchange, row)));
     },
   );
 
   registry.route(
     app,
     "/api",
-    { method: "get", path: "/api/withdrawals", tag: "Wallet", summary: "The caller's withdrawals, newest first", access: "signed", query: pageQuery, response: page(withdrawalSchema) },
+    { method: "get", path: "/api/withdrawals", tag: "Wallet", summary: "The caller's withdrawals, newest first", access: "signed", query: pageQuery, response: pageOf(withdrawalSchema) },
     async ({ query, c }) => {
       const result = await listWithdrawals(exchange.db, c.get("auth").userId, query.pageNumber, query.pageSize);
-      return c.json({ items: result.items.map((row) => withdrawalView(exchange, row)), pageNumber: query.pageNumber, pageSize: query.pageSize, totalItems: result.totalItems });
+      return c.json(pageView(result, query, (row) => withdrawalView(exchange, row)));
     },
   );
 
