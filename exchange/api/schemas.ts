@@ -29,7 +29,7 @@ export const placeOrderBody = z.strictObject({
 
 export const listOrdersQuery = z.object({
   currencyPairCode: pairCode.optional(),
-  status: z.enum(["open", "history", "all"]).default("all"),
+  status: z.enum(["open", "history", "all"], { error: "must be one of open, history, all" }).default("all"),
   pageNumber: integerText(1, 1_000_000).default(1),
   pageSize: integerText(1, 100).default(50),
 });
