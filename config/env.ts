@@ -41,8 +41,10 @@ export const indexerEnv = z.object({
   RPC_URL: url.default("http://127.0.0.1:8545"),
   /** Chain whose deployments/<CHAIN_ID>.json the indexer follows. */
   CHAIN_ID: z.coerce.number().int().positive().default(31337),
-  /** PostgreSQL connection string; unset means embedded PGlite under .data/ponder. */
+  /** PostgreSQL connection string; unset means embedded PGlite in PONDER_DATA_DIR. */
   DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string").optional(),
+  /** Directory of the indexer's embedded PGlite database (without DATABASE_URL). */
+  PONDER_DATA_DIR: z.string().min(1).default(".data/ponder"),
   /** How often (ms) the indexer polls the chain for new blocks. */
   POLLING_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
 });
@@ -65,6 +67,7 @@ export const startEnv = z.object({
   /** Database schema Ponder writes the indexed tables to. */
   DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,44}$/, "must be a lower-case SQL identifier").default("ecosystem"),
   DATABASE_URL: z.string().optional(),
+  PONDER_DATA_DIR: indexerEnv.shape.PONDER_DATA_DIR,
 });
 
 /** Parses `source` with `schema`, or throws one error listing every bad variable. */

@@ -29,7 +29,7 @@ const spawned = getAbiItem({ abi: AgentSpawnerAbi, name: "AgentSpawned" });
 export default createConfig({
   database: env.DATABASE_URL
     ? { kind: "postgres", connectionString: env.DATABASE_URL }
-    : { kind: "pglite", directory: ".data/ponder" },
+    : { kind: "pglite", directory: env.PONDER_DATA_DIR },
   chains: {
     [chain]: {
       id: deployment.chainId,

@@ -8,7 +8,9 @@
 import { existsSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
+import { createPublicClient, http } from "viem";
 import { exchangeEnv, parseEnv, startEnv } from "../config/env.ts";
+import { indexedBlock } from "../lib/ponder-status.ts";
 import { forgetChainSyncData } from "./lib/ponder-sync.ts";
 import { rpcAnswers, Supervisor, waitUntil } from "./lib/supervisor.ts";
 
@@ -36,6 +38,13 @@ async function exchangeAnswers(): Promise<boolean> {
   return (await fetch(`${exchangeUrl}/api/healthcheck`, { signal: AbortSignal.timeout(2000) })).ok;
 }
 
+async function bookHasBothSides(pair: string): Promise<boolean> {
+  const response = await fetch(`${exchangeUrl}/api/orderbook?currencyPairCode=${pair}`, { signal: AbortSignal.timeout(2000) });
+  if (!response.ok) return false;
+  const levels = (await response.json()) as { isBid: boolean }[];
+  return levels.some((level) => level.isBid) && levels.some((level) => !level.isBid);
+}
+
 const supervisor = new Supervisor();
 try {
   await supervisor.task("build", hardhat, ["build", "--quiet"]);
@@ -45,10 +54,13 @@ try {
   const chainEnvVars = { RPC_URL: rpcUrl, DEPLOYER_PRIVATE_KEY: "" };
   await supervisor.task("deploy", hardhat, ["run", "scripts/deploy.ts", "--network", "rpc", "--no-compile"], chainEnvVars);
   await supervisor.task("seed", hardhat, ["run", "scripts/seed.ts", "--network", "rpc", "--no-compile"], chainEnvVars);
+  // "Running" means the indexer has caught up with everything the seed wrote, not merely that
+  // Ponder answers: its first answers otherwise describe a chain from before the seed ended.
+  const seedHead = await createPublicClient({ transport: http(rpcUrl, { timeout: 5_000 }) }).getBlockNumber();
 
   // The chain is new on every start, so the previous run's indexed data describes a chain that
   // no longer exists: start the embedded database afresh, or clear this chain from Postgres.
-  if (!env.DATABASE_URL) await rm(".data/ponder", { recursive: true, force: true });
+  if (!env.DATABASE_URL) await rm(env.PONDER_DATA_DIR, { recursive: true, force: true });
   else {
     await supervisor.task("prune", "./node_modules/.bin/ponder", ["db", "prune"]);
     await forgetChainSyncData(env.DATABASE_URL, LOCAL_CHAIN_ID);
@@ -59,7 +71,8 @@ try {
     ["start", "--schema", env.DATABASE_SCHEMA, "--port", String(env.PORT)],
     { RPC_URL: rpcUrl, CHAIN_ID: String(LOCAL_CHAIN_ID) },
   );
-  await waitUntil(`the ecosystem API at ${apiUrl}`, async () => (await fetch(`${apiUrl}/health`)).ok, 120_000);
+  await waitUntil(`the ecosystem API at ${apiUrl}`, async () => (await fetch(`${apiUrl}/health`, { signal: AbortSignal.timeout(2000) })).ok, 120_000);
+  await waitUntil(`the indexer to reach block ${seedHead}, where the seed ended`, async () => BigInt(await indexedBlock(apiUrl)) >= seedHead, 180_000);
 
   // The exchange keeps its data (PGlite in EXCHANGE_DATA_DIR, or its schema in DATABASE_URL)
   // across restarts, unlike the chain; EXCHANGE_DEMO fills an empty one with the demo market.
@@ -68,6 +81,7 @@ try {
   // The bot waits for valid keys in the file itself (the exchange writes them just after it listens).
   supervisor.service("bot", process.execPath, ["exchange/bot/main.ts"], { EXCHANGE_URL: exchangeUrl, DEMO_CREDENTIALS: credentialsFile });
   await waitUntil(`the demo credentials in ${credentialsFile}`, async () => existsSync(credentialsFile), 30_000);
+  await waitUntil("the bot's first quotes on ETH_USDT", () => bookHasBothSides("ETH_USDT"), 60_000);
 } catch (error) {
   console.error((error as Error).message);
   await supervisor.stop(1);
@@ -79,7 +93,7 @@ Platform running:
   ecosystem API (Ponder + Hono)         ${apiUrl}/api/agents/overview
                                         ${apiUrl}/api/launchpad/tokens
   explorers: GraphQL ${apiUrl}/graphql   SQL ${apiUrl}/sql   OpenAPI ${apiUrl}/openapi.json
-  database: ${env.DATABASE_URL ? `PostgreSQL, schema ${env.DATABASE_SCHEMA}` : "embedded PGlite in .data/ponder"}
+  database: ${env.DATABASE_URL ? `PostgreSQL, schema ${env.DATABASE_SCHEMA}` : `embedded PGlite in ${env.PONDER_DATA_DIR}`}
   contracts: deployments/31337.json
 
   exchange (spot, demo market)          ${exchangeUrl}/api/tickers

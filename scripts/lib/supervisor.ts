@@ -85,6 +85,7 @@ export async function rpcAnswers(url: string): Promise<boolean> {
     method: "POST",
     headers: { "content-type": "application/json" },
     body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+    signal: AbortSignal.timeout(2000),
   });
   return response.ok;
 }

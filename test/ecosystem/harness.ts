@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { stripVTControlCharacters } from "node:util";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { indexedBlock as ponderIndexedBlock } from "../../lib/ponder-status.ts";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = (tool: string) => join(ROOT, "node_modules", ".bin", tool);
@@ -407,12 +408,8 @@ export function restartPonder(ponder: Ponder): Promise<Ponder> {
 }
 
 /** The newest block Ponder reports as indexed (its /status), or -1 before any. */
-export async function indexedBlock(ponder: Ponder): Promise<number> {
-  const response = await fetch(`${ponder.url}/status`);
-  if (!response.ok) return -1;
-  const body = (await response.json()) as Record<string, { block?: { number: number } }>;
-  const numbers = Object.values(body).map((chain) => chain.block?.number ?? -1);
-  return numbers.length ? Math.min(...numbers) : -1;
+export function indexedBlock(ponder: Ponder): Promise<number> {
+  return ponderIndexedBlock(ponder.url);
 }
 
 /** The block of the newest indexed ecosystem event (the chain_head table), or -1 before any. */

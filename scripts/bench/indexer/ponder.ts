@@ -1,5 +1,6 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { indexedBlock } from "../../../lib/ponder-status.ts";
 import { startProcess, type Started, stopProcess, unlessExited } from "./processes.ts";
 import { sleep, waitFor } from "./wait.ts";
 
@@ -32,14 +33,6 @@ export function startApp(repo: string, options: AppOptions): PonderApp {
   return { name: options.name, url: `http://127.0.0.1:${options.port}`, process, startedAt };
 }
 
-async function indexedBlock(app: PonderApp): Promise<number> {
-  const response = await fetch(`${app.url}/status`);
-  if (!response.ok) return -1;
-  const status = (await response.json()) as Record<string, { block: { number: number } }>;
-  const chains = Object.values(status);
-  return chains.length ? Math.min(...chains.map((c) => c.block.number)) : -1;
-}
-
 /**
  * Waits until the app has indexed through `block` and returns the seconds since it was spawned.
  * The caller passes the last block with events and has mined 30+ empty blocks after it, so that
@@ -49,7 +42,7 @@ async function indexedBlock(app: PonderApp): Promise<number> {
 export async function waitCaughtUp(app: PonderApp, block: number, timeoutMs: number): Promise<number> {
   await unlessExited(
     app.process,
-    waitFor(`${app.name} to index through block ${block}`, async () => (await indexedBlock(app)) >= block, {
+    waitFor(`${app.name} to index through block ${block}`, async () => (await indexedBlock(app.url)) >= block, {
       timeoutMs,
       intervalMs: 50,
     }),

@@ -1,0 +1,99 @@
+/**
+ * `npm start` as a new user runs it: the "Platform running" banner may appear only once every
+ * service answers with the seeded state. The first answers after the banner are compared with the
+ * chain itself, so a banner printed while the indexer is still catching up fails here.
+ */
+import assert from "node:assert/strict";
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { after, before, test } from "node:test";
+import { createPublicClient, http, parseAbi } from "viem";
+import { freePort } from "../../lib/testing/free-port.ts";
+
+const BANNER = "Platform running:";
+const STARTUP_TIMEOUT_MS = 300_000;
+
+let start: ChildProcess | undefined;
+let dataDir = "";
+const urls = { chain: "", api: "", exchange: "" };
+
+before(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), "npm-start-"));
+  const [chainPort, apiPort, exchangePort] = [await freePort(), await freePort(), await freePort()];
+  urls.chain = `http://127.0.0.1:${chainPort}`;
+  urls.api = `http://127.0.0.1:${apiPort}`;
+  urls.exchange = `http://127.0.0.1:${exchangePort}`;
+  const env = {
+    ...process.env,
+    CHAIN_PORT: String(chainPort),
+    PORT: String(apiPort),
+    EXCHANGE_PORT: String(exchangePort),
+    PONDER_DATA_DIR: join(dataDir, "ponder"),
+    EXCHANGE_DATA_DIR: join(dataDir, "exchange"),
+    DEMO_CREDENTIALS: join(dataDir, "demo-credentials.json"),
+    DATABASE_URL: "",
+  };
+  start = spawn(process.execPath, ["scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  let output = "";
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`no banner within ${STARTUP_TIMEOUT_MS} ms:\n${output}`)), STARTUP_TIMEOUT_MS);
+    const onData = (chunk: Buffer) => {
+      output += chunk.toString();
+      if (output.includes(BANNER)) {
+        clearTimeout(timer);
+        resolve();
+      }
+    };
+    start?.stdout?.on("data", onData);
+    start?.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
+    start?.on("exit", (code) => {
+      clearTimeout(timer);
+      reject(new Error(`npm start exited with ${code} before its banner:\n${output}`));
+    });
+  });
+});
+
+after(async () => {
+  if (start?.pid && start.exitCode === null) {
+    const exited = new Promise((resolve) => start?.once("exit", resolve));
+    process.kill(start.pid, "SIGINT"); // start.ts stops everything it started on Ctrl-C
+    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+    if (start.exitCode === null) process.kill(-start.pid, "SIGKILL");
+  }
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+async function getJson<T>(url: string): Promise<T> {
+  const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
+  assert.equal(response.status, 200, `${url} answered ${response.status}`);
+  return (await response.json()) as T;
+}
+
+test("the first answers after the banner carry every seeded action and boost", async () => {
+  const actionLog = (JSON.parse(await import("node:fs").then((fs) => fs.readFileSync("deployments/31337.json", "utf8"))) as {
+    contracts: { ActionLog: `0x${string}` };
+  }).contracts.ActionLog;
+  const chain = createPublicClient({ transport: http(urls.chain, { timeout: 5_000 }) });
+  const onChain = await chain.readContract({
+    address: actionLog,
+    abi: parseAbi(["function entryCount() view returns (uint256)"]),
+    functionName: "entryCount",
+  });
+
+  const [logs, overview, boosted] = await Promise.all([
+    getJson<{ totalItems: number }>(`${urls.api}/api/agents/action-logs?pageSize=1`),
+    getJson<{ swarm: { lastActivityAt: number | null } }>(`${urls.api}/api/agents/overview`),
+    getJson<{ totalItems: number }>(`${urls.api}/api/launchpad/tokens?boosted=true`),
+  ]);
+  assert.ok(onChain > 0n, "the seed recorded actions");
+  assert.equal(BigInt(logs.totalItems), onChain, "every action the seed recorded is indexed");
+  assert.notEqual(overview.swarm.lastActivityAt, null);
+  assert.ok(boosted.totalItems > 0, "the seed's boosts are indexed");
+});
+
+test("the exchange answers with the demo market and the bot's quotes", async () => {
+  const levels = await getJson<{ isBid: boolean }[]>(`${urls.exchange}/api/orderbook?currencyPairCode=ETH_USDT`);
+  assert.ok(levels.some((level) => level.isBid) && levels.some((level) => !level.isBid));
+});
