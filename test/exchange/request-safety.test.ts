@@ -9,6 +9,7 @@ import { after, before, describe, it } from "node:test";
 import { signRequest } from "../../exchange/auth/index.ts";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
+import { freePort } from "../../lib/testing/free-port.ts";
 import { backendKinds, createBackend, type Backend } from "./backends.ts";
 import { ExchangeClient, type Credentials } from "./client.ts";
 
@@ -33,7 +34,8 @@ for (const kind of backendKinds()) {
     };
 
     before(async () => {
-      backend = await createBackend(kind, { TRUST_PROXY: "true", AUTH_FAILURE_LIMIT_PER_MINUTE: "10" });
+      // A fixed port (free now) so a restart serves the URLs that earlier signatures cover.
+      backend = await createBackend(kind, { EXCHANGE_PORT: String(await freePort()), TRUST_PROXY: "true", AUTH_FAILURE_LIMIT_PER_MINUTE: "10" });
       await start();
       trader = await api.user(0, { USDT: "1000", ALPHA: "1000" });
     });
@@ -49,6 +51,88 @@ for (const kind of backendKinds()) {
       if (mentions) assert.match(res.body.message, mentions);
     };
 
+    /** Sends exactly these signed bytes (a captured request) from `ip`, as often as called. */
+    const capture = (who: Credentials, method: string, path: string, payload?: object, timestamp: number | null = Date.now()) => {
+      const url = `${server.url}${path}`;
+      const body = payload === undefined ? "" : JSON.stringify(payload);
+      const headers = { ...signRequest({ publicKey: who.publicKey, privateKey: who.privateKey, method, url, body, timestamp: timestamp ?? undefined }), "content-type": "application/json" };
+      return {
+        headers,
+        url,
+        body,
+        send: async (ip = "10.1.0.1") => {
+          const res = await fetch(url, { method, headers: { ...headers, "x-forwarded-for": ip }, ...(body === "" ? {} : { body }) });
+          const text = await res.text();
+          return { status: res.status, headers: res.headers, text, body: text === "" ? undefined : JSON.parse(text) };
+        },
+      };
+    };
+
+    describe("replay protection", () => {
+      it("accepts a timestamped POST /api/orders once: three sends make one order", async () => {
+        const order = capture(trader, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "100", price: "0.1" });
+        assert.equal((await order.send()).status, 201);
+        expectError(await order.send(), 401, "UNAUTHORIZED", /Replayed request/);
+        expectError(await order.send(), 401, "UNAUTHORIZED", /Replayed request/);
+        const open = await api.signed(trader, "GET", "/api/orders?status=open", undefined, { timestamp: Date.now() });
+        assert.equal(open.body.totalItems, 1, open.text);
+      });
+
+      it("accepts a timestamped POST /api/withdrawals once: two sends debit once", async () => {
+        const withdrawal = capture(trader, "POST", "/api/withdrawals", { currencyCode: "USDT", amount: "10", address: "0xabc" });
+        assert.equal((await withdrawal.send()).status, 201);
+        expectError(await withdrawal.send(), 401, "UNAUTHORIZED", /Replayed request/);
+        const list = await api.signed(trader, "GET", "/api/withdrawals", undefined, { timestamp: Date.now() });
+        assert.equal(list.body.totalItems, 1, list.text);
+      });
+
+      it("still answers a clientOrderId retry (re-signed with a new timestamp) with the first order", async () => {
+        const order = { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "50", price: "0.1", clientOrderId: "retry-1" };
+        const first = await capture(trader, "POST", "/api/orders", order, Date.now()).send();
+        assert.equal(first.status, 201, first.text);
+        const again = await capture(trader, "POST", "/api/orders", order, Date.now() + 1).send();
+        assert.equal(again.status, 200, again.text);
+        assert.equal(again.headers.get("idempotent-replay"), "true");
+        assert.equal(again.body.id, first.body.id);
+      });
+
+      it("shares the cache with /internal/verify-signature: a signature used on one route is refused on the other", async () => {
+        const verify = (forwarded: object) =>
+          fetch(`${server.url}/internal/verify-signature`, {
+            method: "POST",
+            headers: { "x-service-secret": backend.env.EXCHANGE_SERVICE_SECRET!, "content-type": "application/json" },
+            body: JSON.stringify(forwarded),
+          });
+        const balances = capture(trader, "GET", "/api/balances");
+        assert.equal((await balances.send()).status, 200);
+        assert.equal((await verify({ method: "GET", url: balances.url, headers: balances.headers })).status, 401);
+        const url = "http://ecosystem.local/api/agents/workers/1/vote";
+        const body = JSON.stringify({ proposalId: "1", vote: "yes" });
+        const headers = signRequest({ publicKey: trader.publicKey, privateKey: trader.privateKey, method: "POST", url, body, timestamp: Date.now() });
+        assert.equal((await verify({ method: "POST", url, body, headers })).status, 200);
+        const replayed = await verify({ method: "POST", url, body, headers });
+        assert.equal(replayed.status, 401);
+        assert.match(((await replayed.json()) as any).message, /Replayed request/);
+      });
+
+      it("keeps accepting requests without API-Timestamp (the spec's scheme; the README says they replay)", async () => {
+        const untimed = capture(trader, "GET", "/api/balances", undefined, null);
+        assert.equal((await untimed.send()).status, 200);
+        assert.equal((await untimed.send()).status, 200);
+      });
+
+      it("does not reopen replays across a restart: what was signed before it is refused after", async () => {
+        const order = capture(trader, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "60", price: "0.1" });
+        assert.equal((await order.send()).status, 201);
+        await server.close();
+        await start();
+        // The same port, so the captured URL (which the signature covers) still reaches it.
+        assert.equal(server.url, order.url.replace("/api/orders", ""));
+        assert.equal((await capture(trader, "GET", "/api/balances").send()).status, 200, "a request signed after the restart passes");
+        expectError(await order.send(), 401, "UNAUTHORIZED", /before this server started/);
+      });
+    });
+
     describe("amounts within storage bounds", () => {
       // USDT has 6 decimals: 10^74 USDT is 10^80 base units, past numeric(78, 0).
       const huge = "1" + "0".repeat(74);
@@ -58,7 +142,7 @@ for (const kind of backendKinds()) {
         assert.deepEqual(fatal, []);
         const balances = await api.signed(trader, "GET", "/api/balances");
         assert.equal(balances.status, 200, balances.text);
-        assert.equal(balances.body.find((b: any) => b.currencyCode === "USDT").available, 1000);
+        assert.ok(balances.body.find((b: any) => b.currencyCode === "USDT").available < 1000, "nothing was credited");
       });
 
       it("refuses a deposit that would take a currency's holdings past 10^78 - 1 units", async () => {
