@@ -103,6 +103,8 @@ export const exchangeEnv = apiEnv.extend({
   REQUIRE_SIGNATURE_TIMESTAMP: booleanText.default(false),
   /** Requests per minute per API key on the signed endpoints. */
   SIGNED_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+  /** Failed authentications (bad signature, admin token or service secret) per minute per client IP before 429. */
+  AUTH_FAILURE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** What happens when an order would trade with its owner's own resting order. */
   SELF_TRADE_PREVENTION: z.enum(["cancel_taker", "cancel_resting"]).default("cancel_taker"),
   /** On an empty database, create the demo currencies, pairs, commissions and users. */

@@ -2,7 +2,17 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import packageJson from "../../package.json" with { type: "json" };
-import { ApiError, clientIp, createRateLimiter, errorHandler, notFound, rateLimit, requestId, type ErrorMappingOptions } from "../../lib/http/index.ts";
+import {
+  ApiError,
+  clientIp,
+  createAuthFailureGuard,
+  createRateLimiter,
+  errorHandler,
+  notFound,
+  rateLimit,
+  requestId,
+  type ErrorMappingOptions,
+} from "../../lib/http/index.ts";
 import { createReplayGuard, signatureRejection, signedRequest, verifySignedRequest, type ReplayGuard } from "../auth/index.ts";
 import type { MarketData } from "../marketdata/market-data.ts";
 import type { Exchange } from "../service/index.ts";
@@ -26,6 +36,8 @@ export interface ExchangeAppOptions {
   readonly rateLimitPerMinute: number;
   /** Requests per minute per API key on the signed endpoints. */
   readonly signedRateLimitPerMinute: number;
+  /** Failed authentications per minute per client IP (signatures, admin token, service secret) before 429. */
+  readonly authFailureLimitPerMinute: number;
   readonly trustProxy?: boolean;
   /**
    * Scheme, host and port clients use (e.g. https://api.example.com) when a proxy stands in
@@ -97,13 +109,17 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
     keyOf: (c) => `key:${c.req.header("API-PublicKey")}`,
   });
   const perIp = rateLimit({ limiter: createRateLimiter({ limit: options.rateLimitPerMinute, now: options.rateLimitClock }), keyOf: (c) => clientIp(c, { trustProxy }) });
-  for (const path of SIGNED) app.use(path, signed, perKey);
+  // Checked before any credential is: a flood of bad signatures, tokens or secrets from one
+  // client gets 429 at the cost of a map lookup, and other clients are unaffected.
+  const authFailures = createAuthFailureGuard({ limit: options.authFailureLimitPerMinute, now: options.rateLimitClock, keyOf: (c) => clientIp(c, { trustProxy }) });
+  for (const path of SIGNED) app.use(path, authFailures.wrap(signed), perKey);
   app.use("/api/*", async (c, next) => (isSigned(c.req.path) ? next() : perIp(c, next)));
 
   // GET /api/deals may be signed: then isUserBuyer is filled for the caller's own deals.
   const caller = async (c: Context) => {
     const publicKey = c.req.header("API-PublicKey");
     if (publicKey === undefined) return undefined;
+    authFailures.check(c);
     const verdict = await verifySignedRequest({
       method: c.req.method,
       url: requestUrl(c),
@@ -115,7 +131,11 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
       requireTimestamp: options.requireTimestamp,
       replay,
     });
-    if (!verdict.ok) throw signatureRejection(verdict);
+    if (!verdict.ok) {
+      const rejection = signatureRejection(verdict);
+      if (rejection.status === 401) authFailures.fail(c);
+      throw rejection;
+    }
     return verdict.userId;
   };
 
@@ -136,9 +156,11 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
   app.get("/swagger/v1/swagger.json", (c) => c.json(document));
   app.get("/swagger", (c) => c.html(docsPage(document)));
 
-  app.use("/internal/*", requireSecret("X-Service-Secret", options.serviceSecret));
+  // Only a wrong service secret counts against the caller here, not the verdicts on the
+  // signatures it forwards: those are its users' failures, and it answers for them.
+  app.use("/internal/*", authFailures.wrap(requireSecret("X-Service-Secret", options.serviceSecret)));
   app.route("/internal", internalApi(exchange, { timestampWindowMs: options.timestampWindowMs, requireTimestamp: options.requireTimestamp, now, replay }));
-  app.use("/admin/*", requireSecret("Authorization", options.adminToken, "Bearer"));
+  app.use("/admin/*", authFailures.wrap(requireSecret("Authorization", options.adminToken, "Bearer")));
   app.route("/admin", adminApi(exchange));
 
   app.notFound((c) => {

@@ -55,7 +55,7 @@ for (const kind of backendKinds()) {
     const capture = (who: Credentials, method: string, path: string, payload?: object, timestamp: number | null = Date.now()) => {
       const url = `${server.url}${path}`;
       const body = payload === undefined ? "" : JSON.stringify(payload);
-      const headers = { ...signRequest({ publicKey: who.publicKey, privateKey: who.privateKey, method, url, body, timestamp: timestamp ?? undefined }), "content-type": "application/json" };
+      const headers: Record<string, string> = { ...signRequest({ publicKey: who.publicKey, privateKey: who.privateKey, method, url, body, timestamp: timestamp ?? undefined }), "content-type": "application/json" };
       return {
         headers,
         url,
@@ -130,6 +130,43 @@ for (const kind of backendKinds()) {
         assert.equal(server.url, order.url.replace("/api/orders", ""));
         assert.equal((await capture(trader, "GET", "/api/balances").send()).status, 200, "a request signed after the restart passes");
         expectError(await order.send(), 401, "UNAUTHORIZED", /before this server started/);
+      });
+    });
+
+    describe("failed authentications per client IP", () => {
+      it("answers a flood of bad signatures with 429 and Retry-After, while a good client from another IP is served", async () => {
+        const forged = capture(trader, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "1", price: "0.1" });
+        forged.headers["API-Signature"] = "0".repeat(64);
+        const statuses: number[] = [];
+        for (let i = 0; i < 40; i++) statuses.push((await forged.send("10.66.0.1")).status);
+        // AUTH_FAILURE_LIMIT_PER_MINUTE=10 in this backend.
+        assert.deepEqual(statuses, [...Array(10).fill(401), ...Array(30).fill(429)]);
+        const limited = await forged.send("10.66.0.1");
+        expectError(limited, 429, "RATE_LIMITED");
+        assert.ok(Number(limited.headers.get("retry-after")) >= 1);
+        // The flooding IP is refused even with a good signature until its minute ends; others are not.
+        expectError(await capture(trader, "GET", "/api/balances").send("10.66.0.1"), 429, "RATE_LIMITED");
+        assert.equal((await capture(trader, "GET", "/api/balances").send("10.77.0.1")).status, 200);
+        const good = await capture(trader, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "100", price: "0.1" }).send("10.77.0.2");
+        assert.equal(good.status, 201, good.text);
+      });
+
+      it("counts wrong admin tokens and service secrets too", async () => {
+        const adminWith = (token: string, ip: string) =>
+          fetch(`${server.url}/admin/ledger`, { headers: { authorization: `Bearer ${token}`, "x-forwarded-for": ip } });
+        const statuses: number[] = [];
+        for (let i = 0; i < 12; i++) statuses.push((await adminWith(`guess-${i}`, "10.88.0.1")).status);
+        assert.deepEqual(statuses, [...Array(10).fill(401), 429, 429]);
+        assert.equal((await adminWith(backend.env.EXCHANGE_ADMIN_TOKEN!, "10.88.0.1")).status, 429, "guessing stops, even at the right token");
+        assert.equal((await adminWith(backend.env.EXCHANGE_ADMIN_TOKEN!, "10.88.0.2")).status, 200);
+        const internal = (secret: string) =>
+          fetch(`${server.url}/internal/verify-signature`, {
+            method: "POST",
+            headers: { "x-service-secret": secret, "x-forwarded-for": "10.99.0.1", "content-type": "application/json" },
+            body: "{}",
+          });
+        for (let i = 0; i < 10; i++) assert.equal((await internal(`wrong-secret-${i}`)).status, 401);
+        assert.equal((await internal(backend.env.EXCHANGE_SERVICE_SECRET!)).status, 429);
       });
     });
 
