@@ -151,6 +151,15 @@ for (const kind of backendKinds()) {
         assert.equal(good.status, 201, good.text);
       });
 
+      it("counts bad signatures on the optionally signed GET /api/deals too", async () => {
+        const deals = capture(trader, "GET", "/api/deals?currencyPairCode=ALPHA_USDT");
+        deals.headers["API-Signature"] = "1".repeat(64);
+        const statuses: number[] = [];
+        for (let i = 0; i < 11; i++) statuses.push((await deals.send("10.55.0.1")).status);
+        assert.deepEqual(statuses, [...Array(10).fill(401), 429]);
+        assert.equal((await fetch(`${server.url}/api/deals?currencyPairCode=ALPHA_USDT`, { headers: { "x-forwarded-for": "10.55.0.2" } })).status, 200);
+      });
+
       it("counts wrong admin tokens and service secrets too", async () => {
         const adminWith = (token: string, ip: string) =>
           fetch(`${server.url}/admin/ledger`, { headers: { authorization: `Bearer ${token}`, "x-forwarded-for": ip } });
