@@ -102,10 +102,12 @@ export const exchangeEnv = apiEnv.extend({
   EXCHANGE_SERVICE_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   /** Accepted clock skew of the API-Timestamp header, in ms. */
   SIGNATURE_WINDOW_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
-  /** Refuse signed requests without API-Timestamp. */
+  /** Refuse signed requests without API-Timestamp (those can be replayed; timestamped ones are single-use). */
   REQUIRE_SIGNATURE_TIMESTAMP: booleanText.default(false),
   /** Requests per minute per API key on the signed endpoints. */
   SIGNED_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(1200),
+  /** Failed authentications (bad signature, admin token or service secret) per minute per client IP before 429. */
+  AUTH_FAILURE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** What happens when an order would trade with its owner's own resting order. */
   SELF_TRADE_PREVENTION: z.enum(["cancel_taker", "cancel_resting"]).default("cancel_taker"),
   /** On an empty database, create the demo currencies, pairs, commissions and users. */

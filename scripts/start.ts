@@ -103,11 +103,13 @@ Platform running:
     market-making bot trading on it (BOT_SEED in .data/logs/bot.log)
   logs: .data/logs/{chain,indexer,exchange,bot}.log
 
-A signed order as trader-1 (signature = HMAC-SHA256 of publicKey + URL + body, lowercase hex):
+A signed order as trader-1 (signature = HMAC-SHA256 of publicKey + URL + body + timestamp, lowercase hex;
+the timestamp makes it single-use and valid for 30 s):
   KEYS='JSON.parse(require("fs").readFileSync(${JSON.stringify(credentialsFile)})).find(u => u.label === "trader-1")'
   PK=$(node -p "$KEYS.publicKey"); SK=$(node -p "$KEYS.privateKey")
   URL=${exchangeUrl}/api/orders
   BODY='{"isBid":true,"currencyPairCode":"ETH_USDT","amount":"0.01","price":"2900.00"}'
-  SIG=$(printf '%s' "$PK$URL$BODY" | openssl dgst -sha256 -hmac "$SK" | sed 's/^.* //')
-  curl -s -X POST "$URL" -H "API-PublicKey: $PK" -H "API-Signature: $SIG" -H 'content-type: application/json' -d "$BODY"
+  TS=$(node -p 'Date.now()')
+  SIG=$(printf '%s' "$PK$URL$BODY$TS" | openssl dgst -sha256 -hmac "$SK" | sed 's/^.* //')
+  curl -s -X POST "$URL" -H "API-PublicKey: $PK" -H "API-Signature: $SIG" -H "API-Timestamp: $TS" -H 'content-type: application/json' -d "$BODY"
 Press Ctrl-C to stop.`);

@@ -2,8 +2,18 @@ import { Hono, type Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import packageJson from "../../package.json" with { type: "json" };
-import { ApiError, clientIp, createRateLimiter, errorHandler, notFound, rateLimit, requestId, type ErrorMappingOptions } from "../../lib/http/index.ts";
-import { signedRequest, verifySignedRequest } from "../auth/index.ts";
+import {
+  ApiError,
+  clientIp,
+  createAuthFailureGuard,
+  createRateLimiter,
+  errorHandler,
+  notFound,
+  rateLimit,
+  requestId,
+  type ErrorMappingOptions,
+} from "../../lib/http/index.ts";
+import { createReplayGuard, signatureRejection, signedRequest, verifySignedRequest, type ReplayGuard } from "../auth/index.ts";
 import type { MarketData } from "../marketdata/market-data.ts";
 import type { Exchange } from "../service/index.ts";
 import { adminApi } from "./admin.ts";
@@ -26,6 +36,8 @@ export interface ExchangeAppOptions {
   readonly rateLimitPerMinute: number;
   /** Requests per minute per API key on the signed endpoints. */
   readonly signedRateLimitPerMinute: number;
+  /** Failed authentications per minute per client IP (signatures, admin token, service secret) before 429. */
+  readonly authFailureLimitPerMinute: number;
   readonly trustProxy?: boolean;
   /**
    * Scheme, host and port clients use (e.g. https://api.example.com) when a proxy stands in
@@ -36,6 +48,8 @@ export interface ExchangeAppOptions {
   /** Accepted clock skew of API-Timestamp, in ms. */
   readonly timestampWindowMs: number;
   readonly requireTimestamp: boolean;
+  /** Remembers accepted timestamped signatures; default a fresh guard started now, of default size. */
+  readonly replay?: ReplayGuard;
   readonly now?: () => number;
   /** Clock of the rate limiters (tests). */
   readonly rateLimitClock?: () => number;
@@ -86,19 +100,26 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
 
   const keyOf = (publicKey: string) => exchange.resolveKey(publicKey);
   const requestUrl = signedUrlOf({ publicUrl: options.publicUrl, trustProxy });
-  const signed = signedRequest({ resolveKey: keyOf, timestampWindowMs: options.timestampWindowMs, requireTimestamp: options.requireTimestamp, now, requestUrl });
+  // One guard for every route that accepts a signature, so a signature is used once anywhere.
+  // Started now: this process accepted nothing signed before, its predecessor may have.
+  const replay = options.replay ?? createReplayGuard({ startedAt: now() });
+  const signed = signedRequest({ resolveKey: keyOf, timestampWindowMs: options.timestampWindowMs, requireTimestamp: options.requireTimestamp, now, requestUrl, replay });
   const perKey = rateLimit({
     limiter: createRateLimiter({ limit: options.signedRateLimitPerMinute, now: options.rateLimitClock }),
     keyOf: (c) => `key:${c.req.header("API-PublicKey")}`,
   });
   const perIp = rateLimit({ limiter: createRateLimiter({ limit: options.rateLimitPerMinute, now: options.rateLimitClock }), keyOf: (c) => clientIp(c, { trustProxy }) });
-  for (const path of SIGNED) app.use(path, signed, perKey);
+  // Checked before any credential is: a flood of bad signatures, tokens or secrets from one
+  // client gets 429 at the cost of a map lookup, and other clients are unaffected.
+  const authFailures = createAuthFailureGuard({ limit: options.authFailureLimitPerMinute, now: options.rateLimitClock, keyOf: (c) => clientIp(c, { trustProxy }) });
+  for (const path of SIGNED) app.use(path, authFailures.wrap(signed), perKey);
   app.use("/api/*", async (c, next) => (isSigned(c.req.path) ? next() : perIp(c, next)));
 
   // GET /api/deals may be signed: then isUserBuyer is filled for the caller's own deals.
   const caller = async (c: Context) => {
     const publicKey = c.req.header("API-PublicKey");
     if (publicKey === undefined) return undefined;
+    authFailures.check(c);
     const verdict = await verifySignedRequest({
       method: c.req.method,
       url: requestUrl(c),
@@ -108,8 +129,13 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
       now,
       windowMs: options.timestampWindowMs,
       requireTimestamp: options.requireTimestamp,
+      replay,
     });
-    if (!verdict.ok) throw new ApiError(401, "UNAUTHORIZED", verdict.reason);
+    if (!verdict.ok) {
+      const rejection = signatureRejection(verdict);
+      if (rejection.status === 401) authFailures.fail(c);
+      throw rejection;
+    }
     return verdict.userId;
   };
 
@@ -124,14 +150,17 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
     description:
       "Public market data and the aggregator namespace (anonymous), and the signed trading and wallet API. Signing: API-PublicKey and API-Signature headers; " +
       "signature = lowercase hex HMAC-SHA256, keyed with the private key, of publicKey + full request URL + body (empty for GET and DELETE), with the " +
-      "API-Timestamp header's value appended when that header is sent. Errors are {code, message}. Decimals are exact JSON numbers.",
+      "API-Timestamp header's value appended when that header is sent; a timestamped signature is accepted once (a replay is 401), one without the header " +
+      "can be replayed unless the server requires timestamps. Errors are {code, message}. Decimals are exact JSON numbers.",
   });
   app.get("/swagger/v1/swagger.json", (c) => c.json(document));
   app.get("/swagger", (c) => c.html(docsPage(document)));
 
-  app.use("/internal/*", requireSecret("X-Service-Secret", options.serviceSecret));
-  app.route("/internal", internalApi(exchange, { timestampWindowMs: options.timestampWindowMs, requireTimestamp: options.requireTimestamp, now }));
-  app.use("/admin/*", requireSecret("Authorization", options.adminToken, "Bearer"));
+  // Only a wrong service secret counts against the caller here, not the verdicts on the
+  // signatures it forwards: those are its users' failures, and it answers for them.
+  app.use("/internal/*", authFailures.wrap(requireSecret("X-Service-Secret", options.serviceSecret)));
+  app.route("/internal", internalApi(exchange, { timestampWindowMs: options.timestampWindowMs, requireTimestamp: options.requireTimestamp, now, replay }));
+  app.use("/admin/*", authFailures.wrap(requireSecret("Authorization", options.adminToken, "Bearer")));
   app.route("/admin", adminApi(exchange));
 
   app.notFound((c) => {

@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ApiError, parseInput } from "../../lib/http/index.ts";
-import { verifySignedRequest } from "../auth/index.ts";
+import { signatureRejection, verifySignedRequest, type ReplayGuard } from "../auth/index.ts";
 import type { Exchange } from "../service/index.ts";
 
 // The ecosystem API verifies its signed requests (vote, spawn) here instead of holding copies of
@@ -18,7 +18,7 @@ const verifyBody = z.strictObject({
   }),
 });
 
-export function internalApi(exchange: Exchange, options: { timestampWindowMs: number; requireTimestamp: boolean; now?: () => number }) {
+export function internalApi(exchange: Exchange, options: { timestampWindowMs: number; requireTimestamp: boolean; now?: () => number; replay?: ReplayGuard }) {
   const app = new Hono();
   app.post("/verify-signature", async (c) => {
     let raw: unknown;
@@ -41,8 +41,10 @@ export function internalApi(exchange: Exchange, options: { timestampWindowMs: nu
       now: options.now ?? Date.now,
       windowMs: options.timestampWindowMs,
       requireTimestamp: options.requireTimestamp,
+      // The same cache as the exchange's own signed routes: a signature is used once, anywhere.
+      replay: options.replay,
     });
-    if (!verdict.ok) throw new ApiError(401, "UNAUTHORIZED", verdict.reason);
+    if (!verdict.ok) throw signatureRejection(verdict);
     const user = exchange.user(verdict.userId)!;
     return c.json({ userId: user.id, level: user.level, address: user.address });
   });

@@ -7,7 +7,9 @@ import { JsonNumber } from "../money/json.ts";
 export const decimalText = z
   .union([z.string(), z.instanceof(JsonNumber)], { error: "must be a decimal number" })
   .transform((value) => (typeof value === "string" ? value : value.text))
-  .pipe(z.string().regex(/^\d+(\.\d+)?$/, "must be a plain non-negative decimal such as 12.5 (no exponent)"));
+  // The bound keeps huge digit strings from reaching BigInt; the exact bound of each amount
+  // (what its numeric(78, 0) column holds) is checked where its currency's decimals are known.
+  .pipe(z.string().max(100, "must be at most 100 characters").regex(/^\d+(\.\d+)?$/, "must be a plain non-negative decimal such as 12.5 (no exponent)"));
 
 const integerText = (min: number, max: number) =>
   z.coerce.number({ error: "must be an integer" }).int("must be an integer").min(min).max(max);

@@ -15,5 +15,7 @@ export { DEFAULT_TIMESTAMP_WINDOW_MS, verifySignedRequest } from "./verify.ts";
 export type { KeyResolver, ResolvedKey, SignedRequestHeaders, VerifySignedRequestInput, VerifySignedRequestResult } from "./verify.ts";
 export { PRIVATE_KEY_PREFIX, PUBLIC_KEY_PREFIX, createKeyVault, generateApiKeyPair, parseServerKey } from "./keys.ts";
 export type { ApiKeyPair, KeyVault } from "./keys.ts";
-export { signedRequest } from "./middleware.ts";
+export { signatureRejection, signedRequest } from "./middleware.ts";
+export { createReplayGuard, DEFAULT_REPLAY_CACHE_ENTRIES } from "./replay.ts";
+export type { ClaimResult, ReplayGuard, ReplayGuardOptions } from "./replay.ts";
 export type { SignedAuth, SignedRequestOptions, SignedVariables } from "./middleware.ts";

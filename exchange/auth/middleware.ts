@@ -1,5 +1,6 @@
 import type { Context, MiddlewareHandler } from "hono";
 import { ApiError } from "../../lib/http/index.ts";
+import type { ReplayGuard } from "./replay.ts";
 import { PUBLIC_KEY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, methodCarriesBody } from "./signing.ts";
 import { DEFAULT_TIMESTAMP_WINDOW_MS, verifySignedRequest, type KeyResolver } from "./verify.ts";
 
@@ -28,6 +29,16 @@ export interface SignedRequestOptions {
    * rebuilds the public URL here (scheme and host as the client saw them).
    */
   readonly requestUrl?: ((c: Context) => string) | undefined;
+  /** Accepts each timestamped signature once (one guard shared by every signed route). */
+  readonly replay?: ReplayGuard | undefined;
+}
+
+/** The answer to a refused signature: 401 UNAUTHORIZED, or 429 when the replay cache is full. */
+export function signatureRejection(verdict: { readonly reason: string; readonly retryAfterSeconds?: number }): ApiError {
+  if (verdict.retryAfterSeconds !== undefined) {
+    return new ApiError(429, "RATE_LIMITED", verdict.reason, { "Retry-After": String(verdict.retryAfterSeconds) });
+  }
+  return new ApiError(401, "UNAUTHORIZED", verdict.reason);
 }
 
 /**
@@ -57,8 +68,9 @@ export function signedRequest(options: SignedRequestOptions): MiddlewareHandler<
       now,
       windowMs,
       requireTimestamp: options.requireTimestamp ?? false,
+      replay: options.replay,
     });
-    if (!verdict.ok) throw new ApiError(401, "UNAUTHORIZED", verdict.reason);
+    if (!verdict.ok) throw signatureRejection(verdict);
     c.set("auth", { userId: verdict.userId, publicKey: verdict.publicKey });
     c.set("rawBody", body);
     await next();

@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import { createReplayGuard } from "./replay.ts";
 import { sign, signRequest, signatureText } from "./signing.ts";
 import { DEFAULT_TIMESTAMP_WINDOW_MS, verifySignedRequest, type ResolvedKey, type VerifySignedRequestInput } from "./verify.ts";
 
@@ -141,6 +142,45 @@ describe("verifySignedRequest", () => {
     it("can be required", async () => {
       assert.match(await reason(request({ requireTimestamp: true })), /Missing API-Timestamp/);
       assert.equal((await verifySignedRequest(request({ requireTimestamp: true, timestamp: NOW }))).ok, true);
+    });
+  });
+
+  describe("with a replay guard", () => {
+    it("accepts a timestamped signature once, on any route sharing the guard", async () => {
+      const replay = createReplayGuard({ startedAt: NOW - 10_000 });
+      const input = request({ timestamp: NOW, replay });
+      assert.equal((await verifySignedRequest(input)).ok, true);
+      assert.match(await reason(input), /^Replayed request/);
+      assert.match(await reason({ ...input, now: () => NOW + 29_000 }), /^Replayed request/);
+      // Re-signed with a new timestamp (a client retrying with its clientOrderId): not a replay.
+      assert.equal((await verifySignedRequest(request({ timestamp: NOW + 1, replay }))).ok, true);
+    });
+
+    it("refuses timestamps from before the server started (a restart emptied the cache)", async () => {
+      const replay = createReplayGuard({ startedAt: NOW });
+      assert.match(await reason(request({ timestamp: NOW - 1, replay })), /before this server started/);
+      assert.equal((await verifySignedRequest(request({ timestamp: NOW, replay }))).ok, true);
+    });
+
+    it("never claims an invalid signature, so only a key's owner fills the cache", async () => {
+      const replay = createReplayGuard({ startedAt: NOW - 10_000 });
+      const forged = request({ timestamp: NOW, replay });
+      await reason({ ...forged, headers: { ...forged.headers, signature: "0".repeat(64) } });
+      assert.equal(replay.size(), 0);
+    });
+
+    it("keeps accepting untimestamped requests as the spec's scheme allows (they can be replayed)", async () => {
+      const replay = createReplayGuard({ startedAt: NOW });
+      assert.equal((await verifySignedRequest(request({ replay }))).ok, true);
+      assert.equal((await verifySignedRequest(request({ replay }))).ok, true);
+      assert.equal(replay.size(), 0);
+    });
+
+    it("answers a full cache with a retry time instead of evicting", async () => {
+      const replay = createReplayGuard({ startedAt: NOW - 10_000, maxEntries: 1 });
+      assert.equal((await verifySignedRequest(request({ timestamp: NOW, replay }))).ok, true);
+      const verdict = await verifySignedRequest(request({ timestamp: NOW + 1, replay }));
+      assert.ok(!verdict.ok && verdict.retryAfterSeconds !== undefined && verdict.retryAfterSeconds >= 1, JSON.stringify(verdict));
     });
   });
 });

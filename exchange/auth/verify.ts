@@ -1,3 +1,4 @@
+import type { ReplayGuard } from "./replay.ts";
 import { isWellFormedSignature, methodCarriesBody, signatureText, verifySignature } from "./signing.ts";
 
 export const DEFAULT_TIMESTAMP_WINDOW_MS = 30_000;
@@ -34,11 +35,14 @@ export interface VerifySignedRequestInput {
   readonly now: () => number;
   readonly windowMs?: number | undefined;
   readonly requireTimestamp?: boolean | undefined;
+  /** Accepts each timestamped signature once; without it a valid request verifies every time. */
+  readonly replay?: ReplayGuard | undefined;
 }
 
 export type VerifySignedRequestResult =
   | { readonly ok: true; readonly userId: string; readonly publicKey: string }
-  | { readonly ok: false; readonly reason: string };
+  /** retryAfterSeconds: not the client's fault but a full replay cache (answer 429, not 401). */
+  | { readonly ok: false; readonly reason: string; readonly retryAfterSeconds?: number };
 
 const fail = (reason: string): VerifySignedRequestResult => ({ ok: false, reason });
 
@@ -67,6 +71,9 @@ export async function verifySignedRequest(input: VerifySignedRequestInput): Prom
     if (Math.abs(now - Number(timestamp)) > windowMs) {
       return fail(`Stale API-Timestamp: more than ${windowMs} ms from server time ${now}`);
     }
+    if (input.replay !== undefined && Number(timestamp) < input.replay.notBefore) {
+      return fail(`API-Timestamp ${timestamp} is before this server started (${input.replay.notBefore}); sign the request again with the current time`);
+    }
   }
 
   const key = await input.resolveKey(publicKey);
@@ -75,5 +82,14 @@ export async function verifySignedRequest(input: VerifySignedRequestInput): Prom
   const body = methodCarriesBody(input.method) ? input.body : "";
   const text = signatureText({ publicKey, url: input.url, body, timestamp: timestamp === "" ? undefined : timestamp });
   if (!verifySignature(key.privateKey, text, signature)) return fail("Invalid API-Signature for this request");
+  // Claimed only once verified, so no one but the key's owner can put entries in the cache.
+  if (input.replay !== undefined && timestamp !== undefined && timestamp !== "") {
+    const now = input.now();
+    const claim = input.replay.claim(signature, Number(timestamp) + windowMs, now);
+    if (claim === "replay") return fail("Replayed request: this signature (API-Timestamp " + timestamp + ") was already used; sign each request anew");
+    if (claim === "full") {
+      return { ok: false, reason: "Too many timestamped requests in flight to remember them all; retry shortly", retryAfterSeconds: input.replay.retryAfterSeconds(now) };
+    }
+  }
   return { ok: true, userId: key.userId, publicKey };
 }

@@ -42,6 +42,7 @@ export class ExchangeHttp {
   private readonly fetchImpl: typeof fetch;
   /** RateLimit-Limit of the last signed answer: the key's requests per minute. */
   signedLimit: number | undefined;
+  private lastTimestamp = 0;
 
   constructor(baseUrl: string, options: ClientOptions = {}) {
     this.baseUrl = baseUrl.replace(/\/+$/, "");
@@ -54,13 +55,22 @@ export class ExchangeHttp {
     const url = `${this.baseUrl}${path}`;
     const body = payload === undefined ? "" : JSON.stringify(payload);
     const headers: Record<string, string> = {
-      ...signRequest({ publicKey: key.publicKey, privateKey: key.privateKey, method, url, body, timestamp: Date.now() }),
+      ...signRequest({ publicKey: key.publicKey, privateKey: key.privateKey, method, url, body, timestamp: this.nextTimestamp() }),
       ...(body === "" ? {} : { "content-type": "application/json" }),
     };
     const response = await this.fetchImpl(url, { method, headers, ...(body === "" ? {} : { body }), signal: AbortSignal.timeout(this.timeoutMs) });
     const limit = Number(response.headers.get("RateLimit-Limit"));
     if (Number.isSafeInteger(limit) && limit > 0) this.signedLimit = limit;
     return this.answer<T>(response);
+  }
+
+  /**
+   * Strictly increasing: the exchange accepts a timestamped signature once, so two identical
+   * requests in the same millisecond (two balance reads) must not carry the same signature.
+   */
+  private nextTimestamp(): number {
+    this.lastTimestamp = Math.max(Date.now(), this.lastTimestamp + 1);
+    return this.lastTimestamp;
   }
 
   /** An anonymous GET. */

@@ -1,5 +1,5 @@
 export type * from "./types.ts";
-export { applyEntry, balanceOf, createLedger, feesCollected, holdOf } from "./state.ts";
+export { applyEntry, balanceOf, createLedger, feesCollected, holdOf, recountSupply, supplyOf } from "./state.ts";
 export {
   COMMISSION_TYPES,
   commissionsForLevel,

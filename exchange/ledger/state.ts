@@ -8,7 +8,19 @@ import type { Balance, Entry, Hold, LedgerState } from "./types.ts";
 const ZERO: Balance = { available: 0n, locked: 0n };
 
 export function createLedger(): LedgerState {
-  return { balances: new Map(), holds: new Map(), fees: new Map() };
+  return { balances: new Map(), holds: new Map(), fees: new Map(), supply: new Map() };
+}
+
+export function supplyOf(state: LedgerState, currency: string): bigint {
+  return state.supply.get(currency) ?? 0n;
+}
+
+/** Recomputes supply from balances and fee totals, after they were loaded rather than applied. */
+export function recountSupply(state: LedgerState): void {
+  state.supply.clear();
+  const add = (currency: string, amount: bigint) => state.supply.set(currency, supplyOf(state, currency) + amount);
+  for (const own of state.balances.values()) for (const [currency, balance] of own) add(currency, balance.available + balance.locked);
+  for (const [currency, amount] of state.fees) add(currency, amount);
 }
 
 export function balanceOf(state: LedgerState, userId: string, currency: string): Balance {
@@ -66,6 +78,7 @@ export function applyEntry(state: LedgerState, entry: Entry): void {
   }
   for (const { account, currency, delta } of entry.postings) {
     if (account.kind === "fees") state.fees.set(currency, feesCollected(state, currency) + delta);
+    if (account.kind === "external") state.supply.set(currency, supplyOf(state, currency) - delta);
   }
 }
 

@@ -20,6 +20,11 @@ export interface LedgerState {
   readonly holds: Map<string, Hold>;
   /** Commissions and withdrawal fees the exchange has earned, per currency. */
   readonly fees: Map<string, bigint>;
+  /**
+   * What the exchange holds per currency (deposits less what withdrawals sent out): every
+   * balance, hold and fee total is a part of it, so bounding it bounds them all.
+   */
+  readonly supply: Map<string, bigint>;
 }
 
 /**
@@ -55,4 +60,5 @@ export type LedgerRejectCode =
   | "AMOUNT_BELOW_FEE"
   | "QUOTE_BUDGET_REQUIRED"
   | "BELOW_MIN_QUOTE_AMOUNT"
-  | "DUPLICATE_ORDER_ID";
+  | "DUPLICATE_ORDER_ID"
+  | "OUT_OF_RANGE";

@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
+import fc from "fast-check";
+import { MAX_STORED_UNITS } from "../money/decimal.ts";
 import { NO_FEE } from "./commissions.ts";
-import { applyEntry, balanceOf, createLedger, feesCollected } from "./state.ts";
+import { applyEntry, balanceOf, createLedger, feesCollected, recountSupply, supplyOf } from "./state.ts";
 import { rate, USD } from "./test-fixtures.ts";
 import { deposit, withdraw } from "./wallet.ts";
 
@@ -26,6 +28,43 @@ describe("deposit", () => {
   it("refuses a non-positive amount", () => {
     const entry = deposit(createLedger(), { depositId: "d1", userId: "alice", currency: USD, amount: 0n, fee: NO_FEE });
     assert.ok(!entry.ok && entry.code === "INVALID_AMOUNT");
+  });
+
+  it("refuses a credit that would take the currency's holdings past what numeric(78, 0) stores", () => {
+    const ledger = funded(MAX_STORED_UNITS - 10n);
+    const over = deposit(ledger, { depositId: "d2", userId: "bob", currency: USD, amount: 11n, fee: NO_FEE });
+    assert.ok(!over.ok && over.code === "OUT_OF_RANGE", JSON.stringify(over));
+    const exact = deposit(ledger, { depositId: "d3", userId: "bob", currency: USD, amount: 10n, fee: NO_FEE });
+    assert.ok(exact.ok);
+  });
+
+  it("keeps every balance and fee total within storage whatever deposits and withdrawals arrive (seed pinned)", () => {
+    const seed = 20261123;
+    console.log(`# ledger storage-bound property seed ${seed}`);
+    const amount = fc.oneof(fc.bigInt({ min: 1n, max: 10n ** 6n }), fc.bigInt({ min: 1n, max: MAX_STORED_UNITS }), fc.constant(MAX_STORED_UNITS));
+    const step = fc.record({ withdraw: fc.boolean(), user: fc.constantFrom("alice", "bob", "carol"), amount, feePpm: fc.bigInt({ min: 0n, max: 10_000n }) });
+    fc.assert(
+      fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
+        const ledger = createLedger();
+        steps.forEach((s, i) => {
+          const fee = { rate: rate(s.feePpm, 6), minimum: 0n };
+          const request = { userId: s.user, currency: USD, amount: s.amount, fee };
+          const entry = s.withdraw ? withdraw(ledger, { ...request, withdrawalId: `w${i}` }) : deposit(ledger, { ...request, depositId: `d${i}` });
+          if (entry.ok) applyEntry(ledger, entry.value);
+          let total = feesCollected(ledger, "USD");
+          for (const user of ["alice", "bob", "carol"]) {
+            const { available, locked } = balanceOf(ledger, user, "USD");
+            total += available + locked;
+          }
+          assert.ok(total <= MAX_STORED_UNITS, `holdings ${total} past the bound after step ${i}`);
+          assert.equal(supplyOf(ledger, "USD"), total, "supply is what the exchange holds");
+        });
+        const supply = supplyOf(ledger, "USD");
+        recountSupply(ledger);
+        assert.equal(supplyOf(ledger, "USD"), supply, "recounting from balances gives the same supply");
+      }),
+      { seed, numRuns: 300 },
+    );
   });
 });
 

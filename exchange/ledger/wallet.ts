@@ -1,7 +1,8 @@
+import { MAX_STORED_UNITS } from "../money/decimal.ts";
 import type { CurrencySpec } from "../money/pair.ts";
 import { fail, ok, type Result } from "../result.ts";
 import { feeFor, type FeeRule } from "./commissions.ts";
-import { balanceOf } from "./state.ts";
+import { balanceOf, supplyOf } from "./state.ts";
 import type { Entry, LedgerRejectCode, LedgerState } from "./types.ts";
 
 export interface DepositRequest {
@@ -14,10 +15,18 @@ export interface DepositRequest {
   readonly fee: FeeRule;
 }
 
-/** Credits a deposit less its fee. Money that arrived is never refused, only a non-positive amount is. */
-export function deposit(_state: LedgerState, request: DepositRequest): Result<Entry, LedgerRejectCode> {
+/**
+ * Credits a deposit less its fee. Money that arrived is refused only when the amount is not
+ * positive, or when it would take what the exchange holds of the currency past what storage
+ * holds (MAX_STORED_UNITS): no balance could then be written, and a failed commit stops the exchange.
+ */
+export function deposit(state: LedgerState, request: DepositRequest): Result<Entry, LedgerRejectCode> {
   const { depositId, userId, currency, amount } = request;
   if (amount <= 0n) return fail("INVALID_AMOUNT", `deposit ${depositId}: amount must be positive`);
+  const held = supplyOf(state, currency.code);
+  if (held + amount > MAX_STORED_UNITS) {
+    return fail("OUT_OF_RANGE", `deposit ${depositId}: ${currency.code} held would exceed 10^78 - 1 base units (${held} held, ${amount} more)`);
+  }
   const fee = feeFor(amount, request.fee);
   return ok({
     kind: "deposit",

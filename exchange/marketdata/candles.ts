@@ -108,22 +108,6 @@ export async function upsertCandles(tx: Queryable, rows: readonly CandleRow[]): 
   if (rows.length > 0) await tx.query(candleUpsertSql("$1"), [candleRowsJson(rows)]);
 }
 
-export const CANDLES_TABLE_SQL = `
-create table if not exists candles (
-  pair_code text not null,
-  level text not null,
-  bucket_ms bigint not null,
-  open_ticks bigint not null,
-  high_ticks bigint not null,
-  low_ticks bigint not null,
-  close_ticks bigint not null,
-  volume_lots numeric(78, 0) not null,
-  volume_tick_lots numeric(78, 0) not null,
-  first_seq bigint not null,
-  last_seq bigint not null,
-  primary key (pair_code, level, bucket_ms)
-)`;
-
 /** Candles of `interval` whose bucket overlaps [startMs, endMs], oldest first; empty buckets are left out. */
 export async function readCandles(db: Queryable, pairCode: string, interval: Interval, startMs: number, endMs: number): Promise<Candle[]> {
   const level = sourceLevel(interval);

@@ -8,6 +8,14 @@ export type DecimalError = "INVALID_DECIMAL" | "TOO_MANY_DECIMALS";
 
 const DECIMAL_TEXT = /^(-?)(\d+)(?:\.(\d+))?$/;
 const MAX_DIGITS = 36;
+
+/**
+ * The largest amount of base units storage holds: money columns are numeric(78, 0). Every amount
+ * that enters (orders, deposits, withdrawals) is refused beyond it, and the ledger keeps each
+ * currency's total within it, so no balance, hold, fee or sum can overflow a column and fail a
+ * commit (which would stop the exchange).
+ */
+export const MAX_STORED_UNITS = 10n ** 78n - 1n;
 const powers: bigint[] = [];
 
 export function pow10(exponent: number): bigint {

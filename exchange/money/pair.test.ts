@@ -6,12 +6,14 @@ import {
   formatAmount,
   formatPrice,
   parseAmount,
+  parseCurrencyUnits,
   parsePrice,
   quoteUnitsOf,
   tickLotsOfQuoteUnits,
   type PairSettings,
   type PairSpec,
 } from "./pair.ts";
+import { MAX_STORED_UNITS } from "./decimal.ts";
 
 const settings: PairSettings = {
   code: "ALPHA_USDT",
@@ -83,5 +85,17 @@ describe("pair conversions", () => {
     assert.equal(tickLotsOfQuoteUnits(12_345n, coarse), 123n);
     assert.equal(quoteUnitsOf(1, 123, coarse) <= 12_345n, true);
     assert.equal(tickLotsOfQuoteUnits(12_345n, alpha), 12_345n);
+  });
+});
+
+describe("parseCurrencyUnits", () => {
+  it("refuses amounts a numeric(78, 0) column cannot store, at any number of decimals", () => {
+    const usdt = { code: "USDT", decimals: 6 };
+    const max = parseCurrencyUnits("9".repeat(72) + ".999999", usdt);
+    assert.ok(max.ok && max.value === MAX_STORED_UNITS);
+    const over = parseCurrencyUnits("1" + "0".repeat(72), usdt);
+    assert.ok(!over.ok && over.code === "OUT_OF_RANGE", "10^78 units");
+    const e80 = parseCurrencyUnits("1" + "0".repeat(80), { code: "X", decimals: 0 });
+    assert.ok(!e80.ok && e80.code === "OUT_OF_RANGE", "10^80 units");
   });
 });

@@ -1,5 +1,5 @@
 import { fail, ok, type Result } from "../result.ts";
-import { formatUnits, parseUnits, pow10, type DecimalError, type Rounding } from "./decimal.ts";
+import { formatUnits, MAX_STORED_UNITS, parseUnits, pow10, type DecimalError, type Rounding } from "./decimal.ts";
 
 // The one place where decimal text, engine ticks/lots and ledger base units meet.
 //   price  = ticks x 10^-digitsPrice          (quote per one base)
@@ -102,9 +102,16 @@ export function tickLotsOfQuoteUnits(quoteUnits: bigint, pair: PairSpec): bigint
   return quoteUnits / quoteUnitsPerTickLot(pair);
 }
 
-export function parseCurrencyUnits(text: string, currency: CurrencySpec, rounding: Rounding = "exact"): Result<bigint, DecimalError> {
-  return parseUnits(text, currency.decimals, rounding);
+/** Decimal text to base units, refusing what a numeric(78, 0) column could not store (OUT_OF_RANGE). */
+export function parseCurrencyUnits(text: string, currency: CurrencySpec, rounding: Rounding = "exact"): Result<bigint, ConversionError> {
+  const parsed = parseUnits(text, currency.decimals, rounding);
+  if (parsed.ok && (parsed.value > MAX_STORED_UNITS || parsed.value < -MAX_STORED_UNITS)) {
+    return fail("OUT_OF_RANGE", `${text} ${currency.code} is more than the ${MAX_STORED_UNITS_TEXT} base units an amount can hold`);
+  }
+  return parsed;
 }
+
+const MAX_STORED_UNITS_TEXT = "10^78 - 1";
 
 export function formatCurrencyUnits(units: bigint, currency: CurrencySpec): string {
   return formatUnits(units, currency.decimals);

@@ -55,6 +55,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     serviceSecret: secrets.serviceSecret,
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     signedRateLimitPerMinute: env.SIGNED_RATE_LIMIT_PER_MINUTE,
+    authFailureLimitPerMinute: env.AUTH_FAILURE_LIMIT_PER_MINUTE,
     trustProxy: env.TRUST_PROXY,
     publicUrl: env.EXCHANGE_PUBLIC_URL,
     timestampWindowMs: env.SIGNATURE_WINDOW_MS,

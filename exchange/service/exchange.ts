@@ -1,9 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { ApiError, notFound } from "../../lib/http/index.ts";
+import { ApiError, invalidParam, notFound } from "../../lib/http/index.ts";
 import {
   applyEntry,
   balanceOf,
   createLedger,
+  recountSupply,
   deposit as depositEntry,
   requiredHold,
   withdraw as withdrawEntry,
@@ -353,6 +354,7 @@ export class Exchange {
     const currency = this.reference.currency(args.currency);
     if (!currency.row.canDeposit) throw new ApiError(400, "DEPOSITS_DISABLED", `Deposits of ${currency.row.code} are disabled`);
     const amount = parseCurrencyUnits(args.amount, currency.spec);
+    if (!amount.ok && amount.code === "OUT_OF_RANGE") throw invalidParam("amount", amount.message);
     if (!amount.ok || amount.value <= 0n) throw new ApiError(400, "INVALID_PARAM", `amount: must be a positive ${currency.row.code} amount with at most ${currency.spec.decimals} decimals`);
     const id = args.depositId ?? randomUUID();
     // A deposit id repeated while the first is still being credited, or after, is refused: it
@@ -369,7 +371,7 @@ export class Exchange {
   private async credit(id: string, userId: string, currency: Currency, amount: bigint, reference: string | null): Promise<DepositRow> {
     const fee = this.reference.walletFee("refill", currency, this.levelOf(userId));
     const entry = depositEntry(this.ledger, { depositId: id, userId, currency: currency.spec, amount, fee });
-    if (!entry.ok) throw new ApiError(400, "INVALID_PARAM", entry.message);
+    if (!entry.ok) throw invalidParam("amount", entry.message);
     this.mutating(() => applyEntry(this.ledger, entry.value));
     const row: DepositRow = { id, userId, currency: currency.row.code, amount, fee: feeOfEntry(entry.value), reference, createdAt: this.nowMs() };
     await this.options.committer.commit({ deposits: [row], entries: [entry.value], ...balancesTouched(this.ledger, [entry.value]) });
@@ -396,6 +398,7 @@ export class Exchange {
     const currency = this.reference.currency(args.currency);
     if (!currency.row.canWithdraw) throw new ApiError(400, "WITHDRAWALS_DISABLED", `Withdrawals of ${currency.row.code} are disabled`);
     const amount = parseCurrencyUnits(args.amount, currency.spec);
+    if (!amount.ok && amount.code === "OUT_OF_RANGE") throw invalidParam("amount", amount.message);
     if (!amount.ok || amount.value <= 0n) throw new ApiError(400, "INVALID_PARAM", `amount: must be a positive ${currency.row.code} amount with at most ${currency.spec.decimals} decimals`);
     const min = currency.row.minWithdraw === null ? null : parseCurrencyUnits(currency.row.minWithdraw, currency.spec, "up");
     const max = currency.row.maxWithdraw === null ? null : parseCurrencyUnits(currency.row.maxWithdraw, currency.spec, "down");
@@ -476,6 +479,7 @@ export class Exchange {
       own.set(row.currency, { available: row.available, locked: row.locked });
     }
     for (const row of state.fees) this.ledger.fees.set(row.currency, row.amount);
+    recountSupply(this.ledger);
   }
 
   /**

@@ -1,10 +1,13 @@
-import { CANDLES_TABLE_SQL } from "../marketdata/candles.ts";
+import { createHash } from "node:crypto";
 import type { Db } from "./types.ts";
 
 // The exchange schema, as numbered migrations applied once each, in order, in one transaction
-// per migration. Never edit a released migration: add the next one. Money is numeric(78, 0)
-// base units (bigint-sized and beyond), ticks and lots bigint, times bigint epoch ms (deal
-// execution times epoch microseconds).
+// per migration. A released migration is frozen text: every statement is written out here (no
+// constant shared with live code, which would rewrite history when that code changes), its
+// checksum is pinned by migrations.test.ts and recorded in schema_migrations, and start-up
+// refuses a database whose applied migrations differ. Change the schema by adding the next one.
+// Money is numeric(78, 0) base units (bigint-sized and beyond), ticks and lots bigint, times
+// bigint epoch ms (deal execution times epoch microseconds).
 
 export const MIGRATIONS: readonly (readonly string[])[] = [
   [
@@ -136,7 +139,21 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
       created_at bigint not null
     )`,
     `create index withdrawals_by_user on withdrawals (user_id, created_at desc)`,
-    CANDLES_TABLE_SQL,
+    `
+create table if not exists candles (
+  pair_code text not null,
+  level text not null,
+  bucket_ms bigint not null,
+  open_ticks bigint not null,
+  high_ticks bigint not null,
+  low_ticks bigint not null,
+  close_ticks bigint not null,
+  volume_lots numeric(78, 0) not null,
+  volume_tick_lots numeric(78, 0) not null,
+  first_seq bigint not null,
+  last_seq bigint not null,
+  primary key (pair_code, level, bucket_ms)
+)`,
   ],
   [
     // Idempotent withdrawals: a client's retry with the same id returns the first withdrawal.
@@ -145,9 +162,40 @@ export const MIGRATIONS: readonly (readonly string[])[] = [
   ],
 ];
 
-/** Applies every migration the database has not seen; safe to run from several processes at once. */
+/** SHA-256 (hex) of a migration's statements, exactly as written: what schema_migrations records. */
+export function migrationChecksum(statements: readonly string[]): string {
+  return createHash("sha256").update(JSON.stringify(statements), "utf8").digest("hex");
+}
+
+/**
+ * Applies every migration the database has not seen; safe to run from several processes at once.
+ * Throws, before touching anything, when a migration the database applied differs from the text
+ * here (an edited release) or is unknown to this code (a newer release ran against it): the
+ * schema is then not the one this code was written for.
+ */
 export async function migrate(db: Db): Promise<number> {
   await db.query(`create table if not exists schema_migrations (version integer primary key, applied_at bigint not null)`);
+  // Databases migrated before checksums were recorded get them on their next start: their text
+  // is the one released, which this file keeps.
+  await db.query(`alter table schema_migrations add column if not exists checksum text`);
+  const checksums = MIGRATIONS.map(migrationChecksum);
+  await db.transaction(async (tx) => {
+    await tx.query(`select pg_advisory_xact_lock(727274)`);
+    const rows = await tx.query<{ version: number; checksum: string | null }>(`select version, checksum from schema_migrations order by version`);
+    for (const row of rows) {
+      const expected = checksums[row.version - 1];
+      if (expected === undefined) {
+        throw new Error(`exchange schema: the database has migration ${row.version}, which this code does not know (it has ${checksums.length}); run the newer release or restore the database`);
+      }
+      if (row.checksum === null) await tx.query(`update schema_migrations set checksum = $1 where version = $2`, [expected, row.version]);
+      else if (row.checksum !== expected) {
+        throw new Error(
+          `exchange schema: migration ${row.version} was applied with checksum ${row.checksum} but exchange/store/migrations.ts now has ${expected}; ` +
+            `a released migration was edited. Restore its text and put the change in a new migration`,
+        );
+      }
+    }
+  });
   let applied = 0;
   for (const [index, statements] of MIGRATIONS.entries()) {
     const version = index + 1;
@@ -156,7 +204,7 @@ export async function migrate(db: Db): Promise<number> {
       await tx.query(`select pg_advisory_xact_lock(727274)`);
       if ((await tx.query(`select 1 from schema_migrations where version = $1`, [version])).length > 0) return false;
       for (const statement of statements) await tx.query(statement);
-      await tx.query(`insert into schema_migrations (version, applied_at) values ($1, $2)`, [version, Date.now()]);
+      await tx.query(`insert into schema_migrations (version, applied_at, checksum) values ($1, $2, $3)`, [version, Date.now(), checksums[index]]);
       return true;
     });
     if (done) applied++;

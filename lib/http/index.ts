@@ -7,3 +7,5 @@ export type { ClientIpOptions } from "./client-ip.ts";
 export { createRateLimiter, rateLimit } from "./rate-limit.ts";
 export type { RateLimitDecision, RateLimiter, RateLimiterOptions } from "./rate-limit.ts";
 export { requestId } from "./request-id.ts";
+export { createAuthFailureGuard, subscriberOf } from "./auth-failures.ts";
+export type { AuthFailureGuard, AuthFailureGuardOptions } from "./auth-failures.ts";

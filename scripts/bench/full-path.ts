@@ -33,9 +33,14 @@ interface SignedOrder {
   readonly headers: Record<string, string>;
 }
 
-/** Limit orders around 1.00 (half of them cross), 5% IOC; amounts 2..50 ALPHA. */
+/**
+ * Limit orders around 1.00 (half of them cross), 5% IOC; amounts 2..50 ALPHA. Each carries its own
+ * API-Timestamp (now + its index in ms: distinct, and within the 30 s window when it is sent at
+ * >= 700 orders/s), so the server's replay cache is part of what is measured.
+ */
 function signedOrders(seed: number, count: number, url: string, users: { publicKey: string; privateKey: string }[]): SignedOrder[] {
   const random = mulberry32(seed);
+  const startMs = Date.now();
   const orders: SignedOrder[] = [];
   for (let i = 0; i < count; i++) {
     const user = users[i % users.length];
@@ -50,7 +55,7 @@ function signedOrders(seed: number, count: number, url: string, users: { publicK
       price,
       ...(random() < 0.05 ? { timeInForce: "IOC" } : {}),
     });
-    const headers = { ...signRequest({ publicKey: user.publicKey, privateKey: user.privateKey, method: "POST", url, body }), "content-type": "application/json" };
+    const headers = { ...signRequest({ publicKey: user.publicKey, privateKey: user.privateKey, method: "POST", url, body, timestamp: startMs + i }), "content-type": "application/json" };
     orders.push({ body, headers });
   }
   return orders;

@@ -30,6 +30,7 @@ export async function createBackend(kind: "pglite" | "postgres", extra: Record<s
     EXCHANGE_SERVICE_SECRET: "service-secret-for-tests-only",
     RATE_LIMIT_PER_MINUTE: "100000",
     SIGNED_RATE_LIMIT_PER_MINUTE: "100000",
+    AUTH_FAILURE_LIMIT_PER_MINUTE: "100000",
     ...extra,
   };
   if (kind === "postgres") {
