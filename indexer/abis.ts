@@ -5771,6 +5771,32 @@ export const BoosterAbi = [
     "type": "error"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "agentNftId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint8",
+        "name": "activeTier",
+        "type": "uint8"
+      },
+      {
+        "internalType": "uint8",
+        "name": "requestedTier",
+        "type": "uint8"
+      },
+      {
+        "internalType": "uint64",
+        "name": "activeUntil",
+        "type": "uint64"
+      }
+    ],
+    "name": "BoostDowngrade",
+    "type": "error"
+  },
+  {
     "inputs": [],
     "name": "FailedCall",
     "type": "error"
