@@ -51,11 +51,6 @@ export const AgentSpawnerAbi = [
             "type": "uint24"
           },
           {
-            "internalType": "uint16",
-            "name": "poolShareBps",
-            "type": "uint16"
-          },
-          {
             "internalType": "uint256",
             "name": "stableVirtualReserve",
             "type": "uint256"
@@ -189,17 +184,6 @@ export const AgentSpawnerAbi = [
       }
     ],
     "name": "InvalidName",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint16",
-        "name": "bps",
-        "type": "uint16"
-      }
-    ],
-    "name": "InvalidPoolShare",
     "type": "error"
   },
   {
@@ -401,25 +385,6 @@ export const AgentSpawnerAbi = [
       }
     ],
     "name": "FeeTierUpdated",
-    "type": "event"
-  },
-  {
-    "anonymous": false,
-    "inputs": [
-      {
-        "indexed": false,
-        "internalType": "uint16",
-        "name": "previousBps",
-        "type": "uint16"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint16",
-        "name": "currentBps",
-        "type": "uint16"
-      }
-    ],
-    "name": "PoolShareUpdated",
     "type": "event"
   },
   {
@@ -878,19 +843,6 @@ export const AgentSpawnerAbi = [
   {
     "inputs": [
       {
-        "internalType": "uint16",
-        "name": "bps",
-        "type": "uint16"
-      }
-    ],
-    "name": "setPoolShareBps",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
         "internalType": "uint256",
         "name": "fee",
         "type": "uint256"
@@ -952,11 +904,6 @@ export const AgentSpawnerAbi = [
             "internalType": "uint24",
             "name": "feeTier",
             "type": "uint24"
-          },
-          {
-            "internalType": "uint16",
-            "name": "poolShareBps",
-            "type": "uint16"
           },
           {
             "internalType": "uint256",

@@ -32,6 +32,8 @@ contract GasReportTest is EcosystemTest {
         _fundAndApprove(bob);
         _fundAndApprove(carol);
 
+        // The creator gets nothing for free: alice buys her stake on the curve like bob did.
+        _buy(alpha.pool, alice, TRADE_STABLE);
         // Votes weigh balances at the block before the proposal: open it one block later.
         vm.roll(block.number + 1);
         vm.prank(alice);

@@ -25,7 +25,6 @@ describe("constructors reject zero addresses", async () => {
     spawnFee: DEFAULT_SETTINGS.spawnFee,
     cooldown: DEFAULT_SETTINGS.spawnCooldownSeconds,
     feeTier: DEFAULT_SETTINGS.poolFeeTier,
-    poolShareBps: DEFAULT_SETTINGS.poolShareBps,
     stableVirtualReserve: DEFAULT_SETTINGS.stableVirtualReserve,
     nativeVirtualReserve: DEFAULT_SETTINGS.nativeVirtualReserve,
     workerOperator: wallets.operator.account.address,

@@ -12,8 +12,11 @@ const STATE = { Active: 0, Defeated: 1, Succeeded: 2, Executed: 3, Superseded: 4
 
 const TOKEN = 10n ** 18n;
 const TOTAL_SUPPLY = 1_000_000_000n * TOKEN;
+// Alice (the spawner of ALPHA) gets nothing for free: she buys on the curve and keeps exactly this
+// stake (20% of the supply), then hands out the holdings below before any proposal.
 const OWNER_SHARE = (TOTAL_SUPPLY * 2_000n) / BPS;
-// Holdings handed out by alice (the spawner of ALPHA) before any proposal.
+const OWNER_BUY = 3_000n * 10n ** 6n; // mUSD: buys a little over 20% of the supply at launch
+const SINK = "0x000000000000000000000000000000000000dEaD";
 const BOB = 30_000_000n * TOKEN;
 const CAROL = 30_000_000n * TOKEN;
 const DAVE = 10_000_000n * TOKEN;
@@ -47,9 +50,22 @@ describe("WorkerVoting", async () => {
     return { token: await viem.getContractAt("AgentToken", token), nftId, workerId };
   }
 
+  /** Buys `amount` mUSD worth of `token` on its pool for `buyer`; returns what it bought. */
+  async function buyOnCurve(buyer: Wallet, token: Awaited<ReturnType<typeof spawnToken>>, amount: bigint) {
+    const pool = await viem.getContractAt("AgentPool", await token.token.read.pool());
+    await f.stableToken.write.mint([buyer.account.address, amount], { account: buyer.account });
+    await f.stableToken.write.approve([pool.address, amount], { account: buyer.account });
+    const before = await token.token.read.balanceOf([buyer.account.address]);
+    await pool.write.swapExactIn([f.stableToken.address, amount, 0n, buyer.account.address], { account: buyer.account });
+    return (await token.token.read.balanceOf([buyer.account.address])) - before;
+  }
+
   async function votingFixture() {
     const alpha = await spawnToken(alice, "ALPHA");
     const beta = await spawnToken(bob, "BETA");
+    const bought = await buyOnCurve(alice, alpha, OWNER_BUY);
+    await alpha.token.write.transfer([SINK, bought - OWNER_SHARE], { account: alice.account });
+    await buyOnCurve(bob, beta, 1_000n * 10n ** 6n);
     const gifts: [Wallet, bigint][] = [
       [bob, BOB],
       [carol, CAROL],

@@ -24,7 +24,6 @@ struct EcosystemSettings {
     uint256 spawnFee;
     uint64 spawnCooldown;
     uint24 poolFeeTier;
-    uint16 poolShareBps;
     uint256 stableVirtualReserve;
     uint256 nativeVirtualReserve;
     uint64 votingPeriod;
@@ -82,7 +81,6 @@ abstract contract EcosystemDeployer is CommonBase {
         s.spawnFee = 0.01 ether;
         s.spawnCooldown = 3600;
         s.poolFeeTier = 3000;
-        s.poolShareBps = 8000;
         s.stableVirtualReserve = 10_000 * 10 ** 6;
         s.nativeVirtualReserve = 5 ether;
         s.votingPeriod = 3 days;
@@ -139,7 +137,6 @@ abstract contract EcosystemDeployer is CommonBase {
             spawnFee: s.spawnFee,
             cooldown: s.spawnCooldown,
             feeTier: s.poolFeeTier,
-            poolShareBps: s.poolShareBps,
             stableVirtualReserve: s.stableVirtualReserve,
             nativeVirtualReserve: s.nativeVirtualReserve,
             workerOperator: accounts.workerOperator
