@@ -1294,11 +1294,6 @@ export const AgentTokenAbi = [
     "type": "error"
   },
   {
-    "inputs": [],
-    "name": "ERC6372InconsistentClock",
-    "type": "error"
-  },
-  {
     "inputs": [
       {
         "internalType": "address",
@@ -1496,7 +1491,7 @@ export const AgentTokenAbi = [
         "type": "string"
       }
     ],
-    "stateMutability": "view",
+    "stateMutability": "pure",
     "type": "function"
   },
   {
@@ -4630,6 +4625,11 @@ export const WorkerVotingAbi = [
       },
       {
         "internalType": "uint64",
+        "name": "votingDelay_",
+        "type": "uint64"
+      },
+      {
+        "internalType": "uint64",
         "name": "votingPeriod_",
         "type": "uint64"
       },
@@ -4726,6 +4726,17 @@ export const WorkerVotingAbi = [
     "inputs": [
       {
         "internalType": "uint256",
+        "name": "delay",
+        "type": "uint256"
+      }
+    ],
+    "name": "InvalidVotingDelay",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
         "name": "period",
         "type": "uint256"
       }
@@ -4793,6 +4804,22 @@ export const WorkerVotingAbi = [
     "type": "error"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "proposalId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint64",
+        "name": "startsAt",
+        "type": "uint64"
+      }
+    ],
+    "name": "VotingNotStarted",
+    "type": "error"
+  },
+  {
     "anonymous": false,
     "inputs": [
       {
@@ -4841,7 +4868,7 @@ export const WorkerVotingAbi = [
       {
         "indexed": false,
         "internalType": "uint64",
-        "name": "snapshotBlock",
+        "name": "proposedAt",
         "type": "uint64"
       },
       {
@@ -5079,6 +5106,25 @@ export const WorkerVotingAbi = [
         "type": "uint64"
       }
     ],
+    "name": "VotingDelayUpdated",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": false,
+        "internalType": "uint64",
+        "name": "previous",
+        "type": "uint64"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint64",
+        "name": "current",
+        "type": "uint64"
+      }
+    ],
     "name": "VotingPeriodUpdated",
     "type": "event"
   },
@@ -5097,12 +5143,51 @@ export const WorkerVotingAbi = [
   },
   {
     "inputs": [],
+    "name": "EXECUTION_WINDOW",
+    "outputs": [
+      {
+        "internalType": "uint64",
+        "name": "",
+        "type": "uint64"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
     "name": "MAX_COMMENT_BYTES",
     "outputs": [
       {
         "internalType": "uint256",
         "name": "",
         "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MAX_VOTING_DELAY",
+    "outputs": [
+      {
+        "internalType": "uint64",
+        "name": "",
+        "type": "uint64"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MIN_VOTING_DELAY",
+    "outputs": [
+      {
+        "internalType": "uint64",
+        "name": "",
+        "type": "uint64"
       }
     ],
     "stateMutability": "view",
@@ -5262,7 +5347,7 @@ export const WorkerVotingAbi = [
           },
           {
             "internalType": "uint64",
-            "name": "snapshotBlock",
+            "name": "proposedAt",
             "type": "uint64"
           },
           {
@@ -5602,6 +5687,19 @@ export const WorkerVotingAbi = [
     "inputs": [
       {
         "internalType": "uint64",
+        "name": "delay",
+        "type": "uint64"
+      }
+    ],
+    "name": "setVotingDelay",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint64",
         "name": "period",
         "type": "uint64"
       }
@@ -5615,6 +5713,11 @@ export const WorkerVotingAbi = [
     "inputs": [],
     "name": "settings",
     "outputs": [
+      {
+        "internalType": "uint64",
+        "name": "votingDelay",
+        "type": "uint64"
+      },
       {
         "internalType": "uint64",
         "name": "votingPeriod",

@@ -31,7 +31,8 @@ contract EcosystemDeploymentTest is EcosystemTest {
     }
 
     function test_VotingStartsWithTheScriptDefaults() public view {
-        (uint64 votingPeriod, uint16 quorumBps, uint16 passingThresholdBps) = voting.settings();
+        (uint64 votingDelay, uint64 votingPeriod, uint16 quorumBps, uint16 passingThresholdBps) = voting.settings();
+        assertEq(votingDelay, 1 days);
         assertEq(votingPeriod, 3 days);
         assertEq(quorumBps, 400);
         assertEq(passingThresholdBps, 5000);

@@ -8,6 +8,8 @@ export interface EcosystemSettings {
   poolFeeTier: number;
   stableVirtualReserve: bigint;
   nativeVirtualReserve: bigint;
+  /** Seconds between a proposal and the start of its voting (its snapshot); at least 1 hour. */
+  votingDelaySeconds: bigint;
   votingPeriodSeconds: bigint;
   quorumBps: number;
   passingThresholdBps: number;
@@ -21,6 +23,7 @@ export const DEFAULT_SETTINGS: EcosystemSettings = {
   // Launch price of a default 1e9-token spawn, all of it in the pool: 10,000 mUSD (6 decimals) or 5 WETH over 1e9 tokens.
   stableVirtualReserve: 10_000n * 10n ** 6n,
   nativeVirtualReserve: parseEther("5"),
+  votingDelaySeconds: 24n * 3600n,
   votingPeriodSeconds: 3n * 24n * 3600n,
   quorumBps: 400,
   passingThresholdBps: 5000,
@@ -108,6 +111,7 @@ export async function deployEcosystem(
     [
       registry.address,
       accounts.admin,
+      settings.votingDelaySeconds,
       settings.votingPeriodSeconds,
       settings.quorumBps,
       settings.passingThresholdBps,

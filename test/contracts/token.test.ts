@@ -264,11 +264,14 @@ describe("AgentToken", async () => {
       assert.equal(await token.read.getVotes([dave.account.address]), 40n);
     });
 
-    it("answers getPastVotes and getPastTotalSupply at past blocks", async () => {
+    // Checkpoints are keyed by timestamp (ERC-6372 mode=timestamp), WorkerVoting's clock.
+    it("answers getPastVotes and getPastTotalSupply at past timestamps", async () => {
       const { token, ownerSupply } = await networkHelpers.loadFixture(spawnedToken);
-      const first = await transfer(token, alice, bob.account.address, 10n * ONE_TOKEN);
+      const at = async (receipt: { blockNumber: bigint }) =>
+        (await publicClient.getBlock({ blockNumber: receipt.blockNumber })).timestamp;
+      const first = { blockNumber: await at(await transfer(token, alice, bob.account.address, 10n * ONE_TOKEN)) };
       await networkHelpers.mine(3);
-      const second = await transfer(token, alice, bob.account.address, 5n * ONE_TOKEN);
+      const second = { blockNumber: await at(await transfer(token, alice, bob.account.address, 5n * ONE_TOKEN)) };
       await transfer(token, bob, carol.account.address, 12n * ONE_TOKEN);
       await networkHelpers.mine();
 
@@ -284,9 +287,9 @@ describe("AgentToken", async () => {
       assert.equal(await token.read.getPastTotalSupply([first.blockNumber]), DEFAULT_SUPPLY);
     });
 
-    it("refuses to look up a future block", async () => {
+    it("refuses to look up a future timestamp", async () => {
       const { token } = await networkHelpers.loadFixture(spawnedToken);
-      const now = await publicClient.getBlockNumber();
+      const now = (await publicClient.getBlock()).timestamp;
       await viem.assertions.revertWithCustomErrorWithArgs(
         token.read.getPastVotes([alice.account.address, now + 10n]),
         token,
@@ -294,7 +297,7 @@ describe("AgentToken", async () => {
         [now + 10n, anyValue],
       );
       assert.equal(await token.read.clock(), Number(now));
-      assert.equal(await token.read.CLOCK_MODE(), "mode=blocknumber&from=default");
+      assert.equal(await token.read.CLOCK_MODE(), "mode=timestamp");
     });
   });
 

@@ -26,6 +26,7 @@ struct EcosystemSettings {
     uint24 poolFeeTier;
     uint256 stableVirtualReserve;
     uint256 nativeVirtualReserve;
+    uint64 votingDelay;
     uint64 votingPeriod;
     uint16 quorumBps;
     uint16 passingThresholdBps;
@@ -83,6 +84,7 @@ abstract contract EcosystemDeployer is CommonBase {
         s.poolFeeTier = 3000;
         s.stableVirtualReserve = 10_000 * 10 ** 6;
         s.nativeVirtualReserve = 5 ether;
+        s.votingDelay = 1 days;
         s.votingPeriod = 3 days;
         s.quorumBps = 400;
         s.passingThresholdBps = 5000;
@@ -121,7 +123,12 @@ abstract contract EcosystemDeployer is CommonBase {
         eco.spawner = _deploySpawner(eco, accounts, settings);
         eco.actionLog = new ActionLog(eco.registry);
         eco.voting = new WorkerVoting(
-            eco.registry, accounts.admin, settings.votingPeriod, settings.quorumBps, settings.passingThresholdBps
+            eco.registry,
+            accounts.admin,
+            settings.votingDelay,
+            settings.votingPeriod,
+            settings.quorumBps,
+            settings.passingThresholdBps
         );
         eco.booster = new Booster(eco.registry, accounts.admin, accounts.treasury);
         _grantRoles(eco, accounts);
