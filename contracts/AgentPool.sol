@@ -114,7 +114,7 @@ contract AgentPool is IAgentPool, ReentrancyGuard {
         amountPair = PoolMath.shareOf(shares, _reservePair, supply);
         if (amountToken < minAmountToken) revert SlippageExceeded(amountToken, minAmountToken);
         if (amountPair < minAmountPair) revert SlippageExceeded(amountPair, minAmountPair);
-        _virtualPair -= PoolMath.shareOf(shares, _virtualPair, supply);
+        _virtualPair -= PoolMath.shareOfRoundingUp(shares, _virtualPair, supply);
         _shares[msg.sender] = balance - shares;
         _totalShares = supply - shares;
         _reserveToken -= amountToken;

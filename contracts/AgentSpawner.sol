@@ -22,7 +22,6 @@ contract AgentSpawner is IAgentSpawner, AccessControl, ReentrancyGuard {
     uint256 public constant MIN_SUPPLY = 1 ether;
     /// @dev Keeps reserve products of the pool math far below 2^256.
     uint256 public constant MAX_SUPPLY = 1e12 ether;
-    uint16 private constant BPS = 10_000;
     uint16 private constant DEFAULT_SLIPPAGE_CAP_BPS = 100;
 
     IAgentRegistry private immutable _registry;
@@ -34,7 +33,6 @@ contract AgentSpawner is IAgentSpawner, AccessControl, ReentrancyGuard {
     uint256 private _spawnFee;
     uint64 private _cooldown;
     uint24 private _feeTier;
-    uint16 private _poolShareBps;
     address private _workerOperator;
     mapping(PoolSide side => uint256) private _virtualReserve;
     mapping(bytes32 symbolHash => bool) private _symbolTaken;
@@ -45,7 +43,6 @@ contract AgentSpawner is IAgentSpawner, AccessControl, ReentrancyGuard {
         uint256 spawnFee;
         uint64 cooldown;
         uint24 feeTier;
-        uint16 poolShareBps;
         uint256 stableVirtualReserve;
         uint256 nativeVirtualReserve;
         address workerOperator;
@@ -75,7 +72,6 @@ contract AgentSpawner is IAgentSpawner, AccessControl, ReentrancyGuard {
         _setSpawnFee(initial.spawnFee);
         _setCooldown(initial.cooldown);
         _setFeeTier(initial.feeTier);
-        _setPoolShareBps(initial.poolShareBps);
         _setVirtualReserve(PoolSide.STABLE, initial.stableVirtualReserve);
         _setVirtualReserve(PoolSide.WRAPPED_NATIVE, initial.nativeVirtualReserve);
         _setWorkerOperator(initial.workerOperator);
@@ -116,11 +112,6 @@ contract AgentSpawner is IAgentSpawner, AccessControl, ReentrancyGuard {
     /// @notice Fee tier (pips) of pools spawned from now on: 500, 3000 or 10000.
     function setFeeTier(uint24 feeTier_) external onlyRole(DEFAULT_ADMIN_ROLE) {
         _setFeeTier(feeTier_);
-    }
-
-    /// @notice Share of the supply (bps) seeded into the pool; the owner receives the rest.
-    function setPoolShareBps(uint16 bps) external onlyRole(DEFAULT_ADMIN_ROLE) {
-        _setPoolShareBps(bps);
     }
 
     /// @notice Virtual pair-asset reserve new pools of `side` start with (sets the launch price).
@@ -172,7 +163,6 @@ contract AgentSpawner is IAgentSpawner, AccessControl, ReentrancyGuard {
             spawnFee: _spawnFee,
             cooldown: _cooldown,
             feeTier: _feeTier,
-            poolShareBps: _poolShareBps,
             stableVirtualReserve: _virtualReserve[PoolSide.STABLE],
             nativeVirtualReserve: _virtualReserve[PoolSide.WRAPPED_NATIVE],
             workerOperator: _workerOperator
@@ -222,7 +212,9 @@ contract AgentSpawner is IAgentSpawner, AccessControl, ReentrancyGuard {
         (s.owner, s.name, s.symbol, s.poolSide, s.metadata) = (owner, name, symbol, poolSide, metadata);
         (s.pairAsset, s.feeTier, s.virtualPairReserve, s.fee) =
             (pairAssetOf(poolSide), _feeTier, _virtualReserve[poolSide], _spawnFee);
-        s.poolSupply = (s.totalSupply * _poolShareBps) / BPS;
+        // The whole supply goes into the curve: nobody, creator included, gets a token that was
+        // not paid for, so every token outside the pool is backed by pair asset paid into it.
+        s.poolSupply = s.totalSupply;
         _createTokenAndPool(s);
         s.nftId = _registry.registerAgentToken(owner, s.token, metadata);
         s.workerId = _registry.createWorker(s.nftId, _workerOperator, _defaultWorkerConfig());
@@ -270,10 +262,9 @@ contract AgentSpawner is IAgentSpawner, AccessControl, ReentrancyGuard {
     function _createTokenAndPool(Spawned memory s) private {
         s.token = Clones.clone(_tokenImplementation);
         s.pool = Clones.clone(_poolImplementation);
-        address[] memory recipients = new address[](2);
-        uint256[] memory amounts = new uint256[](2);
+        address[] memory recipients = new address[](1);
+        uint256[] memory amounts = new uint256[](1);
         (recipients[0], amounts[0]) = (s.pool, s.poolSupply);
-        (recipients[1], amounts[1]) = (s.owner, s.totalSupply - s.poolSupply);
         IAgentToken(s.token).initialize(s.name, s.symbol, s.pool, recipients, amounts);
         IAgentPool(s.pool).initialize(s.token, s.pairAsset, s.feeTier, s.virtualPairReserve);
     }
@@ -313,13 +304,6 @@ contract AgentSpawner is IAgentSpawner, AccessControl, ReentrancyGuard {
         uint24 previous = _feeTier;
         _feeTier = feeTier_;
         emit FeeTierUpdated(previous, feeTier_);
-    }
-
-    function _setPoolShareBps(uint16 bps) private {
-        if (bps == 0 || bps > BPS) revert InvalidPoolShare(bps);
-        uint16 previous = _poolShareBps;
-        _poolShareBps = bps;
-        emit PoolShareUpdated(previous, bps);
     }
 
     function _setVirtualReserve(PoolSide side, uint256 amount) private {

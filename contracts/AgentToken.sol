@@ -46,6 +46,18 @@ contract AgentToken is IAgentToken, ERC20VotesUpgradeable, ERC20PermitUpgradeabl
         return _pool;
     }
 
+    /// @notice Checkpoints are keyed by timestamp (ERC-6372), the clock WorkerVoting's delays and
+    /// periods are measured in, so a proposal can fix its snapshot at a future second.
+    function clock() public view override returns (uint48) {
+        return uint48(block.timestamp);
+    }
+
+    /// @notice ERC-6372 description of {clock}.
+    // solhint-disable-next-line func-name-mixedcase
+    function CLOCK_MODE() public pure override returns (string memory) {
+        return "mode=timestamp";
+    }
+
     /// @inheritdoc NoncesUpgradeable
     function nonces(address owner)
         public

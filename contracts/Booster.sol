@@ -35,8 +35,16 @@ contract Booster is IBooster, AccessControl {
         if (msg.value != config.price) revert IncorrectPayment(msg.value, config.price);
         BoostState storage current = _boosts[agentNftId];
         uint64 nowTs = uint64(block.timestamp);
-        bool extend = current.tier == tier && current.expiresAt > nowTs;
-        expiresAt = (extend ? current.expiresAt : nowTs) + config.duration;
+        bool active = current.expiresAt > nowTs;
+        // Someone paid for the active boost: nobody may lower its tier or cut its time.
+        if (active && tier < current.tier) revert BoostDowngrade(agentNftId, current.tier, tier, current.expiresAt);
+        if (active && tier == current.tier) {
+            expiresAt = current.expiresAt + config.duration;
+        } else {
+            expiresAt = nowTs + config.duration;
+            // An upgrade keeps at least the time already paid for, now at the higher tier.
+            if (active && current.expiresAt > expiresAt) expiresAt = current.expiresAt;
+        }
         current.tier = tier;
         current.expiresAt = expiresAt;
         emit Boosted(agentNftId, token, msg.sender, tier, expiresAt, msg.value);

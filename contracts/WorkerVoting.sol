@@ -9,15 +9,22 @@ import {IAgentRegistry} from "./interfaces/IAgentRegistry.sol";
 /// @title Worker voting
 /// @notice See {IWorkerVoting}. Quorum counts yes, no and abstain weight; a proposal passes when
 /// quorum is reached and yes / (yes + no) is strictly above the passing threshold.
+/// @dev Timepoints are agent-token clock values (timestamps, ERC-6372 `mode=timestamp`).
 contract WorkerVoting is IWorkerVoting, AccessControl {
     bytes32 public constant RELAYER_ROLE = keccak256("RELAYER_ROLE");
     bytes32 public constant PROPOSER_ROLE = keccak256("PROPOSER_ROLE");
 
     uint256 public constant MIN_WEIGHT = 1e18;
     uint256 public constant MAX_COMMENT_BYTES = 280;
+    /// @notice How long after `endTime` a Succeeded proposal can still be executed.
+    uint64 public constant EXECUTION_WINDOW = 7 days;
+    /// @notice Bounds of the voting delay: at least an hour for holders to see a proposal coming.
+    uint64 public constant MIN_VOTING_DELAY = 1 hours;
+    uint64 public constant MAX_VOTING_DELAY = 30 days;
     uint256 private constant BPS = 10_000;
 
     IAgentRegistry private immutable _registry;
+    uint64 private _votingDelay;
     uint64 private _votingPeriod;
     uint16 private _quorumBps;
     uint16 private _passingThresholdBps;
@@ -26,12 +33,23 @@ contract WorkerVoting is IWorkerVoting, AccessControl {
     mapping(uint256 proposalId => Proposal) private _proposals;
     mapping(uint256 proposalId => mapping(address voter => bool)) private _voted;
     mapping(uint256 workerId => uint256 proposalId) private _lastExecuted;
+    /// @dev Hash of the worker's config when the proposal was made: execution over any other
+    /// config (a newer admin setting, another executed proposal) would silently undo it.
+    mapping(uint256 proposalId => bytes32) private _baseConfigHash;
 
-    constructor(IAgentRegistry registry_, address admin, uint64 votingPeriod_, uint16 quorumBps_, uint16 passingBps_) {
+    constructor(
+        IAgentRegistry registry_,
+        address admin,
+        uint64 votingDelay_,
+        uint64 votingPeriod_,
+        uint16 quorumBps_,
+        uint16 passingBps_
+    ) {
         if (address(registry_) == address(0)) revert InvalidAddress(address(registry_));
         if (admin == address(0)) revert InvalidAddress(admin);
         _registry = registry_;
         _grantRole(DEFAULT_ADMIN_ROLE, admin);
+        _setVotingDelay(votingDelay_);
         _setVotingPeriod(votingPeriod_);
         _setQuorumBps(quorumBps_);
         _setPassingThresholdBps(passingBps_);
@@ -42,21 +60,24 @@ contract WorkerVoting is IWorkerVoting, AccessControl {
         external
         returns (uint256 proposalId)
     {
-        address token = _registry.getWorker(workerId).token;
+        IAgentRegistry.Worker memory worker = _registry.getWorker(workerId);
+        address token = worker.token;
         _registry.validateConfig(config);
-        uint64 snapshot = uint64(block.number - 1);
-        if (!hasRole(PROPOSER_ROLE, msg.sender)) _requireWeight(token, msg.sender, snapshot);
+        uint64 nowTs = uint64(block.timestamp);
+        if (!hasRole(PROPOSER_ROLE, msg.sender)) _requireWeight(token, msg.sender, nowTs - 1);
         proposalId = ++_proposalCount;
         Proposal storage p = _proposals[proposalId];
         p.workerId = workerId;
         p.token = token;
         p.proposer = msg.sender;
-        p.snapshotBlock = snapshot;
-        p.startTime = uint64(block.timestamp);
-        p.endTime = uint64(block.timestamp) + _votingPeriod;
+        p.proposedAt = nowTs;
+        p.startTime = nowTs + _votingDelay;
+        p.endTime = p.startTime + _votingPeriod;
         p.passingThresholdBps = _passingThresholdBps;
-        p.quorumThreshold = (IVotes(token).getPastTotalSupply(snapshot) * _quorumBps) / BPS;
+        // Agent tokens never mint or burn after launch: today's supply is the snapshot's supply.
+        p.quorumThreshold = (IVotes(token).getPastTotalSupply(nowTs - 1) * _quorumBps) / BPS;
         p.config = config;
+        _baseConfigHash[proposalId] = _configHash(worker.config);
         _emitProposalCreated(proposalId, p, description);
     }
 
@@ -88,6 +109,11 @@ contract WorkerVoting is IWorkerVoting, AccessControl {
         _registry.setWorkerConfig(p.workerId, p.config);
     }
 
+    /// @notice Sets the voting delay (seconds from proposal to voting start) of proposals made from now on.
+    function setVotingDelay(uint64 delay) external onlyRole(DEFAULT_ADMIN_ROLE) {
+        _setVotingDelay(delay);
+    }
+
     /// @notice Sets the voting period of proposals opened from now on.
     function setVotingPeriod(uint64 period) external onlyRole(DEFAULT_ADMIN_ROLE) {
         _setVotingPeriod(period);
@@ -107,9 +133,15 @@ contract WorkerVoting is IWorkerVoting, AccessControl {
     function state(uint256 proposalId) public view returns (ProposalState) {
         Proposal storage p = _proposal(proposalId);
         if (p.executed) return ProposalState.Executed;
+        if (block.timestamp < p.startTime) return ProposalState.Pending;
         if (block.timestamp < p.endTime) return ProposalState.Active;
         if (!_isPassing(p)) return ProposalState.Defeated;
-        return proposalId < _lastExecuted[p.workerId] ? ProposalState.Superseded : ProposalState.Succeeded;
+        if (proposalId < _lastExecuted[p.workerId]) return ProposalState.Superseded;
+        if (_configHash(_registry.getWorker(p.workerId).config) != _baseConfigHash[proposalId]) {
+            return ProposalState.Superseded;
+        }
+        if (block.timestamp >= uint256(p.endTime) + EXECUTION_WINDOW) return ProposalState.Expired;
+        return ProposalState.Succeeded;
     }
 
     /// @inheritdoc IWorkerVoting
@@ -142,8 +174,12 @@ contract WorkerVoting is IWorkerVoting, AccessControl {
     }
 
     /// @notice Current settings for new proposals.
-    function settings() external view returns (uint64 votingPeriod, uint16 quorumBps, uint16 passingThresholdBps) {
-        return (_votingPeriod, _quorumBps, _passingThresholdBps);
+    function settings()
+        external
+        view
+        returns (uint64 votingDelay, uint64 votingPeriod, uint16 quorumBps, uint16 passingThresholdBps)
+    {
+        return (_votingDelay, _votingPeriod, _quorumBps, _passingThresholdBps);
     }
 
     function _castVote(address voter, uint256 proposalId, Support support, string calldata comment, bool relayed)
@@ -152,9 +188,10 @@ contract WorkerVoting is IWorkerVoting, AccessControl {
     {
         Proposal storage p = _proposal(proposalId);
         if (p.executed || block.timestamp >= p.endTime) revert ProposalClosed(proposalId);
+        if (block.timestamp < p.startTime) revert VotingNotStarted(proposalId, p.startTime);
         if (_voted[proposalId][voter]) revert AlreadyVoted(proposalId, voter);
         if (bytes(comment).length > MAX_COMMENT_BYTES) revert CommentTooLong(bytes(comment).length, MAX_COMMENT_BYTES);
-        weight = _requireWeight(p.token, voter, p.snapshotBlock);
+        weight = _requireVotingWeight(p, voter);
         _voted[proposalId][voter] = true;
         if (support == Support.Yes) p.yesWeight += weight;
         else if (support == Support.No) p.noWeight += weight;
@@ -169,7 +206,7 @@ contract WorkerVoting is IWorkerVoting, AccessControl {
             p.workerId,
             p.proposer,
             p.token,
-            p.snapshotBlock,
+            p.proposedAt,
             p.startTime,
             p.endTime,
             p.quorumThreshold,
@@ -184,6 +221,20 @@ contract WorkerVoting is IWorkerVoting, AccessControl {
         if (weight < MIN_WEIGHT) revert NoHoldings(account, weight, MIN_WEIGHT);
     }
 
+    /// @dev The lesser of the votes just before the proposal and at the snapshot (just before
+    /// voting opened): weight must have been held across the whole voting delay to count.
+    function _requireVotingWeight(Proposal storage p, address voter) private view returns (uint256 weight) {
+        IVotes token = IVotes(p.token);
+        uint256 before = token.getPastVotes(voter, p.proposedAt - 1);
+        uint256 atSnapshot = token.getPastVotes(voter, p.startTime - 1);
+        weight = before < atSnapshot ? before : atSnapshot;
+        if (weight < MIN_WEIGHT) revert NoHoldings(voter, weight, MIN_WEIGHT);
+    }
+
+    function _configHash(IAgentRegistry.WorkerConfig memory config) private pure returns (bytes32) {
+        return keccak256(abi.encode(config));
+    }
+
     function _proposal(uint256 proposalId) private view returns (Proposal storage p) {
         p = _proposals[proposalId];
         if (p.token == address(0)) revert ProposalNotFound(proposalId);
@@ -196,6 +247,13 @@ contract WorkerVoting is IWorkerVoting, AccessControl {
     function _isPassing(Proposal storage p) private view returns (bool) {
         uint256 decided = p.yesWeight + p.noWeight;
         return _quorumReached(p) && decided > 0 && p.yesWeight * BPS > decided * p.passingThresholdBps;
+    }
+
+    function _setVotingDelay(uint64 delay) private {
+        if (delay < MIN_VOTING_DELAY || delay > MAX_VOTING_DELAY) revert InvalidVotingDelay(delay);
+        uint64 previous = _votingDelay;
+        _votingDelay = delay;
+        emit VotingDelayUpdated(previous, delay);
     }
 
     function _setVotingPeriod(uint64 period) private {

@@ -51,11 +51,6 @@ export const AgentSpawnerAbi = [
             "type": "uint24"
           },
           {
-            "internalType": "uint16",
-            "name": "poolShareBps",
-            "type": "uint16"
-          },
-          {
             "internalType": "uint256",
             "name": "stableVirtualReserve",
             "type": "uint256"
@@ -189,17 +184,6 @@ export const AgentSpawnerAbi = [
       }
     ],
     "name": "InvalidName",
-    "type": "error"
-  },
-  {
-    "inputs": [
-      {
-        "internalType": "uint16",
-        "name": "bps",
-        "type": "uint16"
-      }
-    ],
-    "name": "InvalidPoolShare",
     "type": "error"
   },
   {
@@ -401,25 +385,6 @@ export const AgentSpawnerAbi = [
       }
     ],
     "name": "FeeTierUpdated",
-    "type": "event"
-  },
-  {
-    "anonymous": false,
-    "inputs": [
-      {
-        "indexed": false,
-        "internalType": "uint16",
-        "name": "previousBps",
-        "type": "uint16"
-      },
-      {
-        "indexed": false,
-        "internalType": "uint16",
-        "name": "currentBps",
-        "type": "uint16"
-      }
-    ],
-    "name": "PoolShareUpdated",
     "type": "event"
   },
   {
@@ -878,19 +843,6 @@ export const AgentSpawnerAbi = [
   {
     "inputs": [
       {
-        "internalType": "uint16",
-        "name": "bps",
-        "type": "uint16"
-      }
-    ],
-    "name": "setPoolShareBps",
-    "outputs": [],
-    "stateMutability": "nonpayable",
-    "type": "function"
-  },
-  {
-    "inputs": [
-      {
         "internalType": "uint256",
         "name": "fee",
         "type": "uint256"
@@ -952,11 +904,6 @@ export const AgentSpawnerAbi = [
             "internalType": "uint24",
             "name": "feeTier",
             "type": "uint24"
-          },
-          {
-            "internalType": "uint16",
-            "name": "poolShareBps",
-            "type": "uint16"
           },
           {
             "internalType": "uint256",
@@ -1347,11 +1294,6 @@ export const AgentTokenAbi = [
     "type": "error"
   },
   {
-    "inputs": [],
-    "name": "ERC6372InconsistentClock",
-    "type": "error"
-  },
-  {
     "inputs": [
       {
         "internalType": "address",
@@ -1549,7 +1491,7 @@ export const AgentTokenAbi = [
         "type": "string"
       }
     ],
-    "stateMutability": "view",
+    "stateMutability": "pure",
     "type": "function"
   },
   {
@@ -4683,6 +4625,11 @@ export const WorkerVotingAbi = [
       },
       {
         "internalType": "uint64",
+        "name": "votingDelay_",
+        "type": "uint64"
+      },
+      {
+        "internalType": "uint64",
         "name": "votingPeriod_",
         "type": "uint64"
       },
@@ -4779,6 +4726,17 @@ export const WorkerVotingAbi = [
     "inputs": [
       {
         "internalType": "uint256",
+        "name": "delay",
+        "type": "uint256"
+      }
+    ],
+    "name": "InvalidVotingDelay",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
         "name": "period",
         "type": "uint256"
       }
@@ -4846,6 +4804,22 @@ export const WorkerVotingAbi = [
     "type": "error"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "proposalId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint64",
+        "name": "startsAt",
+        "type": "uint64"
+      }
+    ],
+    "name": "VotingNotStarted",
+    "type": "error"
+  },
+  {
     "anonymous": false,
     "inputs": [
       {
@@ -4894,7 +4868,7 @@ export const WorkerVotingAbi = [
       {
         "indexed": false,
         "internalType": "uint64",
-        "name": "snapshotBlock",
+        "name": "proposedAt",
         "type": "uint64"
       },
       {
@@ -5132,6 +5106,25 @@ export const WorkerVotingAbi = [
         "type": "uint64"
       }
     ],
+    "name": "VotingDelayUpdated",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": false,
+        "internalType": "uint64",
+        "name": "previous",
+        "type": "uint64"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint64",
+        "name": "current",
+        "type": "uint64"
+      }
+    ],
     "name": "VotingPeriodUpdated",
     "type": "event"
   },
@@ -5150,12 +5143,51 @@ export const WorkerVotingAbi = [
   },
   {
     "inputs": [],
+    "name": "EXECUTION_WINDOW",
+    "outputs": [
+      {
+        "internalType": "uint64",
+        "name": "",
+        "type": "uint64"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
     "name": "MAX_COMMENT_BYTES",
     "outputs": [
       {
         "internalType": "uint256",
         "name": "",
         "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MAX_VOTING_DELAY",
+    "outputs": [
+      {
+        "internalType": "uint64",
+        "name": "",
+        "type": "uint64"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MIN_VOTING_DELAY",
+    "outputs": [
+      {
+        "internalType": "uint64",
+        "name": "",
+        "type": "uint64"
       }
     ],
     "stateMutability": "view",
@@ -5315,7 +5347,7 @@ export const WorkerVotingAbi = [
           },
           {
             "internalType": "uint64",
-            "name": "snapshotBlock",
+            "name": "proposedAt",
             "type": "uint64"
           },
           {
@@ -5655,6 +5687,19 @@ export const WorkerVotingAbi = [
     "inputs": [
       {
         "internalType": "uint64",
+        "name": "delay",
+        "type": "uint64"
+      }
+    ],
+    "name": "setVotingDelay",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint64",
         "name": "period",
         "type": "uint64"
       }
@@ -5668,6 +5713,11 @@ export const WorkerVotingAbi = [
     "inputs": [],
     "name": "settings",
     "outputs": [
+      {
+        "internalType": "uint64",
+        "name": "votingDelay",
+        "type": "uint64"
+      },
       {
         "internalType": "uint64",
         "name": "votingPeriod",
@@ -5768,6 +5818,32 @@ export const BoosterAbi = [
       }
     ],
     "name": "AccessControlUnauthorizedAccount",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "agentNftId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint8",
+        "name": "activeTier",
+        "type": "uint8"
+      },
+      {
+        "internalType": "uint8",
+        "name": "requestedTier",
+        "type": "uint8"
+      },
+      {
+        "internalType": "uint64",
+        "name": "activeUntil",
+        "type": "uint64"
+      }
+    ],
+    "name": "BoostDowngrade",
     "type": "error"
   },
   {

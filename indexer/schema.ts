@@ -220,7 +220,8 @@ export const proposal = onchainTable(
     workerId: t.bigint().notNull(),
     token: t.hex().notNull(),
     proposer: t.hex().notNull(),
-    snapshotBlock: t.bigint().notNull(),
+    /** When it was proposed; voting opens at startTime (weights frozen just before it). */
+    proposedAt: t.integer().notNull(),
     startTime: t.integer().notNull(),
     endTime: t.integer().notNull(),
     quorumThreshold: t.bigint().notNull(),

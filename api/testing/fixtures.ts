@@ -183,7 +183,7 @@ export async function insertProposal(db: Db, p: { id: number; workerId: bigint; 
     workerId: p.workerId,
     token: addressOf(Number(p.workerId)),
     proposer: addressOf(1),
-    snapshotBlock: 1n,
+    proposedAt: p.endTime - 4 * 86_400,
     startTime: p.endTime - 3 * 86_400,
     endTime: p.endTime,
     quorumThreshold: 40n * 10n ** 24n,

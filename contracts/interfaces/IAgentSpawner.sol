@@ -7,6 +7,9 @@ import {IAgentRegistry} from "./IAgentRegistry.sol";
 /// @notice Creates an agent token, its pool, its agent NFT and its worker in one transaction.
 /// The spawn fee is paid in the native token and burned in full (sent to an address nobody
 /// controls; the spawner has no withdraw path and never keeps a balance). Overpayment is refunded.
+/// Launch rule: the whole supply is seeded into the pool's curve and nobody, the creator included,
+/// receives a token for free. A creator who wants a stake buys on the curve like everyone else,
+/// so the pool's real pair reserve always covers what the curve owes every holder.
 interface IAgentSpawner {
     enum PoolSide {
         STABLE,
@@ -14,7 +17,7 @@ interface IAgentSpawner {
     }
 
     /// @notice Everything an indexer needs about a spawn, so it never needs an extra RPC call.
-    /// The owner received `totalSupply - poolSupply`; the pool holds `poolSupply` as locked liquidity.
+    /// `poolSupply` always equals `totalSupply`: the pool holds the whole supply as locked liquidity.
     event AgentSpawned(
         address indexed token,
         address indexed owner,
@@ -36,7 +39,6 @@ interface IAgentSpawner {
     event CooldownUpdated(uint64 previous, uint64 current);
     event FeeTierUpdated(uint24 previous, uint24 current);
     event VirtualReserveUpdated(PoolSide indexed side, uint256 previous, uint256 current);
-    event PoolShareUpdated(uint16 previousBps, uint16 currentBps);
     event WorkerOperatorUpdated(address indexed previous, address indexed current);
 
     error InvalidName(string name);
@@ -46,7 +48,6 @@ interface IAgentSpawner {
     error InsufficientFee(uint256 sent, uint256 required);
     error InvalidSupply(uint256 totalSupply);
     error InvalidFeeTier(uint24 feeTier);
-    error InvalidPoolShare(uint16 bps);
     error InvalidAddress(address account);
     error InvalidVirtualReserve(uint256 amount);
 

@@ -2,8 +2,11 @@
 pragma solidity 0.8.28;
 
 /// @title Booster
-/// @notice Paid, time-limited promotion of an agent token. Paying for the tier a token already
-/// has extends its boost; paying for another tier replaces it from now on.
+/// @notice Paid, time-limited promotion of an agent token; a higher tier number is a higher tier.
+/// Anyone may boost any token, but a paid boost is never shortened or downgraded: paying for the
+/// active tier extends it from its current expiry, a higher tier upgrades it (expiring at the later
+/// of now + its duration and the current expiry), and a lower tier while a higher one is active
+/// reverts with BoostDowngrade. Once a boost expired, any tier starts afresh from now.
 interface IBooster {
     struct TierConfig {
         uint256 price;
@@ -26,6 +29,8 @@ interface IBooster {
     error IncorrectPayment(uint256 sent, uint256 price);
     error InvalidAddress(address account);
     error InvalidDuration(uint64 duration);
+    /// @notice `requestedTier` is below the boost active until `activeUntil`.
+    error BoostDowngrade(uint256 agentNftId, uint8 activeTier, uint8 requestedTier, uint64 activeUntil);
 
     /// @notice Boosts the agent token with NFT id `agentNftId` at `tier`; send exactly the tier's price.
     function boost(uint256 agentNftId, uint8 tier) external payable returns (uint64 expiresAt);

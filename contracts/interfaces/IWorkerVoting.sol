@@ -4,9 +4,16 @@ pragma solidity 0.8.28;
 import {IAgentRegistry} from "./IAgentRegistry.sol";
 
 /// @title Worker voting
-/// @notice Holders of an agent token vote on proposals to change its worker's config. Weight is
-/// the voter's agent-token votes at the proposal's snapshot block (the block before it was made),
-/// so tokens bought after a proposal opens do not count. Eligibility needs at least one whole token.
+/// @notice Holders of an agent token vote on proposals to change its worker's config.
+/// Timeline (seconds, the agent token's ERC-6372 timestamp clock): a proposal made at `proposedAt`
+/// is Pending for the voting delay; voting opens at `startTime` and closes at `endTime`.
+/// A vote weighs the lesser of the voter's votes just before `proposedAt` and just before
+/// `startTime` (the snapshot, as in OpenZeppelin's Governor, fixed in the future so every holder
+/// can position while the proposal is pending). Weight bought after a proposal appears never
+/// counts, and weight bought before it counts only if held through the whole delay: votes cannot
+/// be bought for one block. Eligibility needs at least one whole token.
+/// A Succeeded proposal can be executed for EXECUTION_WINDOW after `endTime`, and only while the
+/// worker still has the config it had when the proposal was made.
 interface IWorkerVoting {
     enum Support {
         Yes,
@@ -14,15 +21,19 @@ interface IWorkerVoting {
         Abstain
     }
 
-    /// @notice Active while voting is open; once closed a proposal is Defeated or Succeeded, and
-    /// a Succeeded one becomes Executed when its config is applied, or Superseded when a later
-    /// proposal for the same worker was executed first (so an old config never overwrites a newer one).
+    /// @notice Pending during the voting delay, Active while voting is open; once closed a proposal
+    /// is Defeated or Succeeded, and a Succeeded one becomes Executed when its config is applied,
+    /// Superseded when the worker's config changed since the proposal was made (a later proposal
+    /// executed, or the admin set it), or Expired when nobody executed it within EXECUTION_WINDOW.
+    /// New states are appended so the existing numbering stays stable for indexers.
     enum ProposalState {
         Active,
         Defeated,
         Succeeded,
         Executed,
-        Superseded
+        Superseded,
+        Pending,
+        Expired
     }
 
     /// @notice The running tally, as the API shows it. Thresholds are fixed when the proposal opens.
@@ -41,7 +52,9 @@ interface IWorkerVoting {
         uint256 workerId;
         address token;
         address proposer;
-        uint64 snapshotBlock;
+        /// @dev When the proposal was made; holdings just before it cap every vote's weight.
+        uint64 proposedAt;
+        /// @dev Voting opens here; the snapshot is `startTime - 1`.
         uint64 startTime;
         uint64 endTime;
         uint16 passingThresholdBps;
@@ -58,7 +71,7 @@ interface IWorkerVoting {
         uint256 indexed workerId,
         address indexed proposer,
         address token,
-        uint64 snapshotBlock,
+        uint64 proposedAt,
         uint64 startTime,
         uint64 endTime,
         uint256 quorumThreshold,
@@ -77,18 +90,23 @@ interface IWorkerVoting {
         bool relayed
     );
     event ProposalExecuted(uint256 indexed proposalId, uint256 indexed workerId);
+    event VotingDelayUpdated(uint64 previous, uint64 current);
     event VotingPeriodUpdated(uint64 previous, uint64 current);
     event QuorumUpdated(uint16 previousBps, uint16 currentBps);
     event PassingThresholdUpdated(uint16 previousBps, uint16 currentBps);
 
     error ProposalNotFound(uint256 proposalId);
     error ProposalClosed(uint256 proposalId);
+    /// @notice The proposal is Pending: votes are accepted from `startsAt` (a timestamp) on.
+    error VotingNotStarted(uint256 proposalId, uint64 startsAt);
     error AlreadyVoted(uint256 proposalId, address voter);
-    /// @notice The account held less than one whole token at the snapshot.
+    /// @notice The account's weight (the lesser of its votes before the proposal and at the
+    /// snapshot) is below one whole token.
     error NoHoldings(address account, uint256 weight, uint256 required);
     error ProposalNotSucceeded(uint256 proposalId, ProposalState state);
     error InvalidBps(uint256 bps);
     error InvalidVotingPeriod(uint256 period);
+    error InvalidVotingDelay(uint256 delay);
     error CommentTooLong(uint256 length, uint256 maxLength);
     error InvalidAddress(address account);
 
@@ -109,7 +127,9 @@ interface IWorkerVoting {
         external
         returns (uint256 voteId, uint256 weight);
 
-    /// @notice Applies a Succeeded proposal's config to the worker; anyone may call.
+    /// @notice Applies a Succeeded proposal's config to the worker; anyone may call. Reverts with
+    /// ProposalNotSucceeded(Superseded) once the worker's config changed since the proposal was
+    /// made, and with ProposalNotSucceeded(Expired) from `endTime + EXECUTION_WINDOW` on.
     function execute(uint256 proposalId) external;
 
     function state(uint256 proposalId) external view returns (ProposalState);

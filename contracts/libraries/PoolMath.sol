@@ -50,4 +50,12 @@ library PoolMath {
         if (totalShares == 0) revert EmptyReserves(reserve, totalShares);
         return Math.mulDiv(shares, reserve, totalShares);
     }
+
+    /// @notice The part of `reserve` that `shares` of `totalShares` own, rounded up. For the
+    /// virtual reserve a withdrawal takes away: rounding up keeps the real pair reserve able to
+    /// buy back every token outside the pool (rounding down would leave a price a dust unit too high).
+    function shareOfRoundingUp(uint256 shares, uint256 reserve, uint256 totalShares) internal pure returns (uint256) {
+        if (totalShares == 0) revert EmptyReserves(reserve, totalShares);
+        return Math.mulDiv(shares, reserve, totalShares, Math.Rounding.Ceil);
+    }
 }

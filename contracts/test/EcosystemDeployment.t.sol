@@ -18,7 +18,6 @@ contract EcosystemDeploymentTest is EcosystemTest {
         assertEq(s.spawnFee, 0.01 ether);
         assertEq(s.cooldown, 3600);
         assertEq(s.feeTier, 3000);
-        assertEq(s.poolShareBps, 8000);
         assertEq(s.stableVirtualReserve, 10_000e6);
         assertEq(s.nativeVirtualReserve, 5 ether);
         assertEq(s.workerOperator, operator);
@@ -32,7 +31,8 @@ contract EcosystemDeploymentTest is EcosystemTest {
     }
 
     function test_VotingStartsWithTheScriptDefaults() public view {
-        (uint64 votingPeriod, uint16 quorumBps, uint16 passingThresholdBps) = voting.settings();
+        (uint64 votingDelay, uint64 votingPeriod, uint16 quorumBps, uint16 passingThresholdBps) = voting.settings();
+        assertEq(votingDelay, 1 days);
         assertEq(votingPeriod, 3 days);
         assertEq(quorumBps, 400);
         assertEq(passingThresholdBps, 5000);
@@ -79,20 +79,21 @@ contract EcosystemDeploymentTest is EcosystemTest {
     // --------------------------------------------------------------- spawning
 
     /// @dev Same launch state as test/contracts/smoke.test.ts asserts for the TypeScript deployment.
-    function test_SpawnSplitsSupplyAndSeedsThePool() public {
+    function test_SpawnSeedsTheWholeSupplyIntoThePool() public {
         Spawned memory s = _spawn(alice, "ALPHA", IAgentSpawner.PoolSide.STABLE);
         assertEq(s.token.totalSupply(), 1e9 ether);
-        assertEq(s.token.balanceOf(alice), 2e8 ether);
-        assertEq(s.token.balanceOf(address(s.pool)), 8e8 ether);
+        assertEq(s.token.balanceOf(alice), 0, "the creator got tokens for free");
+        assertEq(s.token.balanceOf(address(s.pool)), 1e9 ether);
         assertEq(registry.ownerOf(s.nftId), alice);
         assertEq(registry.getWorker(s.workerId).operator, operator);
         (uint256 reserveToken, uint256 reservePair, uint256 virtualPair) = s.pool.getReserves();
-        assertEq(reserveToken, 8e8 ether);
+        assertEq(reserveToken, 1e9 ether);
         assertEq(reservePair, 0);
         assertEq(virtualPair, 10_000e6);
-        // The pool's tokens are liquidity, never votes; the owner's are.
+        // The pool's tokens are liquidity, never votes; what the owner buys is.
         assertEq(s.token.delegates(address(s.pool)), address(0));
-        assertEq(s.token.getVotes(alice), 2e8 ether);
+        uint256 bought = _buy(s.pool, alice, 1_000e6);
+        assertEq(s.token.getVotes(alice), bought);
     }
 
     function testFuzz_SpawnBurnsTheFeeAndRefundsTheRest(uint256 overpay) public {

@@ -13,14 +13,17 @@ import {MockStableToken} from "../mocks/MockStableToken.sol";
 import {WrappedNative} from "../mocks/WrappedNative.sol";
 import {IAgentSpawner} from "../interfaces/IAgentSpawner.sol";
 import {IAgentRegistry} from "../interfaces/IAgentRegistry.sol";
+import {IAgentPool} from "../interfaces/IAgentPool.sol";
 import {PoolMath} from "../libraries/PoolMath.sol";
 import {Ecosystem} from "./utils/EcosystemDeployer.sol";
 import {EcosystemTest} from "./utils/EcosystemTest.sol";
 
 /// @notice Drives the ecosystem the way its users do: spawns, buys, sells, liquidity and
-/// transfers, by a handful of actors across every spawned token. It records what the invariants
-/// need (holders, spawn count, the k each pool must keep) and counts the properties it can only
-/// observe mid-call, since a failed assertion here would be swallowed as a revert.
+/// transfers, by a handful of actors across every spawned token, plus an attacking creator that
+/// dumps everything it holds into its own pool and a run on the pool where every other holder
+/// sells out. It records what the invariants need (holders, creators, spawn count, the k each
+/// pool must keep) and counts the properties it can only observe mid-call, since a failed
+/// assertion here would be swallowed as a revert.
 contract EcosystemHandler is CommonBase, StdUtils {
     /// @dev Few tokens keep runs short while still mixing pool sides and owners.
     uint256 public constant MAX_SPAWNS = 5;
@@ -39,6 +42,7 @@ contract EcosystemHandler is CommonBase, StdUtils {
     address[] public pools;
     mapping(address token => address[]) private holders;
     mapping(address token => mapping(address account => bool)) private isHolder;
+    mapping(address pool => address) public creatorOf;
     /// @notice Least effective k each pool may have after the handler's latest action on it.
     mapping(address pool => uint256) public kFloor;
 
@@ -49,6 +53,9 @@ contract EcosystemHandler is CommonBase, StdUtils {
     /// @notice Swaps that paid out more than the pool really held of the output asset (a buy
     /// must leave agent tokens behind; a sell may not touch the virtual pair reserve).
     uint256 public overdrawnSwaps;
+    /// @notice Holders (creators excepted) whose whole balance could not be sold back to the pool
+    /// for lack of real pair reserve, during a run on the pool.
+    uint256 public stuckSellers;
 
     struct SpawnRequest {
         address owner;
@@ -89,6 +96,7 @@ contract EcosystemHandler is CommonBase, StdUtils {
         pools.push(pool);
         _addHolder(token, pool);
         _addHolder(token, req.owner);
+        creatorOf[pool] = req.owner;
         kFloor[pool] = _effectiveK(AgentPool(pool));
         feesPaid += fee;
         ++spawnCount;
@@ -119,8 +127,8 @@ contract EcosystemHandler is CommonBase, StdUtils {
         uint256 balance = IERC20(pool.token()).balanceOf(seller);
         if (balance == 0) return;
         amountIn = bound(amountIn, 1, balance);
-        // Owners hold far more than the real pair reserve can buy back; retry with a sliver
-        // instead of wasting the call on a certain InsufficientLiquidity revert.
+        // A dust amount may buy nothing (ZeroOutput); retry with a sliver of the balance rather
+        // than wasting the call.
         if (!_canSell(pool, amountIn)) amountIn = amountIn / 1000 + 1;
         if (!_canSell(pool, amountIn)) return;
         (, uint256 reservePair,) = pool.getReserves();
@@ -164,12 +172,55 @@ contract EcosystemHandler is CommonBase, StdUtils {
         if (held == 0) return;
         shares = bound(shares, 1, held);
         uint256 supply = pool.totalShares();
-        // A withdrawal shrinks k, but never faster than the shares: k / totalShares^2 holds.
+        // A withdrawal shrinks k, but never faster than the shares: k / totalShares^2 holds, less
+        // the one virtual pair unit the withdrawal may round away (worth at most reserveToken of k).
         uint256 kScaled = Math.mulDiv(_effectiveK(pool), supply - shares, supply);
-        kFloor[address(pool)] = Math.mulDiv(kScaled, supply - shares, supply);
+        (uint256 reserveToken,,) = pool.getReserves();
+        uint256 floor_ = Math.mulDiv(kScaled, supply - shares, supply);
+        kFloor[address(pool)] = floor_ > reserveToken ? floor_ - reserveToken : 0;
 
         vm.prank(provider);
         pool.removeLiquidity(shares, 0, 0, provider);
+    }
+
+    /// @notice The attack of issue 9: the creator sells everything it holds into its own pool, or
+    /// as much as the real pair reserve can pay for, to take the buyers' deposits.
+    function creatorDump(uint256 poolSeed) external {
+        if (pools.length == 0) return;
+        AgentPool pool = _pool(poolSeed);
+        address creator = creatorOf[address(pool)];
+        uint256 amountIn = IERC20(pool.token()).balanceOf(creator);
+        // Shrink to what the real reserve can pay: halving finds a sellable amount in few steps.
+        while (amountIn > 0 && !_canSell(pool, amountIn)) amountIn /= 2;
+        if (amountIn == 0) return;
+        kFloor[address(pool)] = _effectiveK(pool);
+        vm.startPrank(creator);
+        IERC20(pool.token()).approve(address(pool), amountIn);
+        pool.swapExactIn(pool.token(), amountIn, 0, creator);
+        vm.stopPrank();
+    }
+
+    /// @notice A run on the pool: every holder but the creator sells its whole balance, one after
+    /// the other. Each must get out; only a balance too small to buy one pair unit may stay.
+    function runOnPool(uint256 poolSeed) external {
+        if (pools.length == 0) return;
+        AgentPool pool = _pool(poolSeed);
+        IERC20 token = IERC20(pool.token());
+        address[] memory tokenHolders = holders[address(token)];
+        kFloor[address(pool)] = _effectiveK(pool);
+        for (uint256 i = 0; i < tokenHolders.length; ++i) {
+            address holder = tokenHolders[i];
+            if (holder == address(pool) || holder == creatorOf[address(pool)]) continue;
+            uint256 balance = token.balanceOf(holder);
+            if (balance == 0) continue;
+            vm.startPrank(holder);
+            token.approve(address(pool), balance);
+            try pool.swapExactIn(address(token), balance, 0, holder) returns (uint256) {}
+            catch (bytes memory reason) {
+                if (bytes4(reason) != IAgentPool.ZeroOutput.selector) ++stuckSellers;
+            }
+            vm.stopPrank();
+        }
     }
 
     function transfer(uint256 tokenSeed, uint256 fromSeed, uint256 toSeed, uint256 amount) external {
@@ -192,6 +243,16 @@ contract EcosystemHandler is CommonBase, StdUtils {
 
     function holdersOf(address token) external view returns (address[] memory) {
         return holders[token];
+    }
+
+    /// @notice Whether the real pair reserve could buy back every token outside the pool at once
+    /// (the curve's debt to all holders, fee ignored, which only overstates it): selling
+    /// C = supply - reserveToken tokens pays C * (P + V) / (R + C) <= P, i.e. C * V <= P * R.
+    function isSolvent(address pool) external view returns (bool) {
+        AgentPool p = AgentPool(pool);
+        (uint256 reserveToken, uint256 reservePair, uint256 virtualPair) = p.getReserves();
+        uint256 outside = IERC20(p.token()).totalSupply() - reserveToken;
+        return outside * virtualPair <= reservePair * reserveToken;
     }
 
     function effectiveK(address pool) external view returns (uint256) {
@@ -287,13 +348,15 @@ contract EcosystemInvariantTest is EcosystemTest {
         handler = new EcosystemHandler(eco, relayer);
         burnBalanceAtStart = spawner.BURN_ADDRESS().balance;
 
-        bytes4[] memory selectors = new bytes4[](6);
+        bytes4[] memory selectors = new bytes4[](8);
         selectors[0] = EcosystemHandler.spawn.selector;
         selectors[1] = EcosystemHandler.buy.selector;
         selectors[2] = EcosystemHandler.sell.selector;
         selectors[3] = EcosystemHandler.addLiquidity.selector;
         selectors[4] = EcosystemHandler.removeLiquidity.selector;
         selectors[5] = EcosystemHandler.transfer.selector;
+        selectors[6] = EcosystemHandler.creatorDump.selector;
+        selectors[7] = EcosystemHandler.runOnPool.selector;
         targetContract(address(handler));
         targetSelector(StdInvariant.FuzzSelector({addr: address(handler), selectors: selectors}));
     }
@@ -340,6 +403,16 @@ contract EcosystemInvariantTest is EcosystemTest {
             address pool = handler.pools(i);
             assertGe(handler.effectiveK(pool), handler.kFloor(pool), "effective k decreased");
         }
+    }
+
+    /// @dev Issue 9, item 2: nobody got a token for free, so whatever the creator, traders and
+    /// liquidity providers did, the pool's real pair reserve covers what the curve owes every
+    /// holder, and no holder but the creator was ever left unable to sell out.
+    function invariant_RealReserveCoversEveryHolder() public view {
+        for (uint256 i = 0; i < handler.tokenCount(); ++i) {
+            assertTrue(handler.isSolvent(handler.pools(i)), "real reserve below what the curve owes holders");
+        }
+        assertEq(handler.stuckSellers(), 0, "a holder could not sell out");
     }
 
     function invariant_OneWorkerAndNftPerSpawn() public view {

@@ -32,12 +32,14 @@ contract GasReportTest is EcosystemTest {
         _fundAndApprove(bob);
         _fundAndApprove(carol);
 
-        // Votes weigh balances at the block before the proposal: open it one block later.
-        vm.roll(block.number + 1);
+        // The creator gets nothing for free: alice buys her stake on the curve like bob did.
+        _buy(alpha.pool, alice, TRADE_STABLE);
+        // Votes weigh holdings just before the proposal and at its snapshot: open it a second
+        // later, then wait out the voting delay so votes are accepted.
+        vm.warp(block.timestamp + 1);
         vm.prank(alice);
         proposalId = voting.propose(alpha.workerId, _newWorkerConfig(), "tighten slippage");
-        // An hour on, so recording visibly moves the worker's lastActiveAt.
-        vm.warp(block.timestamp + 1 hours);
+        vm.warp(voting.getProposal(proposalId).startTime);
     }
 
     function test_Gas_Spawn() public {

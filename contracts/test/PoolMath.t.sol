@@ -26,6 +26,10 @@ contract PoolMathHarness {
     function shareOf(uint256 shares, uint256 reserve, uint256 totalShares) external pure returns (uint256) {
         return PoolMath.shareOf(shares, reserve, totalShares);
     }
+
+    function shareOfRoundingUp(uint256 shares, uint256 reserve, uint256 totalShares) external pure returns (uint256) {
+        return PoolMath.shareOfRoundingUp(shares, reserve, totalShares);
+    }
 }
 
 contract PoolMathTest is LeanTest {
@@ -226,6 +230,48 @@ contract PoolMathTest is LeanTest {
         // deposit / amount >= otherReserve / reserve, and by less than one unit.
         assertGe(deposit * reserve, amount * otherReserve, "depositor underpays");
         assertLt(deposit * reserve, amount * otherReserve + reserve, "depositor overpays by a unit or more");
+    }
+
+    function testFuzz_ShareOfRoundingUpIsCeilOfShareOf(uint256 shares, uint256 reserve, uint256 totalShares)
+        public
+        view
+    {
+        totalShares = bound(totalShares, 1, MAX_AMOUNT);
+        shares = bound(shares, 0, totalShares);
+        reserve = bound(reserve, 0, MAX_AMOUNT);
+        uint256 up = math.shareOfRoundingUp(shares, reserve, totalShares);
+        uint256 down = math.shareOf(shares, reserve, totalShares);
+        // up = ceil(shares * reserve / totalShares): one above the floor exactly when inexact.
+        assertEq(up, (shares * reserve) % totalShares == 0 ? down : down + 1, "not the ceiling");
+        assertLe(up, reserve, "a part above the whole");
+    }
+
+    /// @dev What AgentPool.removeLiquidity leaves: real reserves shrink by at most the shares'
+    /// part (floored payouts), the virtual one by at least it (rounded up). Then the pool's
+    /// solvency measure R * P / V (what lets the real reserve buy back every outside token)
+    /// shrinks no faster than the shares: R' * P' * V * S >= R * P * V' * S'.
+    function testFuzz_WithdrawalKeepsSolvencyPerShare(
+        uint256 reserveToken,
+        uint256 reservePair,
+        uint256 virtualPair,
+        uint256 totalShares,
+        uint256 shares
+    ) public view {
+        reserveToken = bound(reserveToken, 1, 1e24);
+        reservePair = bound(reservePair, 0, 1e24);
+        virtualPair = bound(virtualPair, 1, 1e24);
+        totalShares = bound(totalShares, 2, 1e24);
+        shares = bound(shares, 1, totalShares - 1);
+        uint256 left = totalShares - shares;
+        uint256 r = reserveToken - math.shareOf(shares, reserveToken, totalShares);
+        uint256 p = reservePair - math.shareOf(shares, reservePair, totalShares);
+        uint256 v = virtualPair - math.shareOfRoundingUp(shares, virtualPair, totalShares);
+        if (v == 0) return; // only when the whole virtual reserve went: nothing left to sell into
+        // Compare (r * p / v) * totalShares >= (R * P / V) * left without overflow, exactly
+        // enough: both sides rounded the way that can only weaken the check.
+        uint256 after_ = Math.mulDiv(r * p, totalShares, v);
+        uint256 before = Math.mulDiv(reserveToken * reservePair, left, virtualPair, Math.Rounding.Ceil);
+        assertGe(after_ + 1, before, "solvency per share fell");
     }
 
     function test_RevertWhen_SharesForEmptyReserve() public {

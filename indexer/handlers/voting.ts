@@ -11,7 +11,7 @@ ponder.on("WorkerVoting:ProposalCreated", async ({ event, context }) => {
     workerId: a.workerId,
     token: lc(a.token),
     proposer: lc(a.proposer),
-    snapshotBlock: a.snapshotBlock,
+    proposedAt: Number(a.proposedAt),
     startTime: Number(a.startTime),
     endTime: Number(a.endTime),
     quorumThreshold: a.quorumThreshold,

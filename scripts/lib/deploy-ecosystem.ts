@@ -6,9 +6,10 @@ export interface EcosystemSettings {
   spawnFee: bigint;
   spawnCooldownSeconds: bigint;
   poolFeeTier: number;
-  poolShareBps: number;
   stableVirtualReserve: bigint;
   nativeVirtualReserve: bigint;
+  /** Seconds between a proposal and the start of its voting (its snapshot); at least 1 hour. */
+  votingDelaySeconds: bigint;
   votingPeriodSeconds: bigint;
   quorumBps: number;
   passingThresholdBps: number;
@@ -19,10 +20,10 @@ export const DEFAULT_SETTINGS: EcosystemSettings = {
   spawnFee: parseEther("0.01"),
   spawnCooldownSeconds: 3600n,
   poolFeeTier: 3000,
-  poolShareBps: 8000,
-  // Launch price of a default 1e9-token spawn: 10,000 mUSD (6 decimals) or 5 WETH over 8e8 pooled tokens.
+  // Launch price of a default 1e9-token spawn, all of it in the pool: 10,000 mUSD (6 decimals) or 5 WETH over 1e9 tokens.
   stableVirtualReserve: 10_000n * 10n ** 6n,
   nativeVirtualReserve: parseEther("5"),
+  votingDelaySeconds: 24n * 3600n,
   votingPeriodSeconds: 3n * 24n * 3600n,
   quorumBps: 400,
   passingThresholdBps: 5000,
@@ -97,7 +98,6 @@ export async function deployEcosystem(
         spawnFee: settings.spawnFee,
         cooldown: settings.spawnCooldownSeconds,
         feeTier: settings.poolFeeTier,
-        poolShareBps: settings.poolShareBps,
         stableVirtualReserve: settings.stableVirtualReserve,
         nativeVirtualReserve: settings.nativeVirtualReserve,
         workerOperator: accounts.workerOperator,
@@ -111,6 +111,7 @@ export async function deployEcosystem(
     [
       registry.address,
       accounts.admin,
+      settings.votingDelaySeconds,
       settings.votingPeriodSeconds,
       settings.quorumBps,
       settings.passingThresholdBps,

@@ -5,8 +5,10 @@ import type { Deployment } from "./deployments.ts";
 /**
  * Demo activity for a local chain, deterministic so tests and explorers can rely on it.
  * History is made in two eras: "old" activity more than 24 hours ago (closed proposals, early
- * trades and actions), then time moves forward 3 days and "recent" activity happens (open
- * proposals, the last 24 hours of actions, swaps and boosts), so every 24h window has content.
+ * trades and actions), then time moves forward past the proposals' voting delay and period and
+ * "recent" activity happens (open proposals, the last 24 hours of actions, swaps and boosts), so
+ * every 24h window has content. Nobody gets tokens for free: creators and voters buy on the curve,
+ * and votes wait for each proposal's voting start (WorkerVoting's voting delay).
  *
  * Local accounts: 0 admin, 1 relayer, 2 worker operator, 3 treasury, 4..9 users, 10 queen
  * operator, 11 and 12 scout operators.
@@ -99,16 +101,6 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
     summary.tokens.push({ symbol: t.symbol, token: token!, pool: pool!, nftId: nftId!, workerId: workerId!, side: t.side });
   }
 
-  // Spread holdings so several accounts can vote: each owner sends 1% of supply to two others.
-  for (const [i, t] of DEMO_TOKENS.entries()) {
-    const token = await viem.getContractAt("AgentToken", summary.tokens[i].token);
-    const gift = (await token.read.totalSupply()) / 100n;
-    for (const offset of [1, 2]) {
-      const to = DEMO_ACCOUNTS.users[(DEMO_ACCOUNTS.users.indexOf(t.owner as 4) + offset) % DEMO_ACCOUNTS.users.length];
-      await wait(token.write.transfer([wallets[to].account.address, gift], as(t.owner)));
-    }
-  }
-
   // Traders fund themselves with pair assets and approve every pool once.
   for (const user of DEMO_ACCOUNTS.users) {
     await wait(stable.write.mint([wallets[user].account.address, parseUnits("100000", 6)], as(user)));
@@ -131,6 +123,11 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
     summary.swaps++;
   };
   const usd = (n: string) => parseUnits(n, 6);
+  // The spawn gave nobody a token: each creator buys its stake on the curve, like the holders
+  // who vote on BETA's proposal later.
+  for (const t of DEMO_TOKENS) await swap(t.symbol, t.owner, true, t.side === 0 ? usd("2000") : parseEther("1"));
+  await swap("BETA", 6, true, parseEther("0.2"));
+  await swap("BETA", 7, true, parseEther("0.3"));
   await swap("ALPHA", 5, true, usd("2500"));
   await swap("ALPHA", 6, true, usd("1200"));
   await swap("BETA", 4, true, parseEther("1.5"));
@@ -163,29 +160,40 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
     const [created] = await voting.getEvents.ProposalCreated({}, { blockHash: receipt.blockHash });
     return created.args.proposalId!;
   };
+  // Votes are accepted from a proposal's startTime on (after the voting delay): move time there.
+  const openVoting = async (proposalId: bigint) => {
+    const { startTime } = await voting.read.getProposal([proposalId]);
+    if ((await publicClient.getBlock()).timestamp < startTime) {
+      await testClient.setNextBlockTimestamp({ timestamp: startTime });
+      await testClient.mine({ blocks: 1 });
+    }
+  };
   const vote = async (voter: number, proposalId: bigint, support: number, comment: string) => {
     await wait(voting.write.castVote([proposalId, support, comment], as(voter)));
     summary.votes++;
   };
   const tightSlippage = { slippageCapBps: 50, mevProtection: 2, signalSubscriptions: ["price", "volume"] };
   const p1 = await propose(4, alpha, tightSlippage, "Tighten ALPHA slippage to 0.5% and batch trades");
+  const p2 = await propose(5, beta, { slippageCapBps: 500, mevProtection: 0, signalSubscriptions: ["price"] }, "Loosen BETA slippage to 5%");
+  await openVoting(p2); // p1 opened a block earlier
   await vote(4, p1, SUPPORT.yes, "Less slippage, fewer sandwiches");
   await vote(5, p1, SUPPORT.yes, "");
   await vote(6, p1, SUPPORT.abstain, "No strong view");
-  const p2 = await propose(5, beta, { slippageCapBps: 500, mevProtection: 0, signalSubscriptions: ["price"] }, "Loosen BETA slippage to 5%");
   await vote(5, p2, SUPPORT.no, "Too loose");
   await vote(6, p2, SUPPORT.no, "");
   await vote(7, p2, SUPPORT.yes, "Faster fills");
 
-  // --- Three days later: the recent era ----------------------------------------------------
+  // --- Past the voting period: the recent era -----------------------------------------------
   await advance(3 * DAY + 3600);
   await wait(voting.write.execute([p1], as(0)));
   summary.proposals.push({ id: p1, state: "executed" }, { id: p2, state: "defeated" });
 
   const p3 = await propose(6, gamma, { slippageCapBps: 75, mevProtection: 1, signalSubscriptions: ["price", "funding"] }, "GAMMA: subscribe to funding rates");
+  const p4 = await propose(1, alpha, { slippageCapBps: 30, mevProtection: 2, signalSubscriptions: ["price", "volume", "news"] }, "ALPHA: add news signals");
+  // Everything below happens after the voting delay, within the last 24 hours of the chain.
+  await openVoting(p4);
   await vote(6, p3, SUPPORT.yes, "Funding matters for yield");
   await vote(7, p3, SUPPORT.no, "");
-  const p4 = await propose(1, alpha, { slippageCapBps: 30, mevProtection: 2, signalSubscriptions: ["price", "volume", "news"] }, "ALPHA: add news signals");
   summary.proposals.push({ id: p3, state: "open" }, { id: p4, state: "open" });
 
   await act(worker, alpha.nftId, "trade", { side: "sell", amountIn: "1000000000000000000000", asset: "ALPHA" }, "TAKE_PROFIT");

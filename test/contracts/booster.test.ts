@@ -200,17 +200,38 @@ describe("Booster", async () => {
       assert.deepEqual(await booster.read.boostOf([alpha.nftId]), [true, 1, t0 + 2n * DAY]);
     });
 
-    it("another tier replaces the boost from now, up or down", async () => {
+    it("a higher tier upgrades the boost from now, keeping any longer remaining time", async () => {
       const { alpha } = await load();
       const t0 = (await now()) + 10n;
       await boostAt(t0, dave, alpha.nftId, 1);
       const t1 = t0 + 2n * HOUR;
       assert.equal(await boostAt(t1, dave, alpha.nftId, 3), t1 + 7n * DAY);
       assert.deepEqual(await booster.read.boostOf([alpha.nftId]), [true, 3, t1 + 7n * DAY]);
-      // Downgrading also restarts from now and drops the longer remaining time.
-      const t2 = t1 + HOUR;
-      assert.equal(await boostAt(t2, dave, alpha.nftId, 2), t2 + 3n * DAY);
-      assert.deepEqual(await booster.read.boostOf([alpha.nftId]), [true, 2, t2 + 3n * DAY]);
+      // A tier whose duration is shorter than the time left never cuts it.
+      await booster.write.configureTier([4, TIERS[1].price, HOUR, true], { account: admin.account });
+      await time.setNextBlockTimestamp(t1 + HOUR);
+      await booster.write.boost([alpha.nftId, 4], { account: bob.account, value: TIERS[1].price });
+      assert.deepEqual(await booster.read.boostOf([alpha.nftId]), [true, 4, t1 + 7n * DAY]);
+    });
+
+    // Issue 9, item 6: a tier-3 boost paid at 0.1 was replaced by a stranger's tier 1 for 0.01.
+    it("nobody can downgrade an active boost: a lower tier reverts with BoostDowngrade", async () => {
+      const { alpha } = await load();
+      const t0 = (await now()) + 10n;
+      const paidUntil = await boostAt(t0, dave, alpha.nftId, 3);
+      for (const [buyer, tier] of [[bob, 1], [carol, 2], [dave, 1]] as const) {
+        await viem.assertions.revertWithCustomErrorWithArgs(
+          boost(buyer, alpha.nftId, tier),
+          booster,
+          "BoostDowngrade",
+          [alpha.nftId, 3, tier, paidUntil],
+        );
+      }
+      assert.deepEqual(await booster.read.boostOf([alpha.nftId]), [true, 3, paidUntil]);
+      // Once it expired, any tier starts afresh.
+      await time.setNextBlockTimestamp(paidUntil);
+      await boost(bob, alpha.nftId, 1);
+      assert.deepEqual(await booster.read.boostOf([alpha.nftId]), [true, 1, paidUntil + DAY]);
     });
 
     it("expires at expiresAt and a later boost of the same tier starts from now", async () => {

@@ -25,7 +25,6 @@ describe("constructors reject zero addresses", async () => {
     spawnFee: DEFAULT_SETTINGS.spawnFee,
     cooldown: DEFAULT_SETTINGS.spawnCooldownSeconds,
     feeTier: DEFAULT_SETTINGS.poolFeeTier,
-    poolShareBps: DEFAULT_SETTINGS.poolShareBps,
     stableVirtualReserve: DEFAULT_SETTINGS.stableVirtualReserve,
     nativeVirtualReserve: DEFAULT_SETTINGS.nativeVirtualReserve,
     workerOperator: wallets.operator.account.address,
@@ -53,8 +52,8 @@ describe("constructors reject zero addresses", async () => {
   });
 
   it("WorkerVoting, Booster and AgentRegistry: registry, admin and treasury", async () => {
-    await assert.rejects(viem.deployContract("WorkerVoting", [zeroAddress, admin, 3600n, 400, 5000]), invalid);
-    await assert.rejects(viem.deployContract("WorkerVoting", [f.registry.address, zeroAddress, 3600n, 400, 5000]), invalid);
+    await assert.rejects(viem.deployContract("WorkerVoting", [zeroAddress, admin, 3600n, 3600n, 400, 5000]), invalid);
+    await assert.rejects(viem.deployContract("WorkerVoting", [f.registry.address, zeroAddress, 3600n, 3600n, 400, 5000]), invalid);
     await assert.rejects(viem.deployContract("Booster", [zeroAddress, admin, admin]), invalid);
     await assert.rejects(viem.deployContract("Booster", [f.registry.address, zeroAddress, admin]), invalid);
     await assert.rejects(viem.deployContract("Booster", [f.registry.address, admin, zeroAddress]), invalid);

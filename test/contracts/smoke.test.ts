@@ -21,7 +21,9 @@ describe("ecosystem smoke", () => {
     assert.equal((await registry.read.getWorker([workerId!])).token, token);
     const agentPool = await viem.getContractAt("AgentPool", pool!);
     const [reserveToken, reservePair, virtualPair] = await agentPool.read.getReserves();
-    assert.equal(reserveToken, parseEther("800000000"));
+    // The whole supply is in the pool: the creator got nothing for free.
+    assert.equal(reserveToken, parseEther("1000000000"));
+    assert.equal(await agentToken.read.balanceOf([wallets.alice.account.address]), 0n);
     assert.equal(reservePair, 0n);
     assert.equal(virtualPair, 10_000n * 10n ** 6n);
   });

@@ -30,9 +30,6 @@ function sameAddress(actual: string, expected: string, message?: string) {
   assert.equal(getAddress(actual), getAddress(expected), message);
 }
 
-function poolShare(totalSupply: bigint, poolShareBps: bigint) {
-  return (totalSupply * poolShareBps) / BPS;
-}
 
 interface SpawnInput {
   name?: string;
@@ -48,7 +45,6 @@ describe("AgentSpawner", async () => {
   const { spawner, registry, stableToken, wrappedNative, viem, publicClient, networkHelpers, settings } = f;
   const { admin, relayer, operator, alice, bob, carol, dave } = f.wallets;
   const fee = settings.spawnFee;
-  const defaultShareBps = BigInt(settings.poolShareBps);
 
   // Every test starts from the freshly deployed ecosystem (snapshot restore, no redeploy).
   async function deployedEcosystem() {
@@ -108,7 +104,7 @@ describe("AgentSpawner", async () => {
     it("creates token, pool, NFT and worker in one transaction and emits every AgentSpawned field", async () => {
       await fresh();
       const expected = await predictClones();
-      const poolSupply = poolShare(DEFAULT_SUPPLY, defaultShareBps);
+      const poolSupply = DEFAULT_SUPPLY;
       const input = { name: "Alpha Agent", symbol: "ALPHA", metadata: METADATA };
 
       const { result } = await spawner.simulate.spawn(spawnArgs(input), {
@@ -161,33 +157,31 @@ describe("AgentSpawner", async () => {
       assert.equal(await registry.read.workerOfAgent([1n]), 1n);
     });
 
-    it("mints the default supply of 1e9 tokens when totalSupply is 0, split 80% pool / 20% owner", async () => {
+    it("mints the default supply of 1e9 tokens when totalSupply is 0, all of it into the pool", async () => {
       await fresh();
       const s = await spawn(alice, { totalSupply: 0n });
       const token = await tokenAt(s.token!);
-      const poolSupply = (DEFAULT_SUPPLY * 80n) / 100n;
       assert.equal(s.totalSupply, DEFAULT_SUPPLY);
-      assert.equal(s.poolSupply, poolSupply);
+      assert.equal(s.poolSupply, DEFAULT_SUPPLY);
       assert.equal(await token.read.totalSupply(), DEFAULT_SUPPLY);
-      assert.equal(await token.read.balanceOf([s.pool!]), poolSupply);
-      assert.equal(await token.read.balanceOf([alice.account.address]), DEFAULT_SUPPLY - poolSupply);
+      assert.equal(await token.read.balanceOf([s.pool!]), DEFAULT_SUPPLY);
+      // Nothing for free: the creator buys on the curve like everyone (issue 9).
+      assert.equal(await token.read.balanceOf([alice.account.address]), 0n);
       assert.equal(await token.read.decimals(), 18);
     });
 
-    it("mints a custom supply and gives the owner the rounding remainder", async () => {
+    it("mints a custom supply, every base unit of it into the pool", async () => {
       await fresh();
-      // Not divisible by 10,000: the pool part is floored and the owner gets the rest.
       const supply = 12_345n * ONE_TOKEN + 6_789n;
       const s = await spawn(alice, { totalSupply: supply });
       const token = await tokenAt(s.token!);
-      const poolSupply = poolShare(supply, defaultShareBps);
       assert.equal(s.totalSupply, supply);
-      assert.equal(s.poolSupply, poolSupply);
+      assert.equal(s.poolSupply, supply);
       assert.equal(await token.read.totalSupply(), supply);
-      assert.equal(await token.read.balanceOf([s.pool!]), poolSupply);
-      assert.equal(await token.read.balanceOf([alice.account.address]), supply - poolSupply);
+      assert.equal(await token.read.balanceOf([s.pool!]), supply);
+      assert.equal(await token.read.balanceOf([alice.account.address]), 0n);
       const pool = await poolAt(s.pool!);
-      assert.deepEqual(await pool.read.getReserves(), [poolSupply, 0n, settings.stableVirtualReserve]);
+      assert.deepEqual(await pool.read.getReserves(), [supply, 0n, settings.stableVirtualReserve]);
     });
 
     it("accepts the supply bounds of exactly 1 token and exactly 1e12 tokens", async () => {
@@ -301,7 +295,6 @@ describe("AgentSpawner", async () => {
       await fresh();
       const before = await spawn(alice, { symbol: "OLD" });
       await spawner.write.setFeeTier([10_000], { account: admin.account });
-      await spawner.write.setPoolShareBps([5_000], { account: admin.account });
       await spawner.write.setVirtualReserve([POOL_SIDE.STABLE, 777n], { account: admin.account });
       await spawner.write.setWorkerOperator([dave.account.address], { account: admin.account });
       await spawner.write.setSpawnFee([fee * 2n], { account: admin.account });
@@ -309,7 +302,7 @@ describe("AgentSpawner", async () => {
       const supply = 1_000n * ONE_TOKEN + 1n;
       const after = await spawn(bob, { symbol: "NEW", totalSupply: supply, value: fee * 2n });
       assert.equal(after.feeTier, 10_000);
-      assert.equal(after.poolSupply, poolShare(supply, 5_000n));
+      assert.equal(after.poolSupply, supply);
       assert.equal(after.virtualPairReserve, 777n);
       assert.equal(after.feeBurned, fee * 2n);
       assert.equal(await (await poolAt(after.pool!)).read.feePips(), 10_000);
@@ -321,15 +314,6 @@ describe("AgentSpawner", async () => {
       sameAddress((await registry.read.getWorker([before.workerId!])).operator, operator.account.address);
     });
 
-    it("gives the whole supply to the pool at a 100% pool share", async () => {
-      await fresh();
-      await spawner.write.setPoolShareBps([10_000], { account: admin.account });
-      const s = await spawn(alice);
-      const token = await tokenAt(s.token!);
-      assert.equal(s.poolSupply, DEFAULT_SUPPLY);
-      assert.equal(await token.read.balanceOf([s.pool!]), DEFAULT_SUPPLY);
-      assert.equal(await token.read.balanceOf([alice.account.address]), 0n);
-    });
   });
 
   describe("spawn validation", () => {
@@ -484,7 +468,7 @@ describe("AgentSpawner", async () => {
         "Alpha Agent",
         "ALPHA",
         DEFAULT_SUPPLY,
-        poolShare(DEFAULT_SUPPLY, defaultShareBps),
+        DEFAULT_SUPPLY,
         POOL_SIDE.STABLE,
         stableToken.address,
         settings.poolFeeTier,
@@ -495,7 +479,7 @@ describe("AgentSpawner", async () => {
       const s = await settleSpawn(Promise.resolve(hash));
       const token = await tokenAt(s.token!);
       sameAddress(await registry.read.ownerOf([s.nftId!]), carol.account.address);
-      assert.equal(await token.read.balanceOf([carol.account.address]), DEFAULT_SUPPLY - s.poolSupply!);
+      assert.equal(await token.read.balanceOf([carol.account.address]), 0n);
       assert.equal(await token.read.balanceOf([relayer.account.address]), 0n);
     });
 
@@ -641,87 +625,6 @@ describe("AgentSpawner", async () => {
       assert.equal(await spawner.read.feeTier(), settings.poolFeeTier);
     });
 
-    it("setPoolShareBps accepts 1..10000 and emits PoolShareUpdated(previous, current)", async () => {
-      await fresh();
-      await viem.assertions.emitWithArgs(spawner.write.setPoolShareBps([1], asAdmin), spawner, "PoolShareUpdated", [
-        settings.poolShareBps,
-        1,
-      ]);
-      await viem.assertions.emitWithArgs(
-        spawner.write.setPoolShareBps([10_000], asAdmin),
-        spawner,
-        "PoolShareUpdated",
-        [1, 10_000],
-      );
-      assert.equal((await spawner.read.settings()).poolShareBps, 10_000);
-    });
-
-    it("setPoolShareBps rejects 0 and anything above 10000 with InvalidPoolShare", async () => {
-      await fresh();
-      for (const bps of [0, 10_001, 65_535]) {
-        await viem.assertions.revertWithCustomErrorWithArgs(
-          spawner.write.setPoolShareBps([bps], asAdmin),
-          spawner,
-          "InvalidPoolShare",
-          [bps],
-        );
-      }
-    });
-
-    it("setVirtualReserve updates one side only and emits VirtualReserveUpdated(side, previous, current)", async () => {
-      await fresh();
-      await viem.assertions.emitWithArgs(
-        spawner.write.setVirtualReserve([POOL_SIDE.WRAPPED_NATIVE, 3n], asAdmin),
-        spawner,
-        "VirtualReserveUpdated",
-        [POOL_SIDE.WRAPPED_NATIVE, settings.nativeVirtualReserve, 3n],
-      );
-      await viem.assertions.emitWithArgs(
-        spawner.write.setVirtualReserve([POOL_SIDE.STABLE, MAX_SUPPLY], asAdmin),
-        spawner,
-        "VirtualReserveUpdated",
-        [POOL_SIDE.STABLE, settings.stableVirtualReserve, MAX_SUPPLY],
-      );
-      const current = await spawner.read.settings();
-      assert.equal(current.nativeVirtualReserve, 3n);
-      assert.equal(current.stableVirtualReserve, MAX_SUPPLY);
-    });
-
-    it("setVirtualReserve rejects 0 and amounts above MAX_SUPPLY with InvalidVirtualReserve", async () => {
-      await fresh();
-      for (const side of [POOL_SIDE.STABLE, POOL_SIDE.WRAPPED_NATIVE]) {
-        for (const amount of [0n, MAX_SUPPLY + 1n]) {
-          await viem.assertions.revertWithCustomErrorWithArgs(
-            spawner.write.setVirtualReserve([side, amount], asAdmin),
-            spawner,
-            "InvalidVirtualReserve",
-            [amount],
-          );
-        }
-      }
-    });
-
-    it("setWorkerOperator updates the operator and emits WorkerOperatorUpdated(previous, current)", async () => {
-      await fresh();
-      await viem.assertions.emitWithArgs(
-        spawner.write.setWorkerOperator([dave.account.address], asAdmin),
-        spawner,
-        "WorkerOperatorUpdated",
-        [operator.account.address, dave.account.address],
-      );
-      sameAddress((await spawner.read.settings()).workerOperator, dave.account.address);
-    });
-
-    it("setWorkerOperator rejects the zero address", async () => {
-      await fresh();
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        spawner.write.setWorkerOperator([zeroAddress], asAdmin),
-        spawner,
-        "InvalidAddress",
-        [zeroAddress],
-      );
-    });
-
     it("rejects every restricted function for an unauthorized account", async () => {
       await fresh();
       const as = { account: alice.account };
@@ -730,7 +633,6 @@ describe("AgentSpawner", async () => {
         setSpawnFee: { send: () => spawner.write.setSpawnFee([0n], as), role: ROLE.DEFAULT_ADMIN },
         setCooldown: { send: () => spawner.write.setCooldown([0n], as), role: ROLE.DEFAULT_ADMIN },
         setFeeTier: { send: () => spawner.write.setFeeTier([500], as), role: ROLE.DEFAULT_ADMIN },
-        setPoolShareBps: { send: () => spawner.write.setPoolShareBps([5_000], as), role: ROLE.DEFAULT_ADMIN },
         setVirtualReserve: {
           send: () => spawner.write.setVirtualReserve([POOL_SIDE.STABLE, 1n], as),
           role: ROLE.DEFAULT_ADMIN,
@@ -789,7 +691,6 @@ describe("AgentSpawner", async () => {
       spawnFee: settings.spawnFee,
       cooldown: settings.spawnCooldownSeconds,
       feeTier: settings.poolFeeTier,
-      poolShareBps: settings.poolShareBps,
       stableVirtualReserve: settings.stableVirtualReserve,
       nativeVirtualReserve: settings.nativeVirtualReserve,
       workerOperator: getAddress(operator.account.address),

@@ -33,7 +33,10 @@ describe("AgentToken", async () => {
     const [spawned] = parseEventLogs({ abi: spawner.abi, eventName: "AgentSpawned", logs: receipt.logs });
     const token = await viem.getContractAt("AgentToken", spawned.args.token);
     const pool = await viem.getContractAt("AgentPool", spawned.args.pool);
-    return { token, pool, poolSupply: spawned.args.poolSupply, ownerSupply: DEFAULT_SUPPLY - spawned.args.poolSupply };
+    // The owner gets nothing at spawn: it buys its stake on the curve like everyone.
+    await buy(pool, alice, 2_500n * 10n ** 6n);
+    const ownerSupply = await token.read.balanceOf([alice.account.address]);
+    return { token, pool, poolSupply: spawned.args.poolSupply, ownerSupply };
   }
 
   async function freshClone() {
@@ -52,7 +55,7 @@ describe("AgentToken", async () => {
   }
 
   /** Buys agent tokens from the pool with freshly minted stable tokens. */
-  async function buy(pool: Awaited<ReturnType<typeof spawnedToken>>["pool"], buyer: Wallet, stableAmount: bigint) {
+  async function buy(pool: Fixture["poolImplementation"], buyer: Wallet, stableAmount: bigint) {
     await stableToken.write.mint([buyer.account.address, stableAmount], { account: buyer.account });
     await stableToken.write.approve([pool.address, stableAmount], { account: buyer.account });
     const hash = await pool.write.swapExactIn([stableToken.address, stableAmount, 0n, buyer.account.address], {
@@ -163,7 +166,7 @@ describe("AgentToken", async () => {
   });
 
   describe("votes", () => {
-    it("self-delegates the owner at mint: votes equal the balance without a delegate transaction", async () => {
+    it("self-delegates the owner on its first buy: votes equal the balance without a delegate transaction", async () => {
       const { token, ownerSupply } = await networkHelpers.loadFixture(spawnedToken);
       sameAddress(await token.read.delegates([alice.account.address]), alice.account.address);
       assert.equal(await token.read.getVotes([alice.account.address]), ownerSupply);
@@ -194,8 +197,8 @@ describe("AgentToken", async () => {
     });
 
     it("never delegates the pool, which holds liquidity rather than votes", async () => {
-      const { token, pool, poolSupply } = await networkHelpers.loadFixture(spawnedToken);
-      assert.equal(await token.read.balanceOf([pool.address]), poolSupply);
+      const { token, pool, poolSupply, ownerSupply } = await networkHelpers.loadFixture(spawnedToken);
+      assert.equal(await token.read.balanceOf([pool.address]), poolSupply - ownerSupply);
       assert.equal(await token.read.delegates([pool.address]), zeroAddress);
       assert.equal(await token.read.getVotes([pool.address]), 0n);
 
@@ -261,11 +264,14 @@ describe("AgentToken", async () => {
       assert.equal(await token.read.getVotes([dave.account.address]), 40n);
     });
 
-    it("answers getPastVotes and getPastTotalSupply at past blocks", async () => {
+    // Checkpoints are keyed by timestamp (ERC-6372 mode=timestamp), WorkerVoting's clock.
+    it("answers getPastVotes and getPastTotalSupply at past timestamps", async () => {
       const { token, ownerSupply } = await networkHelpers.loadFixture(spawnedToken);
-      const first = await transfer(token, alice, bob.account.address, 10n * ONE_TOKEN);
+      const at = async (receipt: { blockNumber: bigint }) =>
+        (await publicClient.getBlock({ blockNumber: receipt.blockNumber })).timestamp;
+      const first = { blockNumber: await at(await transfer(token, alice, bob.account.address, 10n * ONE_TOKEN)) };
       await networkHelpers.mine(3);
-      const second = await transfer(token, alice, bob.account.address, 5n * ONE_TOKEN);
+      const second = { blockNumber: await at(await transfer(token, alice, bob.account.address, 5n * ONE_TOKEN)) };
       await transfer(token, bob, carol.account.address, 12n * ONE_TOKEN);
       await networkHelpers.mine();
 
@@ -281,9 +287,9 @@ describe("AgentToken", async () => {
       assert.equal(await token.read.getPastTotalSupply([first.blockNumber]), DEFAULT_SUPPLY);
     });
 
-    it("refuses to look up a future block", async () => {
+    it("refuses to look up a future timestamp", async () => {
       const { token } = await networkHelpers.loadFixture(spawnedToken);
-      const now = await publicClient.getBlockNumber();
+      const now = (await publicClient.getBlock()).timestamp;
       await viem.assertions.revertWithCustomErrorWithArgs(
         token.read.getPastVotes([alice.account.address, now + 10n]),
         token,
@@ -291,7 +297,7 @@ describe("AgentToken", async () => {
         [now + 10n, anyValue],
       );
       assert.equal(await token.read.clock(), Number(now));
-      assert.equal(await token.read.CLOCK_MODE(), "mode=blocknumber&from=default");
+      assert.equal(await token.read.CLOCK_MODE(), "mode=timestamp");
     });
   });
 

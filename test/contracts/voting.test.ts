@@ -8,19 +8,23 @@ const RELAYER_ROLE = keccak256(toHex("RELAYER_ROLE"));
 const PROPOSER_ROLE = keccak256(toHex("PROPOSER_ROLE"));
 const BPS = 10_000n;
 const DAY = 24n * 3600n;
-const STATE = { Active: 0, Defeated: 1, Succeeded: 2, Executed: 3, Superseded: 4 } as const;
+const STATE = { Active: 0, Defeated: 1, Succeeded: 2, Executed: 3, Superseded: 4, Pending: 5, Expired: 6 } as const;
 
 const TOKEN = 10n ** 18n;
 const TOTAL_SUPPLY = 1_000_000_000n * TOKEN;
+// Alice (the spawner of ALPHA) gets nothing for free: she buys on the curve and keeps exactly this
+// stake (20% of the supply), then hands out the holdings below before any proposal.
 const OWNER_SHARE = (TOTAL_SUPPLY * 2_000n) / BPS;
-// Holdings handed out by alice (the spawner of ALPHA) before any proposal.
+const OWNER_BUY = 3_000n * 10n ** 6n; // mUSD: buys a little over 20% of the supply at launch
+const SINK = "0x000000000000000000000000000000000000dEaD";
 const BOB = 30_000_000n * TOKEN;
 const CAROL = 30_000_000n * TOKEN;
 const DAVE = 10_000_000n * TOKEN;
 const ERIN = TOKEN; // exactly the minimum
 const FRANK = TOKEN - 1n; // one wei short of it
 const ALICE = OWNER_SHARE - BOB - CAROL - DAVE - ERIN - FRANK;
-// Default settings: 3-day period, 4% quorum of the supply at the snapshot, 50% passing threshold.
+// Default settings: 1-day delay, 3-day period, 4% quorum of the supply, 50% passing threshold.
+const VOTING_DELAY = DAY;
 const VOTING_PERIOD = 3n * DAY;
 const QUORUM = (TOTAL_SUPPLY * 400n) / BPS;
 
@@ -47,9 +51,22 @@ describe("WorkerVoting", async () => {
     return { token: await viem.getContractAt("AgentToken", token), nftId, workerId };
   }
 
+  /** Buys `amount` mUSD worth of `token` on its pool for `buyer`; returns what it bought. */
+  async function buyOnCurve(buyer: Wallet, token: Awaited<ReturnType<typeof spawnToken>>, amount: bigint) {
+    const pool = await viem.getContractAt("AgentPool", await token.token.read.pool());
+    await f.stableToken.write.mint([buyer.account.address, amount], { account: buyer.account });
+    await f.stableToken.write.approve([pool.address, amount], { account: buyer.account });
+    const before = await token.token.read.balanceOf([buyer.account.address]);
+    await pool.write.swapExactIn([f.stableToken.address, amount, 0n, buyer.account.address], { account: buyer.account });
+    return (await token.token.read.balanceOf([buyer.account.address])) - before;
+  }
+
   async function votingFixture() {
     const alpha = await spawnToken(alice, "ALPHA");
     const beta = await spawnToken(bob, "BETA");
+    const bought = await buyOnCurve(alice, alpha, OWNER_BUY);
+    await alpha.token.write.transfer([SINK, bought - OWNER_SHARE], { account: alice.account });
+    await buyOnCurve(bob, beta, 1_000n * 10n ** 6n);
     const gifts: [Wallet, bigint][] = [
       [bob, BOB],
       [carol, CAROL],
@@ -70,8 +87,16 @@ describe("WorkerVoting", async () => {
     return event.args.proposalId;
   }
 
-  async function propose(proposer: Wallet, workerId = 1n, config = NEW_CONFIG, description = "tighten slippage") {
+  /** Proposes without waiting: the proposal stays Pending for the voting delay. */
+  async function proposePending(proposer: Wallet, workerId = 1n, config = NEW_CONFIG, description = "tighten slippage") {
     return proposalIdOf(await voting.write.propose([workerId, config, description], { account: proposer.account }));
+  }
+
+  /** Proposes, then waits out the voting delay so votes are accepted. */
+  async function propose(proposer: Wallet, workerId = 1n, config = NEW_CONFIG, description = "tighten slippage") {
+    const id = await proposePending(proposer, workerId, config, description);
+    await time.increaseTo((await voting.read.getProposal([id])).startTime);
+    return id;
   }
 
   function vote(voter: Wallet, proposalId: bigint, support: number, comment = "") {
@@ -85,7 +110,7 @@ describe("WorkerVoting", async () => {
   describe("setup", () => {
     it("starts with the default settings and no proposals", async () => {
       await load();
-      assert.deepEqual(await voting.read.settings(), [VOTING_PERIOD, 400, 5_000]);
+      assert.deepEqual(await voting.read.settings(), [VOTING_DELAY, VOTING_PERIOD, 400, 5_000]);
       assert.equal(await voting.read.proposalCount(), 0n);
       assert.equal(await voting.read.MIN_WEIGHT(), TOKEN);
       assert.equal(await voting.read.MAX_COMMENT_BYTES(), 280n);
@@ -103,11 +128,11 @@ describe("WorkerVoting", async () => {
   });
 
   describe("propose", () => {
-    it("opens a proposal with snapshot = previous block and thresholds fixed from the settings", async () => {
+    it("opens a Pending proposal: voting starts after the delay, thresholds fixed from the settings", async () => {
       const { alpha } = await load();
-      const snapshotBlock = await publicClient.getBlockNumber();
-      const start = BigInt(await time.latest()) + 100n;
-      await time.setNextBlockTimestamp(start);
+      const proposedAt = BigInt(await time.latest()) + 100n;
+      await time.setNextBlockTimestamp(proposedAt);
+      const start = proposedAt + VOTING_DELAY;
       await viem.assertions.emitWithArgs(
         voting.write.propose([1n, NEW_CONFIG, "tighten slippage"], { account: bob.account }),
         voting,
@@ -117,7 +142,7 @@ describe("WorkerVoting", async () => {
           1n,
           bob.account.address,
           alpha.token.address,
-          snapshotBlock,
+          proposedAt,
           start,
           start + VOTING_PERIOD,
           QUORUM,
@@ -131,7 +156,7 @@ describe("WorkerVoting", async () => {
       assert.equal(p.workerId, 1n);
       assert.equal(getAddress(p.token), getAddress(alpha.token.address));
       assert.equal(getAddress(p.proposer), getAddress(bob.account.address));
-      assert.equal(p.snapshotBlock, snapshotBlock);
+      assert.equal(p.proposedAt, proposedAt);
       assert.equal(p.startTime, start);
       assert.equal(p.endTime, start + VOTING_PERIOD);
       assert.equal(p.passingThresholdBps, 5_000);
@@ -139,7 +164,14 @@ describe("WorkerVoting", async () => {
       assert.equal(p.quorumThreshold, QUORUM);
       assert.equal(p.yesWeight + p.noWeight + p.abstainWeight, 0n);
       assert.deepEqual(p.config, NEW_CONFIG);
+      assert.equal(await voting.read.state([1n]), STATE.Pending);
+      await viem.assertions.revertWithCustomErrorWithArgs(vote(bob, 1n, SUPPORT.Yes), voting, "VotingNotStarted", [
+        1n,
+        start,
+      ]);
+      await time.increaseTo(start);
       assert.equal(await voting.read.state([1n]), STATE.Active);
+      await vote(bob, 1n, SUPPORT.Yes);
     });
 
     it("needs at least one whole token: exactly 1e18 is enough, 1e18 - 1 is not", async () => {
@@ -756,7 +788,36 @@ describe("WorkerVoting", async () => {
         "VotingPeriodUpdated",
         [365n * DAY, 1n],
       );
-      assert.equal((await voting.read.settings())[0], 1n);
+      assert.equal((await voting.read.settings())[1], 1n);
+    });
+
+    it("setVotingDelay accepts 1 hour to 30 days, rejects outside, and applies to new proposals", async () => {
+      await load();
+      await viem.assertions.emitWithArgs(
+        voting.write.setVotingDelay([3600n], { account: admin.account }),
+        voting,
+        "VotingDelayUpdated",
+        [VOTING_DELAY, 3600n],
+      );
+      for (const delay of [0n, 3599n, 30n * DAY + 1n]) {
+        await viem.assertions.revertWithCustomErrorWithArgs(
+          voting.write.setVotingDelay([delay], { account: admin.account }),
+          voting,
+          "InvalidVotingDelay",
+          [delay],
+        );
+      }
+      await voting.write.setVotingDelay([30n * DAY], { account: admin.account });
+      assert.equal((await voting.read.settings())[0], 30n * DAY);
+      const id = await proposePending(alice);
+      const p = await voting.read.getProposal([id]);
+      assert.equal(p.startTime, p.proposedAt + 30n * DAY);
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        voting.write.setVotingDelay([DAY], { account: relayer.account }),
+        voting,
+        "AccessControlUnauthorizedAccount",
+        [getAddress(relayer.account.address), zeroHash],
+      );
     });
 
     it("setVotingPeriod rejects 0 and more than 365 days", async () => {
@@ -769,7 +830,7 @@ describe("WorkerVoting", async () => {
           [period],
         );
       }
-      assert.equal((await voting.read.settings())[0], VOTING_PERIOD);
+      assert.equal((await voting.read.settings())[1], VOTING_PERIOD);
     });
 
     it("setQuorumBps accepts 0 to 10000 and rejects above", async () => {
@@ -792,7 +853,7 @@ describe("WorkerVoting", async () => {
         "InvalidBps",
         [10_001n],
       );
-      assert.equal((await voting.read.settings())[1], 0);
+      assert.equal((await voting.read.settings())[2], 0);
     });
 
     it("setPassingThresholdBps accepts up to 9999 and rejects 10000 and above", async () => {
@@ -811,7 +872,7 @@ describe("WorkerVoting", async () => {
           [BigInt(bps)],
         );
       }
-      assert.equal((await voting.read.settings())[2], 9_999);
+      assert.equal((await voting.read.settings())[3], 9_999);
     });
 
     it("apply to new proposals only", async () => {
@@ -826,7 +887,7 @@ describe("WorkerVoting", async () => {
       const fresh = await propose(alice);
       assert.deepEqual(await voting.read.getProposal([old]), oldProposal);
       const freshProposal = await voting.read.getProposal([fresh]);
-      assert.equal(freshProposal.endTime, start + DAY);
+      assert.equal(freshProposal.endTime, start + VOTING_DELAY + DAY);
       assert.equal(freshProposal.quorumThreshold, (TOTAL_SUPPLY * 100n) / BPS);
       assert.equal(freshProposal.passingThresholdBps, 6_000);
       // 40M yes against 30M no is 57%: enough under the old 50% threshold, not under the new 60%.
@@ -852,8 +913,8 @@ describe("WorkerVoting", async () => {
       );
       assert.equal((await voting.read.getTally([old])).currentlyPassing, true);
       assert.equal((await voting.read.getTally([fresh])).currentlyPassing, false);
-      // The fresh proposal closes after one day, the old one is still open.
-      await time.increaseTo(start + DAY);
+      // The fresh proposal closes one day after its voting opened, the old one is still open.
+      await time.increaseTo(start + VOTING_DELAY + DAY);
       assert.equal(await voting.read.state([fresh]), STATE.Defeated);
       assert.equal(await voting.read.state([old]), STATE.Active);
     });
@@ -877,7 +938,7 @@ describe("WorkerVoting", async () => {
           );
         }
       }
-      assert.deepEqual(await voting.read.settings(), [VOTING_PERIOD, 400, 5_000]);
+      assert.deepEqual(await voting.read.settings(), [VOTING_DELAY, VOTING_PERIOD, 400, 5_000]);
     });
   });
 });

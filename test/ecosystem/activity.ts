@@ -44,6 +44,30 @@ export async function activity(viem: Viem, contracts: Deployment["contracts"]) {
       return { token: token!, pool: pool!, nftId: nftId!, workerId: workerId!, receipt };
     },
 
+    /**
+     * The creator's own stake of a token it just spawned, bought on the curve in one block
+     * (mint mUSD, approve, buy): a spawn gives nobody tokens.
+     */
+    async buyStake(owner: number, poolAddress: Address, stableAmount: bigint) {
+      const pool = await contract("AgentPool", poolAddress);
+      const from = wallets[owner].account.address;
+      const hashes: `0x${string}`[] = [];
+      await testClient.setAutomine(false);
+      try {
+        // Explicit gas: each estimate would otherwise run before the previous transaction is mined.
+        hashes.push(await stable.write.mint([from, stableAmount], { ...as(owner), gas: 100_000n }));
+        hashes.push(await stable.write.approve([poolAddress, stableAmount], { ...as(owner), gas: 100_000n }));
+        hashes.push(await pool.write.swapExactIn([contracts.MockStableToken, stableAmount, 0n, from], { ...as(owner), gas: 300_000n }));
+        await testClient.mine({ blocks: 1 });
+      } finally {
+        await testClient.setAutomine(true);
+      }
+      const receipts = await Promise.all(hashes.map((hash) => publicClient.getTransactionReceipt({ hash })));
+      const failed = receipts.find((r) => r.status !== "success");
+      if (failed) throw new Error(`transaction ${failed.transactionHash} reverted`);
+      return receipts;
+    },
+
     /** Records an action as the operator account `operator`. */
     async act(operator: number, targetNftId: bigint, actionType: string, payload: object, reasonCode: string) {
       return wait(actionLog.write.record([targetNftId, actionType, stringToHex(JSON.stringify(payload)), reasonCode], as(operator)));

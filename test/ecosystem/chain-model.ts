@@ -19,7 +19,8 @@ const TIERS = ["none", "worker", "scout", "queen"] as const;
 const STATUSES = ["active", "idle", "suspended"] as const;
 const MEV = ["off", "private_relay", "batch_auction"] as const;
 const SIDES = ["STABLE", "WRAPPED_NATIVE"] as const;
-const PROPOSAL_STATES = ["active", "defeated", "succeeded", "executed", "superseded"] as const;
+// WorkerVoting.ProposalState order; Pending and Expired were appended (the voting delay, the execution window).
+const PROPOSAL_STATES = ["active", "defeated", "succeeded", "executed", "superseded", "pending", "expired"] as const;
 
 export const lc = (a: string) => a.toLowerCase() as Address;
 

@@ -166,6 +166,8 @@ before(async () => {
       if (owner !== undefined) {
         const symbol = `RS${String.fromCharCode(65 + (block % 26))}${String.fromCharCode(65 + (owner % 26))}`;
         const spawned = await act.spawn(owner, symbol, 0);
+        // The owner's transfers below need tokens, and a spawn gives none: it buys its stake.
+        await act.buyStake(owner, spawned.pool, parseUnits("100", 6));
         tokens.push({ address: spawned.token, pool: spawned.pool, nftId: spawned.nftId, side: "STABLE", owner, canAct: true });
         continue;
       }

@@ -24,9 +24,9 @@ struct EcosystemSettings {
     uint256 spawnFee;
     uint64 spawnCooldown;
     uint24 poolFeeTier;
-    uint16 poolShareBps;
     uint256 stableVirtualReserve;
     uint256 nativeVirtualReserve;
+    uint64 votingDelay;
     uint64 votingPeriod;
     uint16 quorumBps;
     uint16 passingThresholdBps;
@@ -82,9 +82,9 @@ abstract contract EcosystemDeployer is CommonBase {
         s.spawnFee = 0.01 ether;
         s.spawnCooldown = 3600;
         s.poolFeeTier = 3000;
-        s.poolShareBps = 8000;
         s.stableVirtualReserve = 10_000 * 10 ** 6;
         s.nativeVirtualReserve = 5 ether;
+        s.votingDelay = 1 days;
         s.votingPeriod = 3 days;
         s.quorumBps = 400;
         s.passingThresholdBps = 5000;
@@ -123,7 +123,12 @@ abstract contract EcosystemDeployer is CommonBase {
         eco.spawner = _deploySpawner(eco, accounts, settings);
         eco.actionLog = new ActionLog(eco.registry);
         eco.voting = new WorkerVoting(
-            eco.registry, accounts.admin, settings.votingPeriod, settings.quorumBps, settings.passingThresholdBps
+            eco.registry,
+            accounts.admin,
+            settings.votingDelay,
+            settings.votingPeriod,
+            settings.quorumBps,
+            settings.passingThresholdBps
         );
         eco.booster = new Booster(eco.registry, accounts.admin, accounts.treasury);
         _grantRoles(eco, accounts);
@@ -139,7 +144,6 @@ abstract contract EcosystemDeployer is CommonBase {
             spawnFee: s.spawnFee,
             cooldown: s.spawnCooldown,
             feeTier: s.poolFeeTier,
-            poolShareBps: s.poolShareBps,
             stableVirtualReserve: s.stableVirtualReserve,
             nativeVirtualReserve: s.nativeVirtualReserve,
             workerOperator: accounts.workerOperator
