@@ -6,6 +6,7 @@ import type { Db } from "./db.ts";
 import { launchpadApi, launchpadRoutes } from "./launchpad/index.ts";
 import { openApiDocument } from "./openapi/index.ts";
 import { systemClock, type WallClock } from "./shared/clock.ts";
+import { DEFAULT_WRAPPED_NATIVE_PRICE } from "./shared/units.ts";
 
 export type { Db } from "./db.ts";
 
@@ -16,6 +17,11 @@ export interface EcosystemApiOptions {
   now?: WallClock;
   /** Requests per minute per client IP on /api/*. */
   rateLimitPerMinute: number;
+  /**
+   * Reference price of one whole wrapped native token in stable base units (6 decimals): the
+   * common unit of tvlStable and volume24hStable and of the tvl and volume ranks.
+   */
+  wrappedNativePrice?: bigint;
   /** Take the client IP from X-Forwarded-For (behind one trusted proxy). */
   trustProxy?: boolean;
   /** Millisecond clock of the rate limiter (tests). */
@@ -30,7 +36,8 @@ export const API_ROUTES = [...agentRoutes, ...launchpadRoutes];
  * (src/api/index.ts mounts it beside GraphQL and SQL); tests run it on any Drizzle database.
  */
 export function createEcosystemApi(options: EcosystemApiOptions): Hono {
-  const deps = { db: options.db, wallClock: options.now ?? systemClock };
+  const pricing = { wrappedNativePrice: options.wrappedNativePrice ?? DEFAULT_WRAPPED_NATIVE_PRICE };
+  const deps = { db: options.db, wallClock: options.now ?? systemClock, pricing };
   const limiter = createRateLimiter({ limit: options.rateLimitPerMinute, now: options.rateLimitClock });
   const trustProxy = options.trustProxy ?? false;
   const document = openApiDocument(API_ROUTES, {

@@ -20,8 +20,9 @@ import {
   type ModelToken,
   normalizeTokenItems,
   readChainModel,
-  scaled18,
+  stableValue,
   toBaseUnits,
+  valueKey,
   volume24h,
   workerOfToken,
 } from "./chain-model.ts";
@@ -489,11 +490,11 @@ for (const backend of BACKENDS) {
         assert.deepEqual((await list("?sort=recent")).items, body.items);
       });
 
-      test("sort=volume|tvl|holders: descending, amounts compared at 18 decimals, ties by spawnedAt desc", async () => {
+      test("sort=volume|tvl|holders: descending, amounts compared by value in the stable token, ties by spawnedAt desc", async () => {
         const now = apiNow(ctx.model);
         const orders = {
-          volume: rankedBy((t) => scaled18(volume24h(t, now), t.pairDecimals)),
-          tvl: rankedBy((t) => scaled18(t.tvl, t.pairDecimals)),
+          volume: rankedBy((t) => valueKey(volume24h(t, now), t.side)),
+          tvl: rankedBy((t) => valueKey(t.tvl, t.side)),
           holders: rankedBy((t) => t.holders),
         };
         // The seed leaves volume ties (tokens without recent trades), so the tie-break is exercised.
@@ -518,7 +519,7 @@ for (const backend of BACKENDS) {
         await check("?poolSide=STABLE", (t) => t.side === "STABLE");
         await check("?poolSide=WRAPPED_NATIVE", (t) => t.side === "WRAPPED_NATIVE");
         await check("?poolSide=STABLE&boosted=false", (t) => t.side === "STABLE" && !t.boost.active);
-        const byTvl = (ts: ModelToken[]) => sortBy(ts, (t) => -scaled18(t.tvl, t.pairDecimals), (t) => -t.spawnedAt);
+        const byTvl = (ts: ModelToken[]) => sortBy(ts, (t) => -valueKey(t.tvl, t.side), (t) => -t.spawnedAt);
         await check("?poolSide=WRAPPED_NATIVE&sort=tvl", (t) => t.side === "WRAPPED_NATIVE", byTvl);
       });
 
@@ -561,6 +562,8 @@ for (const backend of BACKENDS) {
             feeTier: t.feeTier,
             tvl: t.tvl,
             volume24h: volume24h(t, apiNow(ctx.model)),
+            tvlStable: stableValue(t.tvl, t.side),
+            volume24hStable: stableValue(volume24h(t, apiNow(ctx.model)), t.side),
             lastTradeAt: t.lastTradeAt,
           },
           worker: {
@@ -577,7 +580,7 @@ for (const backend of BACKENDS) {
       const normalized = (body: any, t: ModelToken) => ({
         ...body,
         token: amounts(body.token, { totalSupply: 18 }),
-        pool: amounts(body.pool, { tvl: t.pairDecimals, volume24h: t.pairDecimals }),
+        pool: amounts(body.pool, { tvl: t.pairDecimals, volume24h: t.pairDecimals, tvlStable: 6, volume24hStable: 6 }),
       });
 
       test("every token, by address (any case) and by NFT id, field by field", async () => {
@@ -630,6 +633,8 @@ for (const backend of BACKENDS) {
             reserves: amounts(body.reserves, { token: 18, pair: pd, virtualPair: pd }),
             tvl: toBaseUnits(body.tvl, pd),
             volume24h: toBaseUnits(body.volume24h, pd),
+            tvlStable: toBaseUnits(body.tvlStable, 6),
+            volume24hStable: toBaseUnits(body.volume24hStable, 6),
             recentTrades: body.recentTrades.map((trade: any) =>
               amounts(trade, { amountIn: trade.side === "buy" ? pd : 18, amountOut: trade.side === "buy" ? 18 : pd }),
             ),
@@ -644,6 +649,8 @@ for (const backend of BACKENDS) {
             price: undefined,
             tvl: t.tvl,
             volume24h: window.reduce((sum, s) => sum + s.pairVolume, 0n),
+            tvlStable: stableValue(t.tvl, t.side),
+            volume24hStable: stableValue(window.reduce((sum, s) => sum + s.pairVolume, 0n), t.side),
             swapCount24h: window.length,
             lastTradeAt: t.lastTradeAt,
             recentTrades: recentSwaps.slice(0, 20).map((s) => ({
