@@ -490,6 +490,33 @@ describe("the app around the routes", () => {
     assert.equal((await limited.request("/openapi.json")).status, 200);
   });
 
+  it("counts /sql/* and /graphql in the same per-client quota as /api/*", async () => {
+    const limited = createEcosystemApi({
+      db: database.db,
+      now: () => NOW,
+      rateLimitPerMinute: 3,
+      rateLimitClock: () => 0,
+      explorer: {
+        sql: async (c) => c.json({ rows: [] }),
+        graphql: async (c) => c.json({ data: {} }),
+        maxCost: 1,
+        maxRows: 1,
+      },
+    });
+    const query = encodeURIComponent(JSON.stringify({ json: { sql: "select 1", params: [] } }));
+    const statuses = [
+      (await limited.request(`/sql/db?sql=${query}`)).status,
+      (await limited.request("/graphql", { method: "POST", body: "{}" })).status,
+      (await limited.request("/api/agents/overview")).status,
+    ];
+    assert.deepEqual(statuses, [200, 200, 200]);
+    for (const path of [`/sql/db?sql=${query}`, "/graphql", "/api/agents/overview"]) {
+      const refused = await limited.request(path, path === "/graphql" ? { method: "POST", body: "{}" } : {});
+      assert.equal(refused.status, 429, path);
+      assert.equal(((await refused.json()) as { code: string }).code, "RATE_LIMITED");
+    }
+  });
+
   it("hides database failures behind 500 INTERNAL", async () => {
     const broken = createEcosystemApi({
       db: new Proxy(database.db, {
