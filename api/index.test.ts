@@ -282,20 +282,28 @@ describe("GET /api/launchpad/tokens", () => {
       symbol: "ALPHA",
       name: "ALPHA agent",
       spawnedAt: NOW - 5 * DAY,
-      tvl: "12000",
+      tvl: "1000",
       volume24h: "500",
+      tvlStable: "1000",
+      volume24hStable: "500",
       holders: 10,
       workerStatus: "active",
       boosted: true,
     });
-    assert.deepEqual([body.items[1].tvl, body.items[1].volume24h, body.items[1].boosted], ["7", "2", false]);
-    assert.deepEqual([body.items[0].tvl, body.items[0].volume24h, body.items[0].holders], ["10000", "101.5", 0]);
+    // BETA: 1 wrapped native really deposited and 2 traded, valued at the default 2,000 stable.
+    assert.deepEqual(
+      [body.items[1].tvl, body.items[1].volume24h, body.items[1].tvlStable, body.items[1].volume24hStable, body.items[1].boosted],
+      ["1", "2", "2000", "4000", false],
+    );
+    // GAMMA: nobody deposited anything, so no TVL, whatever its virtual reserve.
+    assert.deepEqual([body.items[0].tvl, body.items[0].tvlStable, body.items[0].volume24h, body.items[0].holders], ["0", "0", "101.5", 0]);
   });
 
-  it("ranks by volume and tvl on one 18-decimal scale, and by holders", async () => {
-    // BETA's 2 wrapped native outnumbers ALPHA's 500 stable in base units, not in value units.
-    assert.deepEqual(await symbols("sort=volume"), ["ALPHA", "GAMMA", "BETA"]);
-    assert.deepEqual(await symbols("sort=tvl"), ["ALPHA", "GAMMA", "BETA"]);
+  it("ranks by volume and tvl by value in the stable token, and by holders", async () => {
+    // Value: BETA's 1 (tvl) and 2 (volume) wrapped native are 2,000 and 4,000 stable, above
+    // ALPHA's 1,000 and 500; GAMMA holds nothing real.
+    assert.deepEqual(await symbols("sort=volume"), ["BETA", "ALPHA", "GAMMA"]);
+    assert.deepEqual(await symbols("sort=tvl"), ["BETA", "ALPHA", "GAMMA"]);
     assert.deepEqual(await symbols("sort=holders"), ["ALPHA", "BETA", "GAMMA"]);
     assert.deepEqual(await symbols("sort=tvl&poolSide=STABLE"), ["ALPHA", "GAMMA"]);
   });
@@ -335,7 +343,16 @@ describe("GET /api/launchpad/tokens/:id and its pool and worker", () => {
         owner: addressOf(501),
         spawnedAt: NOW - 5 * DAY,
       },
-      pool: { address: addressOf(1001), side: "STABLE", feeTier: 3000, tvl: "12000", volume24h: "500", lastTradeAt: null },
+      pool: {
+        address: addressOf(1001),
+        side: "STABLE",
+        feeTier: 3000,
+        tvl: "1000",
+        volume24h: "500",
+        tvlStable: "1000",
+        volume24hStable: "500",
+        lastTradeAt: null,
+      },
       worker: { id: 1, agentNftId: 101, status: "active", lastActionAt: NOW - 3_600 + 24, actionCount: 27 },
       metadata: { description: "ALPHA description", logoUri: "https://example.org/ALPHA.png", website: "https://example.org/ALPHA" },
       boost: { active: true, tier: 2, expiresAt: NOW + 1_000 },
@@ -359,8 +376,10 @@ describe("GET /api/launchpad/tokens/:id and its pool and worker", () => {
         feeTier: 3000,
         reserves: { token: "800000000", pair: "0", virtualPair: "10000" },
         price: "0.000012500000000000",
-        tvl: "10000",
+        tvl: "0",
         volume24h: "101.5",
+        tvlStable: "0",
+        volume24hStable: "101.5",
         swapCount24h: 2,
         lastTradeAt: null,
         recentTrades: undefined,
@@ -390,7 +409,18 @@ describe("GET /api/launchpad/tokens/:id and its pool and worker", () => {
 
   it("prices a wrapped-native pool", async () => {
     const { body } = await get("/api/launchpad/tokens/102/pool");
-    assert.deepEqual([body.price, body.reserves, body.tvl], ["1.500000000000000000", { token: "4", pair: "1", virtualPair: "5" }, "7"]);
+    assert.deepEqual([body.price, body.reserves, body.tvl], ["1.500000000000000000", { token: "4", pair: "1", virtualPair: "5" }, "1"]);
+    assert.deepEqual([body.tvlStable, body.volume24hStable], ["2000", "4000"]);
+  });
+
+  it("values wrapped native at the configured reference price, exactly", async () => {
+    const priced = createEcosystemApi({ db: database.db, now: () => NOW, rateLimitPerMinute: 100, wrappedNativePrice: 1_234_567_891n });
+    const pool = (await (await priced.request("/api/launchpad/tokens/102/pool")).json()) as any;
+    assert.deepEqual([pool.tvlStable, pool.volume24hStable], ["1234.567891", "2469.135782"]);
+    // Below ALPHA's 1,000 stable of volume only when 2 wrapped native are worth less than that.
+    const cheap = createEcosystemApi({ db: database.db, now: () => NOW, rateLimitPerMinute: 100, wrappedNativePrice: 200_000_000n });
+    const list = (await (await cheap.request("/api/launchpad/tokens?sort=volume")).json()) as any;
+    assert.deepEqual(list.items.map((t: any) => [t.symbol, t.volume24hStable]), [["ALPHA", "500"], ["BETA", "400"], ["GAMMA", "101.5"]]);
   });
 
   it("shows the worker with its newest actions", async () => {
@@ -458,6 +488,33 @@ describe("the app around the routes", () => {
     assert.equal(refused.headers.get("retry-after"), "60");
     assert.deepEqual(await refused.json(), { code: "RATE_LIMITED", message: "Too many requests; retry in 60 s" });
     assert.equal((await limited.request("/openapi.json")).status, 200);
+  });
+
+  it("counts /sql/* and /graphql in the same per-client quota as /api/*", async () => {
+    const limited = createEcosystemApi({
+      db: database.db,
+      now: () => NOW,
+      rateLimitPerMinute: 3,
+      rateLimitClock: () => 0,
+      explorer: {
+        sql: async (c) => c.json({ rows: [] }),
+        graphql: async (c) => c.json({ data: {} }),
+        maxCost: 1,
+        maxRows: 1,
+      },
+    });
+    const query = encodeURIComponent(JSON.stringify({ json: { sql: "select 1", params: [] } }));
+    const statuses = [
+      (await limited.request(`/sql/db?sql=${query}`)).status,
+      (await limited.request("/graphql", { method: "POST", body: "{}" })).status,
+      (await limited.request("/api/agents/overview")).status,
+    ];
+    assert.deepEqual(statuses, [200, 200, 200]);
+    for (const path of [`/sql/db?sql=${query}`, "/graphql", "/api/agents/overview"]) {
+      const refused = await limited.request(path, path === "/graphql" ? { method: "POST", body: "{}" } : {});
+      assert.equal(refused.status, 429, path);
+      assert.equal(((await refused.json()) as { code: string }).code, "RATE_LIMITED");
+    }
   });
 
   it("hides database failures behind 500 INTERNAL", async () => {

@@ -4,8 +4,10 @@ import type { ErrorMappingOptions } from "../lib/http/index.ts";
 import { agentRoutes, agentsApi } from "./agents/index.ts";
 import type { Db } from "./db.ts";
 import { launchpadApi, launchpadRoutes } from "./launchpad/index.ts";
+import { type ExplorerOptions, mountExplorer } from "./explorer/index.ts";
 import { openApiDocument } from "./openapi/index.ts";
 import { systemClock, type WallClock } from "./shared/clock.ts";
+import { DEFAULT_WRAPPED_NATIVE_PRICE } from "./shared/units.ts";
 
 export type { Db } from "./db.ts";
 
@@ -14,23 +16,32 @@ export interface EcosystemApiOptions {
   db: Db;
   /** Wall clock in Unix seconds; the time windows use the later of it and the chain head. */
   now?: WallClock;
-  /** Requests per minute per client IP on /api/*. */
+  /** Requests per minute per client IP on /api/*, /sql/* and /graphql. */
   rateLimitPerMinute: number;
+  /**
+   * Reference price of one whole wrapped native token in stable base units (6 decimals): the
+   * common unit of tvlStable and volume24hStable and of the tvl and volume ranks.
+   */
+  wrappedNativePrice?: bigint;
   /** Take the client IP from X-Forwarded-For (behind one trusted proxy). */
   trustProxy?: boolean;
   /** Millisecond clock of the rate limiter (tests). */
   rateLimitClock?: () => number;
   log?: ErrorMappingOptions["log"];
+  /** Ponder's SQL and GraphQL endpoints with their bounds (Ponder serves them; tests may stub them). */
+  explorer?: ExplorerOptions;
 }
 
 export const API_ROUTES = [...agentRoutes, ...launchpadRoutes];
 
 /**
- * The ecosystem read API: /api/agents/*, /api/launchpad/* and /openapi.json. Ponder serves it
- * (src/api/index.ts mounts it beside GraphQL and SQL); tests run it on any Drizzle database.
+ * The ecosystem read API: /api/agents/*, /api/launchpad/* and /openapi.json, and Ponder's
+ * /sql/* and /graphql behind the same rate limit. Ponder serves it (src/api/index.ts); tests run
+ * it on any Drizzle database.
  */
 export function createEcosystemApi(options: EcosystemApiOptions): Hono {
-  const deps = { db: options.db, wallClock: options.now ?? systemClock };
+  const pricing = { wrappedNativePrice: options.wrappedNativePrice ?? DEFAULT_WRAPPED_NATIVE_PRICE };
+  const deps = { db: options.db, wallClock: options.now ?? systemClock, pricing };
   const limiter = createRateLimiter({ limit: options.rateLimitPerMinute, now: options.rateLimitClock });
   const trustProxy = options.trustProxy ?? false;
   const document = openApiDocument(API_ROUTES, {
@@ -43,7 +54,14 @@ export function createEcosystemApi(options: EcosystemApiOptions): Hono {
 
   const app = new Hono();
   app.use(requestId());
-  app.use("/api/*", rateLimit({ limiter, keyOf: (c) => clientIp(c, { trustProxy }) }));
+  // One quota per client across the reads and the explorer endpoints: a query is a request.
+  const perIp = rateLimit({ limiter, keyOf: (c) => clientIp(c, { trustProxy }) });
+  app.use("/api/*", perIp);
+  if (options.explorer) {
+    app.use("/sql/*", perIp);
+    app.use("/graphql", perIp);
+    mountExplorer(app, options.explorer);
+  }
   app.route("/api/agents", agentsApi(deps));
   app.route("/api/launchpad", launchpadApi(deps));
   app.get("/openapi.json", (c) => c.json(document));

@@ -1,6 +1,7 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
-import { chainEnv, parseEnv } from "./env.ts";
+import { DEFAULT_WRAPPED_NATIVE_PRICE } from "../api/shared/units.ts";
+import { chainEnv, ecosystemApiEnv, parseEnv } from "./env.ts";
 
 describe("parseEnv", () => {
   it("applies defaults and treats empty strings as unset", () => {
@@ -16,5 +17,20 @@ describe("parseEnv", () => {
       (error: Error) =>
         /RPC_URL/.test(error.message) && /RELAYER_ADDRESS/.test(error.message) && /SPAWN_FEE_WEI/.test(error.message),
     );
+  });
+});
+
+describe("ecosystemApiEnv", () => {
+  it("reads the reference price exactly in stable base units, with the API's default", () => {
+    assert.equal(parseEnv(ecosystemApiEnv, {}).WRAPPED_NATIVE_PRICE, DEFAULT_WRAPPED_NATIVE_PRICE);
+    assert.equal(parseEnv(ecosystemApiEnv, { WRAPPED_NATIVE_PRICE: "1234.5" }).WRAPPED_NATIVE_PRICE, 1_234_500_000n);
+    assert.throws(() => parseEnv(ecosystemApiEnv, { WRAPPED_NATIVE_PRICE: "0.1234567" }), /WRAPPED_NATIVE_PRICE/);
+    assert.throws(() => parseEnv(ecosystemApiEnv, { WRAPPED_NATIVE_PRICE: "-1" }), /WRAPPED_NATIVE_PRICE/);
+  });
+
+  it("bounds the explorer limits", () => {
+    const env = parseEnv(ecosystemApiEnv, {});
+    assert.deepEqual([env.SQL_STATEMENT_TIMEOUT_MS, env.SQL_MAX_COST, env.SQL_MAX_ROWS], [3_000, 100_000, 50_000]);
+    assert.throws(() => parseEnv(ecosystemApiEnv, { SQL_STATEMENT_TIMEOUT_MS: "0" }), /SQL_STATEMENT_TIMEOUT_MS/);
   });
 });

@@ -20,9 +20,9 @@ export const chainEnv = z.object({
   RPC_URL: url.default("http://127.0.0.1:8545"),
   /** Key that deploys and administers the contracts; unset on a local node, whose accounts are unlocked. */
   DEPLOYER_PRIVATE_KEY: privateKey.optional(),
-  /** Account allowed to relay signed spawns and votes (spawnFor, castVoteFor); default: the deployer. */
+  /** Account granted the relayer role (spawnFor, castVoteFor); no relaying service ships yet. Default: the deployer. */
   RELAYER_ADDRESS: address.optional(),
-  /** Operator of new workers (the agent runtime); default: the deployer. */
+  /** Operator address recorded for new workers (may record their actions); default: the deployer. */
   WORKER_OPERATOR_ADDRESS: address.optional(),
   /** Receiver of boost payments; default: the deployer. */
   TREASURY_ADDRESS: address.optional(),
@@ -57,6 +57,29 @@ export const apiEnv = z.object({
     .enum(["true", "false"], { error: "must be true or false" })
     .default("false")
     .transform((value) => value === "true"),
+});
+
+/** The ecosystem API's own settings (Ponder's process), beyond the public-read ones. */
+export const ecosystemApiEnv = apiEnv.extend({
+  /** PostgreSQL: ms after which a query of /sql, /graphql or /api is cancelled (statement_timeout). */
+  SQL_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(3_000),
+  /** PGlite: /sql queries whose EXPLAIN cost estimate is above this are refused before they run. */
+  SQL_MAX_COST: z.coerce.number().positive().default(100_000),
+  /** PGlite: /sql queries planned to produce more rows at any step (join output, result) are refused before they run. */
+  SQL_MAX_ROWS: z.coerce.number().int().positive().default(50_000),
+  /**
+   * Reference price of one whole wrapped native token in whole stable tokens (at most 6
+   * fractional digits): values wrapped-native pools in the stable token (tvlStable, volume24hStable).
+   */
+  WRAPPED_NATIVE_PRICE: z
+    .string()
+    .regex(/^\d{1,12}(\.\d{1,6})?$/, "must be a decimal number of stable tokens with at most 6 fractional digits")
+    .default("2000")
+    // Stable base units (6 decimals) per whole wrapped native token, exact.
+    .transform((value) => {
+      const [whole, fraction = ""] = value.split(".");
+      return BigInt(whole + fraction.padEnd(6, "0"));
+    }),
 });
 
 export const startEnv = z.object({

@@ -37,7 +37,11 @@ export const agentToken = onchainTable(
   }),
 );
 
-/** Holder count per token, kept apart from agent_token because mints precede AgentSpawned. */
+/**
+ * Holder count per token: accounts with a balance other than the token's pool, the zero address
+ * and the burn address (indexer/handlers/token.ts). Kept apart from agent_token because mints
+ * precede AgentSpawned.
+ */
 export const holderCount = onchainTable(
   "holder_count",
   (t) => ({
@@ -58,7 +62,10 @@ export const holding = onchainTable(
   (table) => ({ pk: primaryKey({ columns: [table.token, table.account] }) }),
 );
 
-/** Pool state: reserves from Sync, activity from Swap. TVL is in the pair asset's base units. */
+/**
+ * Pool state: reserves from Sync, activity from Swap. TVL is the real pair reserve, in the pair
+ * asset's base units: the virtual reserve sets the launch price but was never deposited.
+ */
 export const pool = onchainTable(
   "pool",
   (t) => ({
@@ -70,7 +77,7 @@ export const pool = onchainTable(
     reserveToken: t.bigint().notNull(),
     reservePair: t.bigint().notNull(),
     virtualPair: t.bigint().notNull(),
-    /** reservePair + reserveToken x price = 2 x reservePair + virtualPair. */
+    /** = reservePair (real reserves only). */
     tvl: t.bigint().notNull(),
     swapCount: t.integer().notNull(),
     volumeTotal: t.bigint().notNull(),

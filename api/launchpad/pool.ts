@@ -2,13 +2,13 @@ import { desc, eq, sql } from "ponder";
 import { swap } from "../../indexer/schema.ts";
 import type { Db } from "../db.ts";
 import { findToken } from "../shared/token-lookup.ts";
-import { formatAmount, pairDecimalsOf, poolPrice, TOKEN_DECIMALS } from "../shared/units.ts";
+import { formatAmount, pairDecimalsOf, poolPrice, type Pricing, TOKEN_DECIMALS } from "../shared/units.ts";
 import type { PoolDetail, Trade } from "./routes.ts";
-import { pairVolume24h } from "./tokens.ts";
+import { pairVolume24h, stableValues } from "./tokens.ts";
 
 export const RECENT_TRADES = 20;
 
-export async function poolDetail(db: Db, now: number, tokenRef: string): Promise<PoolDetail> {
+export async function poolDetail(db: Db, now: number, pricing: Pricing, tokenRef: string): Promise<PoolDetail> {
   const { token, pool: p } = await findToken(db, tokenRef);
   const decimals = pairDecimalsOf(p.side);
   const [activity, trades] = await Promise.all([
@@ -44,8 +44,9 @@ export async function poolDetail(db: Db, now: number, tokenRef: string): Promise
       virtualPair: formatAmount(p.virtualPair, decimals),
     },
     price: poolPrice(p.reserveToken, p.reservePair, p.virtualPair, decimals),
-    tvl: formatAmount(p.tvl, decimals),
+    tvl: formatAmount(p.reservePair, decimals),
     volume24h: formatAmount(activity.volume, decimals),
+    ...stableValues(p.side, p.reservePair, activity.volume, pricing),
     swapCount24h: activity.swaps,
     lastTradeAt: p.lastTradeAt,
     recentTrades: trades.map(

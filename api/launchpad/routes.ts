@@ -13,6 +13,12 @@ const workerStatus = z.enum(WORKER_STATUSES);
 const poolSide = z.enum(POOL_SIDES);
 const pairAmount = decimalString.describe("Whole units of the pool's pair asset (stable token: 6 decimals, wrapped native: 18)");
 const tokenAmount = decimalString.describe("Whole agent tokens (18 decimals)");
+const tvlDoc = "The pair asset the pool really holds (its real pair reserve; the virtual reserve that sets the launch price is not counted)";
+/** Beyond SPEC.md: the pair-asset figures valued in one unit, so pools of both pair assets compare. */
+const stableValue = (of: string) =>
+  decimalString.describe(
+    `${of} valued in whole stable tokens (6 decimals): wrapped native at the configured reference price WRAPPED_NATIVE_PRICE (api/README.md). Not in SPEC.md`,
+  );
 
 export const TOKEN_SORTS = ["recent", "volume", "tvl", "holders"] as const;
 export type TokenSort = (typeof TOKEN_SORTS)[number];
@@ -22,9 +28,11 @@ export const tokenListItem = z.object({
   symbol: z.string(),
   name: z.string(),
   spawnedAt: unixTime,
-  tvl: pairAmount,
+  tvl: pairAmount.describe(tvlDoc),
   volume24h: pairAmount,
-  holders: count,
+  tvlStable: stableValue("tvl"),
+  volume24hStable: stableValue("volume24h"),
+  holders: count.describe("Accounts holding the token, other than its pool, the zero address and 0x…dEaD"),
   workerStatus,
   boosted: z.boolean().describe("An active boost"),
 });
@@ -35,7 +43,7 @@ export const tokensRoute = defineRoute({
   summary: "List agent tokens",
   description:
     "sort: recent (spawnedAt descending, the default), volume, tvl or holders (descending; ties by spawnedAt, then NFT id, descending). " +
-    "tvl and volume ranks compare amounts scaled to 18 decimals; filter by poolSide to rank within one pair asset.",
+    "tvl and volume rank by value in the stable token (tvlStable, volume24hStable: wrapped native at the reference price WRAPPED_NATIVE_PRICE).",
   query: pageQuery.extend({
     sort: enumParam(TOKEN_SORTS).default("recent"),
     boosted: booleanParam.optional().describe("true: only tokens with an active boost; false: only tokens without"),
@@ -60,8 +68,10 @@ export const tokenDetailResponse = z.object({
     address: addressOut,
     side: poolSide,
     feeTier: z.number().int().describe("Pips: 3000 = 0.30%"),
-    tvl: pairAmount,
+    tvl: pairAmount.describe(tvlDoc),
     volume24h: pairAmount,
+    tvlStable: stableValue("tvl"),
+    volume24hStable: stableValue("volume24h"),
     lastTradeAt: unixTime.nullable(),
   }),
   worker: z.object({
@@ -110,8 +120,10 @@ export const poolResponse = z.object({
     .regex(/^\d+\.\d{18}$/)
     .nullable()
     .describe("Pair asset per whole token, (pair + virtualPair) / token, truncated to 18 fractional digits"),
-  tvl: pairAmount,
+  tvl: pairAmount.describe(tvlDoc),
   volume24h: pairAmount,
+  tvlStable: stableValue("tvl"),
+  volume24hStable: stableValue("volume24h"),
   swapCount24h: count,
   lastTradeAt: unixTime.nullable(),
   recentTrades: z.array(trade).describe("The 20 newest swaps, newest first"),

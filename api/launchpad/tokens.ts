@@ -4,7 +4,7 @@ import type { Condition, Db } from "../db.ts";
 import { DAY } from "../shared/clock.ts";
 import { offsetOf, type Page, type PageQuery, pageOf } from "../shared/pagination.ts";
 import { findToken } from "../shared/token-lookup.ts";
-import { formatAmount, PAIR_DECIMALS, pairDecimalsOf, TOKEN_DECIMALS } from "../shared/units.ts";
+import { formatAmount, pairDecimalsOf, type Pricing, STABLE_DECIMALS, TOKEN_DECIMALS, valueInStable, valueScale } from "../shared/units.ts";
 import type { TokenDetail, TokenListItem, TokenSort } from "./routes.ts";
 
 export interface TokenFilter {
@@ -19,16 +19,23 @@ const volumeSince = (cutoff: number) =>
     (value: string | number | bigint) => BigInt(value),
   );
 
-/** Scales a pair-asset amount to 18 decimals, so pools of both pair assets rank on one scale. */
-const scaledTo18 = (amount: ReturnType<typeof sql>) =>
+/**
+ * A pair-asset amount as stable base units x 10^18 (exact, no rounding), so pools of both pair
+ * assets rank by value: 1 wrapped native counts as the reference price, not as 10^12 x 1 stable.
+ */
+const inStableValue = (amount: ReturnType<typeof sql>, pricing: Pricing) =>
   sql`(${amount}) * (case ${agentToken.poolSide} ${sql.join(
-    Object.entries(PAIR_DECIMALS).map(
-      ([side, decimals]) => sql`when ${side} then ${(10n ** BigInt(18 - decimals)).toString()}::numeric`,
-    ),
+    (["STABLE", "WRAPPED_NATIVE"] as const).map((side) => sql`when ${side} then ${valueScale(side, pricing).toString()}::numeric`),
     sql` `,
   )} end)`;
 
-export async function listTokens(db: Db, now: number, filter: TokenFilter, query: PageQuery): Promise<Page<TokenListItem>> {
+/** The stable-token values beside a pool's pair-asset figures (fields beyond SPEC.md). */
+export const stableValues = (side: string, tvl: bigint, volume24h: bigint, pricing: Pricing) => ({
+  tvlStable: formatAmount(valueInStable(tvl, side, pricing), STABLE_DECIMALS),
+  volume24hStable: formatAmount(valueInStable(volume24h, side, pricing), STABLE_DECIMALS),
+});
+
+export async function listTokens(db: Db, now: number, pricing: Pricing, filter: TokenFilter, query: PageQuery): Promise<Page<TokenListItem>> {
   const volume24h = volumeSince(now - DAY);
   const holders = sql<number>`coalesce(${holderCount.holders}, 0)`.mapWith(Number);
   const boosted = sql<boolean>`coalesce(${agentNft.boostExpiresAt} > ${now}, false)`.mapWith(Boolean);
@@ -39,8 +46,8 @@ export async function listTokens(db: Db, now: number, filter: TokenFilter, query
   );
   const rank: Record<TokenSort, Condition[]> = {
     recent: [],
-    volume: [desc(scaledTo18(volume24h))],
-    tvl: [desc(scaledTo18(sql`${pool.tvl}`))],
+    volume: [desc(inStableValue(volume24h, pricing))],
+    tvl: [desc(inStableValue(sql`${pool.reservePair}`, pricing))],
     holders: [desc(holders)],
   };
   const [rows, [total]] = await Promise.all([
@@ -51,7 +58,8 @@ export async function listTokens(db: Db, now: number, filter: TokenFilter, query
         name: agentToken.name,
         spawnedAt: agentToken.spawnedAt,
         side: agentToken.poolSide,
-        tvl: pool.tvl,
+        // TVL is the real pair reserve: the virtual one was never deposited (api/README.md).
+        tvl: pool.reservePair,
         volume24h,
         holders,
         workerStatus: worker.status,
@@ -83,6 +91,7 @@ export async function listTokens(db: Db, now: number, filter: TokenFilter, query
       spawnedAt: row.spawnedAt,
       tvl: formatAmount(row.tvl, decimals),
       volume24h: formatAmount(row.volume24h, decimals),
+      ...stableValues(row.side, row.tvl, row.volume24h, pricing),
       holders: row.holders,
       workerStatus: row.workerStatus as TokenListItem["workerStatus"],
       boosted: row.boosted,
@@ -91,7 +100,7 @@ export async function listTokens(db: Db, now: number, filter: TokenFilter, query
   return pageOf(items, query, total?.n ?? 0);
 }
 
-export async function tokenDetail(db: Db, now: number, tokenRef: string): Promise<TokenDetail> {
+export async function tokenDetail(db: Db, now: number, pricing: Pricing, tokenRef: string): Promise<TokenDetail> {
   const { token, pool: p, worker: w, nft } = await findToken(db, tokenRef);
   const [volume, lastAction] = await Promise.all([
     pairVolume24h(db, token.address, now),
@@ -117,8 +126,9 @@ export async function tokenDetail(db: Db, now: number, tokenRef: string): Promis
       address: p.address,
       side: p.side as TokenDetail["pool"]["side"],
       feeTier: p.feeTier,
-      tvl: formatAmount(p.tvl, decimals),
+      tvl: formatAmount(p.reservePair, decimals),
       volume24h: formatAmount(volume.volume, decimals),
+      ...stableValues(p.side, p.reservePair, volume.volume, pricing),
       lastTradeAt: p.lastTradeAt,
     },
     worker: {

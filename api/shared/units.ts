@@ -10,6 +10,32 @@ export const TOKEN_DECIMALS = 18;
 /** Decimals of each pool's pair asset: the stable token and the wrapped native token. */
 export const PAIR_DECIMALS: Readonly<Record<PoolSide, number>> = { STABLE: 6, WRAPPED_NATIVE: 18 };
 
+/** Decimals of the stable token, the common unit of the value fields (tvlStable, volume24hStable). */
+export const STABLE_DECIMALS = PAIR_DECIMALS.STABLE;
+
+/** The default reference price of one whole wrapped native token: 2,000 stable tokens (WRAPPED_NATIVE_PRICE). */
+export const DEFAULT_WRAPPED_NATIVE_PRICE = 2_000n * 10n ** BigInt(STABLE_DECIMALS);
+
+/** How pair-asset amounts become one unit: stable base units per whole wrapped native token. */
+export interface Pricing {
+  wrappedNativePrice: bigint;
+}
+
+/**
+ * A pair-asset amount in stable base units, truncated: stable as is, wrapped native at the
+ * reference price. Ranks use the untruncated product (valueScale), so they are exact.
+ */
+export function valueInStable(amount: bigint, side: string, pricing: Pricing): bigint {
+  return (amount * valueScale(side, pricing)) / 10n ** 18n;
+}
+
+/** The factor that turns a pair-asset amount into stable base units x 10^18. */
+export function valueScale(side: string, pricing: Pricing): bigint {
+  if (side === "STABLE") return 10n ** 18n;
+  if (side === "WRAPPED_NATIVE") return pricing.wrappedNativePrice;
+  throw new Error(`unknown pool side ${side}`);
+}
+
 /** Fractional digits of a pool price. */
 export const PRICE_DIGITS = 18;
 

@@ -31,7 +31,7 @@ export async function insertToken(db: Db, t: TokenFixture) {
   const side = t.side ?? "STABLE";
   const nftId = BigInt(100 + t.n);
   const reserves = t.reserves ?? { token: 800_000_000n * 10n ** 18n, pair: 0n, virtualPair: 10_000n * 10n ** 6n };
-  const tvl = t.tvl ?? 2n * reserves.pair + reserves.virtualPair;
+  const tvl = t.tvl ?? reserves.pair;
   await db.insert(agentToken).values({
     address: addressOf(t.n),
     nftId,

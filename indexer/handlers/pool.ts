@@ -41,7 +41,7 @@ ponder.on("AgentPool:Sync", async ({ event, context }) => {
   const { reserveToken, reservePair, virtualPair } = event.args;
   await context.db
     .update(pool, { address })
-    .set({ reserveToken, reservePair, virtualPair, tvl: 2n * reservePair + virtualPair });
+    .set({ reserveToken, reservePair, virtualPair, tvl: reservePair });
 });
 
 ponder.on("AgentPool:Mint", async ({ event, context }) => {

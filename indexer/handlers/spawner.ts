@@ -2,6 +2,7 @@ import { ponder } from "ponder:registry";
 import { agentToken, pool } from "ponder:schema";
 import { nameOf, POOL_SIDES } from "../enums.ts";
 import { lc, observe, seconds } from "./shared.ts";
+import { uncountLaunchHolding } from "./token.ts";
 
 // The pool's launch Sync precedes this event in the same transaction, before the pool row
 // exists: the row starts from the same reserves the event carries.
@@ -36,10 +37,11 @@ ponder.on("AgentSpawner:AgentSpawned", async ({ event, context }) => {
     reserveToken: a.poolSupply,
     reservePair: 0n,
     virtualPair: a.virtualPairReserve,
-    tvl: a.virtualPairReserve,
+    tvl: 0n,
     swapCount: 0,
     volumeTotal: 0n,
     lastTradeAt: null,
     createdAt: seconds(event),
   });
+  await uncountLaunchHolding(context, lc(a.token), lc(a.pool));
 });

@@ -20,8 +20,9 @@ import {
   type ModelToken,
   normalizeTokenItems,
   readChainModel,
-  scaled18,
+  stableValue,
   toBaseUnits,
+  valueKey,
   volume24h,
   workerOfToken,
 } from "./chain-model.ts";
@@ -48,6 +49,8 @@ import { describeReorg } from "./reorg-suite.ts";
 
 const BACKENDS = backends();
 const RATE_LIMIT = 3;
+/** PostgreSQL Ponders cancel explorer queries after this (SQL_STATEMENT_TIMEOUT_MS). */
+const STATEMENT_TIMEOUT_MS = 1_000;
 
 interface Ctx {
   runDir: string;
@@ -94,7 +97,12 @@ before(async () => {
     // Every Ponder starts at once: they build and index in parallel.
     const started = await Promise.all([
       ...BACKENDS.map((backend) =>
-        startPonder({ ...common, name: backend.kind, backend: backend.kind === "postgres" ? { kind: "postgres", url: db!.url } : backend }),
+        startPonder({
+          ...common,
+          name: backend.kind,
+          backend: backend.kind === "postgres" ? { kind: "postgres", url: db!.url } : backend,
+          env: { SQL_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) },
+        }),
       ),
       startPonder({ ...common, name: "ratelimited", backend: { kind: "pglite" }, env: { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) } }),
     ]);
@@ -489,11 +497,11 @@ for (const backend of BACKENDS) {
         assert.deepEqual((await list("?sort=recent")).items, body.items);
       });
 
-      test("sort=volume|tvl|holders: descending, amounts compared at 18 decimals, ties by spawnedAt desc", async () => {
+      test("sort=volume|tvl|holders: descending, amounts compared by value in the stable token, ties by spawnedAt desc", async () => {
         const now = apiNow(ctx.model);
         const orders = {
-          volume: rankedBy((t) => scaled18(volume24h(t, now), t.pairDecimals)),
-          tvl: rankedBy((t) => scaled18(t.tvl, t.pairDecimals)),
+          volume: rankedBy((t) => valueKey(volume24h(t, now), t.side)),
+          tvl: rankedBy((t) => valueKey(t.tvl, t.side)),
           holders: rankedBy((t) => t.holders),
         };
         // The seed leaves volume ties (tokens without recent trades), so the tie-break is exercised.
@@ -518,7 +526,7 @@ for (const backend of BACKENDS) {
         await check("?poolSide=STABLE", (t) => t.side === "STABLE");
         await check("?poolSide=WRAPPED_NATIVE", (t) => t.side === "WRAPPED_NATIVE");
         await check("?poolSide=STABLE&boosted=false", (t) => t.side === "STABLE" && !t.boost.active);
-        const byTvl = (ts: ModelToken[]) => sortBy(ts, (t) => -scaled18(t.tvl, t.pairDecimals), (t) => -t.spawnedAt);
+        const byTvl = (ts: ModelToken[]) => sortBy(ts, (t) => -valueKey(t.tvl, t.side), (t) => -t.spawnedAt);
         await check("?poolSide=WRAPPED_NATIVE&sort=tvl", (t) => t.side === "WRAPPED_NATIVE", byTvl);
       });
 
@@ -561,6 +569,8 @@ for (const backend of BACKENDS) {
             feeTier: t.feeTier,
             tvl: t.tvl,
             volume24h: volume24h(t, apiNow(ctx.model)),
+            tvlStable: stableValue(t.tvl, t.side),
+            volume24hStable: stableValue(volume24h(t, apiNow(ctx.model)), t.side),
             lastTradeAt: t.lastTradeAt,
           },
           worker: {
@@ -577,7 +587,7 @@ for (const backend of BACKENDS) {
       const normalized = (body: any, t: ModelToken) => ({
         ...body,
         token: amounts(body.token, { totalSupply: 18 }),
-        pool: amounts(body.pool, { tvl: t.pairDecimals, volume24h: t.pairDecimals }),
+        pool: amounts(body.pool, { tvl: t.pairDecimals, volume24h: t.pairDecimals, tvlStable: 6, volume24hStable: 6 }),
       });
 
       test("every token, by address (any case) and by NFT id, field by field", async () => {
@@ -630,6 +640,8 @@ for (const backend of BACKENDS) {
             reserves: amounts(body.reserves, { token: 18, pair: pd, virtualPair: pd }),
             tvl: toBaseUnits(body.tvl, pd),
             volume24h: toBaseUnits(body.volume24h, pd),
+            tvlStable: toBaseUnits(body.tvlStable, 6),
+            volume24hStable: toBaseUnits(body.volume24hStable, 6),
             recentTrades: body.recentTrades.map((trade: any) =>
               amounts(trade, { amountIn: trade.side === "buy" ? pd : 18, amountOut: trade.side === "buy" ? 18 : pd }),
             ),
@@ -644,6 +656,8 @@ for (const backend of BACKENDS) {
             price: undefined,
             tvl: t.tvl,
             volume24h: window.reduce((sum, s) => sum + s.pairVolume, 0n),
+            tvlStable: stableValue(t.tvl, t.side),
+            volume24hStable: stableValue(window.reduce((sum, s) => sum + s.pairVolume, 0n), t.side),
             swapCount24h: window.length,
             lastTradeAt: t.lastTradeAt,
             recentTrades: recentSwaps.slice(0, 20).map((s) => ({
@@ -723,6 +737,44 @@ for (const backend of BACKENDS) {
     });
 
     // ------------------------------------------------------------------- explorers and docs
+    describe("explorer endpoints cannot hold the process", () => {
+      const encodeSql = (query: string) => encodeURIComponent(JSON.stringify({ json: { sql: query, params: [] } }));
+
+      test("an 8-way cartesian join over /sql is refused within 2 s while /api/agents/overview keeps answering", async () => {
+        const join = `select count(*) from ${Array.from({ length: 8 }, (_, i) => `swap s${i}`).join(", ")}`;
+        assert.equal(join.length, 91);
+        const started = Date.now();
+        const refused = httpGet(base(), `/sql/db?sql=${encodeSql(join)}`).then((res) => ({ res, ms: Date.now() - started }));
+        const overviewStarted = Date.now();
+        const overview = await get("/api/agents/overview");
+        const overviewMs = Date.now() - overviewStarted;
+        assert.equal(overview.status, 200, overview.text);
+        assert.ok(overviewMs < 1_000, `/api/agents/overview took ${overviewMs} ms beside the join`);
+        const { res, ms } = await refused;
+        expectError(res, 400, "INVALID_PARAM", "sql: ");
+        // Refused from its plan before it runs, on both backends (PostgreSQL's statement_timeout
+        // is the second line, proved in api/explorer/postgres.test.ts).
+        assert.match(res.body.message, /rows at one step exceed the limit of \d+ \(SQL_MAX_ROWS\)/);
+        assert.ok(ms < 2_000, `the join was answered after ${ms} ms`);
+        assert.equal((await httpGet(base(), "/health")).status, 200);
+      });
+
+      test("malformed or refused SQL is 400 {code, message}, never a 500 or text", async () => {
+        for (const param of ["", "%7Bnot%20json", encodeSql("select nope from swap"), encodeSql("delete from swap"), encodeSql("select 1; select 2")]) {
+          expectError(await get(`/sql/db?sql=${param}`), 400, "INVALID_PARAM", "sql");
+        }
+      });
+
+      test("GraphQL refuses operations deeper than 8 levels or with more than 10 aliases", async () => {
+        const deep = "{ __schema { types { fields { type { ofType { ofType { ofType { ofType { name } } } } } } } } }";
+        await assert.rejects(graphql(base(), deep), /depth/i);
+        const aliases = `{ ${Array.from({ length: 11 }, (_, i) => `a${i}: workers { totalCount }`).join(" ")} }`;
+        await assert.rejects(graphql(base(), aliases), /alias/i);
+        const ten = await graphql<Record<string, { totalCount: number }>>(base(), `{ ${Array.from({ length: 10 }, (_, i) => `a${i}: workers { totalCount }`).join(" ")} }`);
+        assert.equal(ten.a9.totalCount, ctx.model.workers.length);
+      });
+    });
+
     test("Ponder's GraphQL and SQL still answer beside the API; /openapi.json is an OpenAPI 3 document of every endpoint", async () => {
       const rows = await sql<{ symbol: string }>(base(), "select symbol from agent_token order by spawned_at");
       assert.deepEqual(rows.map((r) => r.symbol), ctx.model.tokens.map((t) => t.symbol));
@@ -753,7 +805,7 @@ for (const backend of BACKENDS) {
 
 // ---------------------------------------------------------------------------------------------
 describe(`rate limit (RATE_LIMIT_PER_MINUTE=${RATE_LIMIT})`, () => {
-  test("the 4th request in a minute is 429 RATE_LIMITED with Retry-After; Ponder's own endpoints are not limited", async () => {
+  test("the 4th request in a minute is 429 RATE_LIMITED with Retry-After, on /api, /sql and /graphql; /health is not limited", async () => {
     const base = ctx.limited.url;
     for (let i = 1; i <= RATE_LIMIT; i++) {
       const res = await httpGet(base, "/api/agents/overview");
@@ -769,9 +821,11 @@ describe(`rate limit (RATE_LIMIT_PER_MINUTE=${RATE_LIMIT})`, () => {
     assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${limited.headers.get("retry-after")}`);
     // X-Forwarded-For is not trusted without TRUST_PROXY: another claimed client IP is still limited.
     expectError(await httpGet(base, "/api/agents/workers", { "x-forwarded-for": "203.0.113.7" }), 429, "RATE_LIMITED");
-    // Outside /api/*: health, GraphQL and SQL still answer.
+    // The explorer endpoints share the quota: a query is a request. Ponder's health is not limited.
+    await assert.rejects(sql(base, "select count(*) as n from agent_token"), /\/sql 429: .*RATE_LIMITED/);
+    const gql = await fetch(`${base}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    assert.equal(gql.status, 429);
     assert.equal((await httpGet(base, "/health")).status, 200);
-    assert.equal((await sql<{ n: unknown }>(base, "select count(*) as n from agent_token")).length, 1);
   });
 });
 

@@ -83,7 +83,7 @@ export interface ModelToken {
   metadata: { description: string; logoUri: string; website: string };
   holders: number;
   reserves: { token: bigint; pair: bigint; virtualPair: bigint };
-  /** 2 x reservePair + virtualPair, pair-asset base units. */
+  /** The real pair reserve (the virtual one was never deposited), pair-asset base units. */
   tvl: bigint;
   swaps: ModelSwap[];
   lastTradeAt: number | null;
@@ -198,7 +198,10 @@ export async function readChainModel(url: string, contracts: Deployment["contrac
       balances.set(lc(from), (balances.get(lc(from)) ?? 0n) - value);
       balances.set(lc(to), (balances.get(lc(to)) ?? 0n) + value);
     }
-    balances.delete("0x0000000000000000000000000000000000000000");
+    // Not holders: the zero address, the burn address and the token's own pool.
+    for (const nonHolder of ["0x0000000000000000000000000000000000000000", "0x000000000000000000000000000000000000dead", lc(a.pool!)]) {
+      balances.delete(nonHolder);
+    }
     const [reserveToken, reservePair, virtualPair] = await client.readContract({
       address: a.pool!,
       abi: AgentPoolAbi,
@@ -234,7 +237,7 @@ export async function readChainModel(url: string, contracts: Deployment["contrac
       metadata: { description: metadata.description, logoUri: metadata.logoUri, website: metadata.website },
       holders: [...balances.values()].filter((b) => b > 0n).length,
       reserves: { token: reserveToken, pair: reservePair, virtualPair },
-      tvl: 2n * reservePair + virtualPair,
+      tvl: reservePair,
       swaps: tokenSwaps,
       lastTradeAt: tokenSwaps.length ? Math.max(...tokenSwaps.map((s) => s.timestamp)) : null,
       boost: {
@@ -334,8 +337,14 @@ export function toBaseUnits(value: unknown, decimals: number): bigint {
   return BigInt(whole) * 10n ** BigInt(decimals) + BigInt(trimmed.padEnd(decimals, "0") || "0");
 }
 
-/** An amount in base units scaled to 18 decimals (the API's cross-asset ranking unit). */
-export const scaled18 = (amount: bigint, decimals: number) => amount * 10n ** BigInt(18 - decimals);
+/** WRAPPED_NATIVE_PRICE's documented default: stable base units (6 decimals) per whole wrapped native token. */
+export const REFERENCE_PRICE = 2_000n * 10n ** 6n;
+
+/** A pair-asset amount as stable base units x 10^18, exact: the API's cross-asset ranking key. */
+export const valueKey = (amount: bigint, side: string) => amount * (side === "STABLE" ? 10n ** 18n : REFERENCE_PRICE);
+
+/** A pair-asset amount valued in stable base units, truncated (tvlStable, volume24hStable). */
+export const stableValue = (amount: bigint, side: string) => valueKey(amount, side) / 10n ** 18n;
 
 // ---------------------------------------------------------------------------------------------
 // The API's view of a chain model (api/README.md), shared by the conformance, reorg and restart tests.
@@ -396,6 +405,8 @@ export function expectedTokenItem(model: ChainModel, t: ModelToken) {
     spawnedAt: t.spawnedAt,
     tvl: t.tvl,
     volume24h: volume24h(t, apiNow(model)),
+    tvlStable: stableValue(t.tvl, t.side),
+    volume24hStable: stableValue(volume24h(t, apiNow(model)), t.side),
     holders: t.holders,
     workerStatus: workerOfToken(model, t).status,
     boosted: t.boost.active,
@@ -407,7 +418,13 @@ export function normalizeTokenItems(model: ChainModel, items: any[]) {
   return items.map((item) => {
     const t = model.tokens.find((x) => x.address === item.address);
     if (!t) throw new Error(`the API lists a token the chain does not have: ${JSON.stringify(item)}`);
-    return { ...item, tvl: toBaseUnits(item.tvl, t.pairDecimals), volume24h: toBaseUnits(item.volume24h, t.pairDecimals) };
+    return {
+      ...item,
+      tvl: toBaseUnits(item.tvl, t.pairDecimals),
+      volume24h: toBaseUnits(item.volume24h, t.pairDecimals),
+      tvlStable: toBaseUnits(item.tvlStable, 6),
+      volume24hStable: toBaseUnits(item.volume24hStable, 6),
+    };
   });
 }
 
