@@ -19,7 +19,7 @@ export interface RunningExchange {
 
 export interface StartOptions {
   readonly log?: (message: string) => void;
-  /** Called when a commit fails or a command throws midway: memory may then be out of step, so the process must exit. */
+  /** Called when a command throws midway (a bug): memory may then be out of step, so the process must exit. */
   readonly onFatal?: (error: unknown) => void;
   /** Runs after the schema is migrated and before the books are loaded (demo reference data). */
   readonly beforeLoad?: (db: Db) => Promise<void>;
@@ -29,16 +29,23 @@ export interface StartOptions {
 export async function startExchange(env: ExchangeEnv, options: StartOptions = {}): Promise<RunningExchange> {
   const log = options.log ?? ((message: string) => console.log(message));
   const secrets = await resolveSecrets(env, join(dirname(env.EXCHANGE_DATA_DIR), "exchange-secrets.json"));
-  const db = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: env.EXCHANGE_DATA_DIR, schema: env.EXCHANGE_DB_SCHEMA });
+  const db = await openDb({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.EXCHANGE_DATA_DIR,
+    schema: env.EXCHANGE_DB_SCHEMA,
+    connectTimeoutMs: env.EXCHANGE_DB_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: env.EXCHANGE_DB_QUERY_TIMEOUT_MS,
+  });
   await migrate(db);
   await options.beforeLoad?.(db);
   const onFatal =
     options.onFatal ??
     ((error: unknown) => {
-      console.error("exchange: memory may be out of step with the database (a failed commit or a failed command); exiting so a restart reloads it", error);
+      console.error("exchange: memory may be out of step with the database (a command failed midway); exiting so a restart reloads it", error);
       process.exit(1);
     });
-  const committer = createCommitter(db, { onFatal });
+  // A failed or hung commit is not fatal: the exchange refuses writes and reloads when the database is back.
+  const committer = createCommitter(db, { timeoutMs: env.EXCHANGE_COMMIT_TIMEOUT_MS, maxPending: env.EXCHANGE_COMMIT_QUEUE_MAX });
   const exchange = await Exchange.open({
     db,
     committer,
@@ -46,6 +53,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     generateKeyPair: generateApiKeyPair,
     defaultSelfTradePrevention: env.SELF_TRADE_PREVENTION,
     onFatal,
+    log: (message) => log(message),
   });
   const marketData = await MarketData.open(exchange);
   const app = createExchangeApp({
@@ -74,6 +82,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     db,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await exchange.close();
       await committer.close();
       await db.close();
     },

@@ -24,7 +24,7 @@ describe("Exchange: a throw in the middle of a command is fatal", () => {
     await seedReferenceData(db);
     exchange = await Exchange.open({
       db,
-      committer: createCommitter(db, { onFatal: (error) => fatal.push(error) }),
+      committer: createCommitter(db),
       vault: createKeyVault(parseServerKey("33".repeat(32))),
       generateKeyPair: generateApiKeyPair,
       onFatal: (error) => fatal.push(error),
