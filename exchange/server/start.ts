@@ -5,7 +5,7 @@ import { createExchangeApp } from "../api/app.ts";
 import { createKeyVault, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
 import { MarketData } from "../marketdata/market-data.ts";
 import { Exchange } from "../service/index.ts";
-import { createCommitter, migrate, openDb, type Db } from "../store/index.ts";
+import { createCommitter, migrate, openDb, type Db, type GroupCommitter } from "../store/index.ts";
 import { resolveSecrets, type ExchangeSecrets } from "./secrets.ts";
 
 export interface RunningExchange {
@@ -13,6 +13,7 @@ export interface RunningExchange {
   readonly exchange: Exchange;
   readonly secrets: ExchangeSecrets;
   readonly db: Db;
+  readonly committer: GroupCommitter;
   /** Stops taking requests, waits for every pending commit, closes the database. */
   close(): Promise<void>;
 }
@@ -21,6 +22,8 @@ export interface StartOptions {
   readonly log?: (message: string) => void;
   /** Called when a command throws midway (a bug): memory may then be out of step, so the process must exit. */
   readonly onFatal?: (error: unknown) => void;
+  /** Backoff of the probe that waits for a lost database (default 100 ms doubling to 5 s). */
+  readonly recoveryDelayMs?: { readonly min: number; readonly max: number };
   /** Runs after the schema is migrated and before the books are loaded (demo reference data). */
   readonly beforeLoad?: (db: Db) => Promise<void>;
 }
@@ -54,6 +57,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     defaultSelfTradePrevention: env.SELF_TRADE_PREVENTION,
     onFatal,
     log: (message) => log(message),
+    recoveryDelayMs: options.recoveryDelayMs,
   });
   const marketData = await MarketData.open(exchange);
   const app = createExchangeApp({
@@ -80,6 +84,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     exchange,
     secrets,
     db,
+    committer,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await exchange.close();

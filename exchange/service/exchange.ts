@@ -50,7 +50,7 @@ import { BOOK_REJECTIONS, balancesTouched, parseOrder, placeRejection, rowsOfEve
 // write 503 before it changes anything, reads served from the committed view), waits for the
 // database, reloads the working state from it exactly as start-up does, and takes writes again.
 
-export type Committer = Pick<GroupCommitter, "commit" | "admit" | "failed" | "onCommitted" | "onFailure" | "resume">;
+export type Committer = Pick<GroupCommitter, "commit" | "admit" | "failed" | "fail" | "onCommitted" | "onFailure" | "resume">;
 
 export interface KeyVault {
   encrypt(publicKey: string, privateKey: string): string;
@@ -129,7 +129,7 @@ export class Exchange {
     this.options = options;
     this.nowMs = options.nowMs ?? Date.now;
     this.nowUs = options.nowUs ?? monotonicMicros();
-    this.guardedDb = guarded(options.db, () => !options.committer.failed);
+    this.guardedDb = guarded(options.db, () => !options.committer.failed, (error) => options.committer.fail(error));
     this.load(state);
     options.committer.onCommitted((units) => this.committedBatch(units));
     options.committer.onFailure((error) => this.lostDatabase(error));
@@ -612,13 +612,21 @@ function mergeUnits(units: readonly WriteUnit[]): WriteUnit {
   return merged;
 }
 
-/** `db` refusing every statement at once while `up()` is false. */
-function guarded(db: Db, up: () => boolean): Db {
+/**
+ * `db` refusing every statement at once while `up()` is false, and reporting a lost connection
+ * seen by any statement (a read too), so the first sign of an outage stops the writes.
+ */
+function guarded(db: Db, up: () => boolean, lost: (error: unknown) => void): Db {
   const refuse = () => Promise.reject(new DatabaseUnavailableError("The database is unavailable; retry when /api/ready answers 200"));
+  const watch = <T>(result: Promise<T>) =>
+    result.catch((error: unknown) => {
+      if (error instanceof DatabaseUnavailableError && error.connectionLost) lost(error);
+      throw error;
+    });
   return {
     kind: db.kind,
-    query: (sql, params, options) => (up() ? db.query(sql, params, options) : refuse()),
-    transaction: (fn) => (up() ? db.transaction(fn) : refuse()),
+    query: (sql, params, options) => (up() ? watch(db.query(sql, params, options)) : refuse()),
+    transaction: (fn) => (up() ? watch(db.transaction(fn)) : refuse()),
     fence: () => db.fence(),
     close: () => db.close(),
   };

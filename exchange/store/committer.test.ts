@@ -212,3 +212,27 @@ describe("batchStatement", () => {
     }
   });
 });
+
+describe("createCommitter fail()", () => {
+  it("fails the batch being written and every waiting unit at once, then refuses until resume()", async () => {
+    const { db, calls } = fakeDb();
+    const failures: unknown[] = [];
+    const committer = createCommitter(db, { timeoutMs: 60_000 });
+    committer.onFailure((error) => failures.push(error));
+    const writing = committer.commit({ orders: [order("a")] });
+    await tick();
+    const waiting = committer.commit({ orders: [order("b", { seq: 2 })] });
+    committer.fail(new Error("a read lost its connection"));
+    await assert.rejects(writing, /outcome is unknown/);
+    await assert.rejects(waiting, DatabaseUnavailableError);
+    assert.equal(committer.failed, true);
+    committer.fail(new Error("again"));
+    assert.equal(failures.length, 1, "reported once");
+    assert.equal(calls.length, 1);
+    committer.resume();
+    const next = committer.commit({ orders: [order("c", { seq: 3 })] });
+    await tick();
+    calls[1].release();
+    await next;
+  });
+});

@@ -41,6 +41,11 @@ export interface GroupCommitter {
   onCommitted(listener: (units: readonly WriteUnit[]) => void): void;
   /** Called once per failure, with the cause, after every waiting unit has been failed. */
   onFailure(listener: (error: unknown) => void): void;
+  /**
+   * Fails now, as a failed batch would: the owner saw the database go away elsewhere (a read).
+   * Waiting units and the batch being written are failed (its outcome is unknown); no-op when failed.
+   */
+  fail(cause: unknown): void;
   /** Takes units again after a failure (once the owner has reloaded from the database). */
   resume(): void;
   /** Waits until every unit handed in so far is committed (or has failed). */
@@ -66,6 +71,8 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
   let draining = false;
   let current: Promise<void> = Promise.resolve();
   let failed = false;
+  /** Ends the wait for the batch being written (fail() from outside). */
+  let abortBatch: ((cause: unknown) => void) | null = null;
 
   const refusal = () =>
     failed
@@ -81,8 +88,10 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
       writing = batch.length;
       const units = batch.map((p) => p.unit);
       try {
-        await withTimeout(writeUnits(db, units), timeoutMs);
+        const aborted = new Promise<never>((_, reject) => (abortBatch = reject));
+        await Promise.race([withTimeout(writeUnits(db, units), timeoutMs), aborted]);
       } catch (cause) {
+        abortBatch = null;
         failed = true;
         writing = 0;
         const error = new DatabaseUnavailableError(
@@ -96,6 +105,7 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
         for (const listener of failureListeners) listener(cause);
         return;
       }
+      abortBatch = null;
       writing = 0;
       for (const listener of committedListeners) listener(units);
       for (const pending of batch) pending.resolve();
@@ -134,6 +144,16 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
     },
     onFailure(listener) {
       failureListeners.push(listener);
+    },
+    fail(cause) {
+      if (failed) return;
+      if (abortBatch !== null) return abortBatch(cause);
+      failed = true;
+      const error = new DatabaseUnavailableError("The database is unavailable; the exchange takes no commands until it is back", { cause });
+      const waiting = queue;
+      queue = [];
+      for (const pending of waiting) pending.reject(error);
+      for (const listener of failureListeners) listener(cause);
     },
     resume() {
       failed = false;

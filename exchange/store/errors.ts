@@ -2,9 +2,17 @@
 // callers answer with 503 and recover from; anything else a query throws is a bug.
 
 export class DatabaseUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
+  /**
+   * true when the connection itself failed (lost, refused, no answer at all): the exchange then
+   * stops taking writes and recovers. false when the server answered but refused this statement
+   * for now (its own statement_timeout, too many connections): only this request fails.
+   */
+  readonly connectionLost: boolean;
+
+  constructor(message: string, options?: { cause?: unknown; connectionLost?: boolean }) {
     super(message, options);
     this.name = "DatabaseUnavailableError";
+    this.connectionLost = options?.connectionLost ?? true;
   }
 }
 
@@ -28,5 +36,7 @@ export function isUnavailable(error: unknown): boolean {
 /** `error` as a DatabaseUnavailableError when it means the database is away, else unchanged. */
 export function asUnavailable(error: unknown): unknown {
   if (error instanceof DatabaseUnavailableError || !isUnavailable(error)) return error;
-  return new DatabaseUnavailableError(`The database is unavailable: ${(error as Error).message}`, { cause: error });
+  const code = (error as { code?: unknown; severity?: unknown }).severity === undefined ? undefined : (error as { code?: unknown }).code;
+  const answered = typeof code === "string" && (code === "57014" || code.startsWith("53"));
+  return new DatabaseUnavailableError(`The database is unavailable: ${(error as Error).message}`, { cause: error, connectionLost: !answered });
 }
