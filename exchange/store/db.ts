@@ -54,7 +54,10 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
   // Sessions are tagged so fence() can find this process's older sessions on the server.
   const tag = `exchange ${schema}`.slice(0, 40) + ` ${randomBytes(6).toString("hex")}`;
   let generation = 0;
+  /** Whether the current pool ever had a session on the server (a statement could only go there). */
+  let connected = false;
   const newPool = () => {
+    connected = false;
     const created = new pg.Pool({
       connectionString,
       max: options.maxConnections ?? DB_DEFAULTS.maxConnections,
@@ -64,6 +67,7 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
     created.on("error", () => {});
+    created.on("connect", () => (connected = true));
     return created;
   };
   let pool = newPool();
@@ -85,8 +89,8 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
         throw asUnavailable(error);
       }
       // A checked-out client has no pool listener: a connection reset would be an uncaught 'error'.
-      let lost: unknown = undefined;
-      const onError = (error: unknown) => (lost = error);
+      let broken: Error | undefined;
+      const onError = (error: Error) => (broken = error);
       client.on("error", onError);
       try {
         await run(client, "begin");
@@ -94,18 +98,25 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
         await run(client, "commit");
         return result;
       } catch (error) {
-        if (lost === undefined) await client.query("rollback").catch(() => {});
-        throw asUnavailable(error);
+        const failure = asUnavailable(error);
+        // A connection that lost its server or timed out may still be busy: never reuse it.
+        if (failure instanceof DatabaseUnavailableError) broken ??= failure;
+        else await client.query("rollback").catch(() => {});
+        throw failure;
       } finally {
-        client.release(lost === undefined ? undefined : (lost as Error));
+        client.release(broken);
         client.removeListener("error", onError);
       }
     },
     async fence() {
-      // Drop every pooled connection: after an outage they may be half-dead.
-      const old = pool;
-      pool = newPool();
-      old.end().catch(() => {});
+      // Drop every pooled connection: after an outage they may be half-dead. A pool that never
+      // reached the server (as a failed probe leaves it) has no session to fence: keep it rather
+      // than pile up a pool per probe.
+      if (connected) {
+        const old = pool;
+        pool = newPool();
+        old.end().catch(() => {});
+      }
       // A statement sent before the outage can still reach the server when the network heals and
       // commit after a reload has read the database. Ending those sessions on the server (and
       // waiting until they are gone) settles every such statement: committed or rolled back.

@@ -179,8 +179,10 @@ describe("exchange with PostgreSQL behind a failing network", { skip: process.en
         console.log(`# ${refused} orders refused during the outage; heap growth over the last 2,500: ${(heapGrowth / 1e6).toFixed(2)} MB; most pending commits ${maxPending}`);
         assert.equal(refused, 3_000);
         assert.equal(maxPending, 0, "nothing waits for a database that is away");
-        // A refused order kept anywhere (a queued unit, its request) would be well over 1 kB each.
-        assert.ok(heapGrowth < 2.5e6, `heap grew by ${heapGrowth} bytes over 2,500 refused orders`);
+        // The issue measured 55 kB of RSS per order held behind the hung commit. The bound allows
+        // 3.2 kB per refused order: above the noise seen here (0 to 1.9 MB over the 2,500, from
+        // the probe's connection attempts), far below any kept request or unit.
+        assert.ok(heapGrowth < 8e6, `heap grew by ${heapGrowth} bytes over 2,500 refused orders`);
         expectUnavailable(await api.signed(buyer, "DELETE", `/api/orders?currencyPairCode=${PAIR}`), "cancel-all");
         expectUnavailable(await api.signed(buyer, "POST", "/api/withdrawals", { currencyCode: "USDT", amount: 10, address: "0xabc" }), "a withdrawal");
         expectUnavailable(await api.admin("POST", "/admin/deposits", { userId: buyer.userId, currencyCode: "USDT", amount: "1" }), "a deposit");
