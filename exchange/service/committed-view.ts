@@ -22,6 +22,7 @@ class Side {
   }
 
   add(price: number, lots: bigint): void {
+    if (lots === 0n) return;
     const before = this.lots.get(price);
     const after = (before ?? 0n) + lots;
     if (after < 0n) throw new Error(`committed book level ${price} went negative`);
