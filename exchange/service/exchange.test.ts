@@ -113,8 +113,11 @@ describe("Exchange: a hung database", () => {
     const bookBefore = exchange.committed.levels("ALPHA_USDT", false, 10);
     const buyerBefore = exchange.balances(buyer.id);
 
+    // The order's clientOrderId lookup is already on its way when the database hangs; its commit is held.
+    const lost = { currencyPairCode: "ALPHA_USDT", isBid: true, type: "limit", amount: "4", price: "0.5", clientOrderId: "lost-1" } as const;
+    const hung = exchange.placeOrder(buyer.id, lost);
     faulty.hang();
-    const hung = exchange.placeOrder(buyer.id, { currencyPairCode: "ALPHA_USDT", isBid: true, type: "limit", amount: "4", price: "0.5" });
+    while (committer.pending === 0) await new Promise((resolve) => setImmediate(resolve));
     // While its commit waits, the trade it made in memory is not visible.
     assert.deepEqual(exchange.committed.levels("ALPHA_USDT", false, 10), bookBefore);
     assert.deepEqual(exchange.balances(buyer.id), buyerBefore);
@@ -140,6 +143,11 @@ describe("Exchange: a hung database", () => {
       const working = exchange.market("ALPHA_USDT").book.depth(isBid, Infinity).map((l) => ({ priceTicks: l.price, lots: l.amount }));
       assert.deepEqual(exchange.committed.levels("ALPHA_USDT", isBid, Infinity), working, "the working book is the stored one");
     }
+    // Its client was told the outcome is unknown: a retry with the same clientOrderId finds it.
+    const retry = await exchange.placeOrder(buyer.id, lost);
+    assert.equal(retry.replay, true, "the retry found the order that committed late");
+    assert.equal(retry.order.filledLots, 400);
+    assert.equal(retry.fills.length, 1);
     const next = await exchange.placeOrder(buyer.id, { currencyPairCode: "ALPHA_USDT", isBid: true, type: "limit", amount: "2", price: "0.5" });
     assert.equal(next.fills.length, 1, "it trades again");
     for (const row of await exchange.reconcile()) assert.equal(row.balanced, true, `${row.currency} does not reconcile`);
