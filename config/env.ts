@@ -117,6 +117,14 @@ export const exchangeEnv = apiEnv.extend({
   EXCHANGE_DATA_DIR: z.string().min(1).default(".data/exchange"),
   /** Schema of the exchange's tables. */
   EXCHANGE_DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case SQL identifier").default("exchange"),
+  /** PostgreSQL: most ms to open a connection or wait for a pooled one. */
+  EXCHANGE_DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** PostgreSQL: most ms a statement may run (statement_timeout) and the client waits for its answer. */
+  EXCHANGE_DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** A commit batch not confirmed within this many ms fails: the exchange answers 503 and recovers by itself. */
+  EXCHANGE_COMMIT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** Most commands waiting for their commit; beyond it new ones get 503 UNAVAILABLE before they change anything. */
+  EXCHANGE_COMMIT_QUEUE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   /** 32-byte key (64 hex characters or base64) that encrypts API private keys at rest. */
   EXCHANGE_SERVER_KEY: z.string().optional(),
   /** Bearer token of the admin endpoints (npm run admin). */

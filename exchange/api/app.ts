@@ -16,6 +16,7 @@ import {
 import { createReplayGuard, signatureRejection, signedRequest, verifySignedRequest, type ReplayGuard } from "../auth/index.ts";
 import type { MarketData } from "../marketdata/market-data.ts";
 import type { Exchange } from "../service/index.ts";
+import { DatabaseUnavailableError } from "../store/index.ts";
 import { adminApi } from "./admin.ts";
 import { aggregatorApi } from "./aggregator.ts";
 import { docsPage } from "./docs-page.ts";
@@ -65,6 +66,11 @@ export const HEALTHCHECK = `AgentExchange.Api v${packageJson.version}.0`;
  */
 const SIGNED = ["/api/orders/*", "/api/balances", "/api/deposits", "/api/withdrawals", "/api/currencies/user/commissions"];
 
+const unavailable = (message: string) => new ApiError(503, "UNAVAILABLE", message);
+
+/** Only the database being away is a 503; any other error stays a bug (500). */
+const isUnavailable = (error: Error) => error instanceof DatabaseUnavailableError;
+
 /** The exchange's HTTP server: {base_url} and {aggregator_url}, plus internal and admin endpoints. */
 export function createExchangeApp(options: ExchangeAppOptions): Hono {
   const { exchange, marketData } = options;
@@ -87,6 +93,25 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
       response: z.string().meta({ example: HEALTHCHECK }),
     },
     ({ c }) => c.json(HEALTHCHECK),
+  );
+  // Readiness for load balancers: 503 while the database is away (reads still served, writes refused).
+  registry.route(
+    app,
+    "",
+    {
+      method: "get",
+      path: "/api/ready",
+      tag: "Service",
+      summary: "Readiness: {ready: true} when commands are taken, 503 UNAVAILABLE while the database is away; not rate-limited",
+      access: "public",
+      unlimited: true,
+      response: z.object({ ready: z.literal(true) }),
+      errors: [{ status: 503, code: "UNAVAILABLE", when: "the database is away: writes are refused, reads are served from what was committed" }],
+    },
+    ({ c }) => {
+      if (!exchange.ready) throw unavailable("The database is unavailable; the exchange is reconnecting");
+      return c.json({ ready: true as const });
+    },
   );
   // Only where a body can arrive: bodyLimit makes @hono/node-server build a full web Request,
   // which costs a public GET about 40% of its throughput for nothing.
@@ -166,7 +191,7 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
   app.notFound((c) => {
     throw notFound(`No endpoint ${c.req.method} ${c.req.path}`);
   });
-  app.onError(errorHandler({ log: options.log }));
+  app.onError(errorHandler({ log: options.log, classify: (error) => (isUnavailable(error) ? unavailable(error.message) : undefined) }));
   return app;
 }
 

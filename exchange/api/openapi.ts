@@ -63,6 +63,7 @@ function operation(route: RouteDoc): Json {
   if (route.query || route.params || route.body) errors.push({ status: 400, code: "INVALID_PARAM", when: "a parameter is missing or invalid (the message names it)" });
   if (route.access === "signed") errors.push({ status: 401, code: "UNAUTHORIZED", when: "missing, malformed or wrong signature, unknown key or stale API-Timestamp" });
   if (!route.unlimited) errors.push({ status: 429, code: "RATE_LIMITED", when: "too many requests (Retry-After says when to retry)" });
+  if (!route.unlimited) errors.push({ status: 503, code: "UNAVAILABLE", when: "the database is away or the commit queue is full (writes; reads that need the database)" });
   for (const error of errors) {
     const entry = byStatus.get(error.status) ?? { codes: [], whens: [] };
     if (!entry.codes.includes(error.code)) entry.codes.push(error.code);

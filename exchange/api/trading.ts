@@ -93,12 +93,12 @@ export function ordersApi(registry: RouteRegistry, exchange: Exchange) {
     { method: "get", path: "/api/orders", tag: "Trading", summary: "The caller's orders, newest first", access: "signed", query: listOrdersQuery, response: orderPage, errors: [placeErrors[0]] },
     async ({ query, c }) => {
       if (query.currencyPairCode !== undefined) exchange.reference.pair(query.currencyPairCode);
-      const page = await listOrders(exchange.db, c.get("auth").userId, {
-        pairCode: query.currencyPairCode,
-        scope: query.status,
-        page: query.pageNumber,
-        pageSize: query.pageSize,
-      });
+      const userId = c.get("auth").userId;
+      // Open orders come from the committed view (served while the database is away); closed ones are only stored.
+      const page =
+        query.status === "open"
+          ? pageOfRows(exchange.openOrdersOf(userId, query.currencyPairCode), query.pageNumber, query.pageSize)
+          : await listOrders(exchange.db, userId, { pairCode: query.currencyPairCode, scope: query.status, page: query.pageNumber, pageSize: query.pageSize });
       return c.json(pageView(page, query, (order) => orderView(exchange, order)));
     },
   );
@@ -161,4 +161,8 @@ export function ordersApi(registry: RouteRegistry, exchange: Exchange) {
   );
 
   return app;
+}
+
+function pageOfRows<T>(rows: readonly T[], page: number, pageSize: number): { items: T[]; totalItems: number } {
+  return { items: rows.slice((page - 1) * pageSize, page * pageSize), totalItems: rows.length };
 }

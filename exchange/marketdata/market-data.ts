@@ -1,13 +1,14 @@
 import { formatUnits } from "../money/index.ts";
 import type { Exchange, Pair } from "../service/index.ts";
-import type { DealRow } from "../store/index.ts";
+import type { DealRow, Queryable } from "../store/index.ts";
 import { dealsPage, latestDeals, recentDeals } from "./queries.ts";
 import { RecentDeals, type DealRange } from "./recent-deals.ts";
 import { DAY_US, RollingWindow, type TradePoint, type WindowStats } from "./rolling-window.ts";
 
-// Live market data from the exchange's books and committed deals: tickers from a rolling 24-hour
-// window per pair (fed as deals commit, loaded from the database at start), order books straight
-// from the in-memory books. Everything stays in ticks, lots and base units until formatted.
+// Live market data from the exchange's committed state: tickers from a rolling 24-hour window per
+// pair (fed as deals commit, loaded from the database at start and after every reload), order
+// books from the committed view (never an order still waiting for its commit). Everything stays
+// in ticks, lots and base units until formatted.
 
 export interface PairSnapshot {
   readonly pair: Pair;
@@ -26,8 +27,8 @@ export interface BookLevel {
 
 export class MarketData {
   private readonly exchange: Exchange;
-  private readonly windows = new Map<string, RollingWindow>();
-  private readonly recent = new RecentDeals(RECENT_DEALS);
+  private windows = new Map<string, RollingWindow>();
+  private recent = new RecentDeals(RECENT_DEALS);
   private readonly dealCounts = new Map<string, number>();
   private readonly nowUs: () => number;
 
@@ -39,15 +40,28 @@ export class MarketData {
   /** Loads the last 24 hours of deals (and the one before, for the price 24 hours ago) of every pair. */
   static async open(exchange: Exchange, nowUs: () => number = () => Date.now() * 1000): Promise<MarketData> {
     const marketData = new MarketData(exchange, nowUs);
-    const since = nowUs() - DAY_US;
-    for (const pair of exchange.reference.pairs.values()) {
-      const window = marketData.windowOf(pair.row.code);
-      for (const deal of await recentDeals(exchange.db, pair.row.code, since)) window.add(pointOf(pair, deal));
-      const latest = await latestDeals(exchange.db, pair.row.code, RECENT_DEALS);
-      marketData.recent.load(pair.row.code, latest, latest.length < RECENT_DEALS);
-    }
+    await marketData.load(exchange.db);
     exchange.onDeals((deals) => marketData.record(deals));
+    // A commit whose outcome was unknown may have stored deals nobody was told about.
+    exchange.onReload((db) => marketData.load(db));
     return marketData;
+  }
+
+  /** (Re)reads the deals of every pair; the old windows serve until the new ones are complete. */
+  private async load(db: Queryable): Promise<void> {
+    const since = this.nowUs() - DAY_US;
+    const windows = new Map<string, RollingWindow>();
+    const recent = new RecentDeals(RECENT_DEALS);
+    for (const pair of this.exchange.reference.pairs.values()) {
+      const window = new RollingWindow();
+      windows.set(pair.row.code, window);
+      for (const deal of await recentDeals(db, pair.row.code, since)) window.add(pointOf(pair, deal));
+      const latest = await latestDeals(db, pair.row.code, RECENT_DEALS);
+      recent.load(pair.row.code, latest, latest.length < RECENT_DEALS);
+      this.dealCounts.set(pair.row.code, (this.dealCounts.get(pair.row.code) ?? 0) + 1);
+    }
+    this.windows = windows;
+    this.recent = recent;
   }
 
   private windowOf(pairCode: string): RollingWindow {
@@ -80,16 +94,14 @@ export class MarketData {
   }
 
   snapshot(pair: Pair): PairSnapshot {
-    const book = this.exchange.market(pair.row.code).book;
-    return { pair, stats: this.windowOf(pair.row.code).stats(this.nowUs()), bestBid: book.bestBid(), bestAsk: book.bestAsk() };
+    const code = pair.row.code;
+    const committed = this.exchange.committed;
+    return { pair, stats: this.windowOf(code).stats(this.nowUs()), bestBid: committed.best(code, true), bestAsk: committed.best(code, false) };
   }
 
-  /** Price levels of one side, best first; `maxLevels` Infinity for the whole side. */
+  /** Committed price levels of one side, best first; `maxLevels` Infinity for the whole side. */
   levels(pair: Pair, isBid: boolean, maxLevels: number): BookLevel[] {
-    return this.exchange
-      .market(pair.row.code)
-      .book.depth(isBid, maxLevels)
-      .map((level) => ({ priceTicks: level.price, lots: level.amount }));
+    return this.exchange.committed.levels(pair.row.code, isBid, maxLevels);
   }
 }
 

@@ -5,7 +5,7 @@ import { createExchangeApp } from "../api/app.ts";
 import { createKeyVault, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
 import { MarketData } from "../marketdata/market-data.ts";
 import { Exchange } from "../service/index.ts";
-import { createCommitter, migrate, openDb, type Db } from "../store/index.ts";
+import { createCommitter, migrate, openDb, type Db, type GroupCommitter } from "../store/index.ts";
 import { resolveSecrets, type ExchangeSecrets } from "./secrets.ts";
 
 export interface RunningExchange {
@@ -13,14 +13,17 @@ export interface RunningExchange {
   readonly exchange: Exchange;
   readonly secrets: ExchangeSecrets;
   readonly db: Db;
+  readonly committer: GroupCommitter;
   /** Stops taking requests, waits for every pending commit, closes the database. */
   close(): Promise<void>;
 }
 
 export interface StartOptions {
   readonly log?: (message: string) => void;
-  /** Called when a commit fails or a command throws midway: memory may then be out of step, so the process must exit. */
+  /** Called when a command throws midway (a bug): memory may then be out of step, so the process must exit. */
   readonly onFatal?: (error: unknown) => void;
+  /** Backoff of the probe that waits for a lost database (default 100 ms doubling to 5 s). */
+  readonly recoveryDelayMs?: { readonly min: number; readonly max: number };
   /** Runs after the schema is migrated and before the books are loaded (demo reference data). */
   readonly beforeLoad?: (db: Db) => Promise<void>;
 }
@@ -29,16 +32,23 @@ export interface StartOptions {
 export async function startExchange(env: ExchangeEnv, options: StartOptions = {}): Promise<RunningExchange> {
   const log = options.log ?? ((message: string) => console.log(message));
   const secrets = await resolveSecrets(env, join(dirname(env.EXCHANGE_DATA_DIR), "exchange-secrets.json"));
-  const db = await openDb({ databaseUrl: env.DATABASE_URL, dataDir: env.EXCHANGE_DATA_DIR, schema: env.EXCHANGE_DB_SCHEMA });
+  const db = await openDb({
+    databaseUrl: env.DATABASE_URL,
+    dataDir: env.EXCHANGE_DATA_DIR,
+    schema: env.EXCHANGE_DB_SCHEMA,
+    connectTimeoutMs: env.EXCHANGE_DB_CONNECT_TIMEOUT_MS,
+    queryTimeoutMs: env.EXCHANGE_DB_QUERY_TIMEOUT_MS,
+  });
   await migrate(db);
   await options.beforeLoad?.(db);
   const onFatal =
     options.onFatal ??
     ((error: unknown) => {
-      console.error("exchange: memory may be out of step with the database (a failed commit or a failed command); exiting so a restart reloads it", error);
+      console.error("exchange: memory may be out of step with the database (a command failed midway); exiting so a restart reloads it", error);
       process.exit(1);
     });
-  const committer = createCommitter(db, { onFatal });
+  // A failed or hung commit is not fatal: the exchange refuses writes and reloads when the database is back.
+  const committer = createCommitter(db, { timeoutMs: env.EXCHANGE_COMMIT_TIMEOUT_MS, maxPending: env.EXCHANGE_COMMIT_QUEUE_MAX });
   const exchange = await Exchange.open({
     db,
     committer,
@@ -46,6 +56,8 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     generateKeyPair: generateApiKeyPair,
     defaultSelfTradePrevention: env.SELF_TRADE_PREVENTION,
     onFatal,
+    log: (message) => log(message),
+    recoveryDelayMs: options.recoveryDelayMs,
   });
   const marketData = await MarketData.open(exchange);
   const app = createExchangeApp({
@@ -73,8 +85,10 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     exchange,
     secrets,
     db,
+    committer,
     close: async () => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      await exchange.close();
       await committer.close();
       await db.close();
     },

@@ -2,7 +2,6 @@ import { randomUUID } from "node:crypto";
 import { ApiError, invalidParam, notFound } from "../../lib/http/index.ts";
 import {
   applyEntry,
-  balanceOf,
   createLedger,
   recountSupply,
   deposit as depositEntry,
@@ -32,9 +31,12 @@ import {
   type UserRow,
   type WithdrawalRow,
   type WriteUnit,
+  type GroupCommitter,
+  DatabaseUnavailableError,
 } from "../store/index.ts";
 import { cancelAllOrders, cancelOrder, placeOrder, type PairMarket } from "../trading/index.ts";
 import { monotonicMicros, type MicrosClock } from "./clock.ts";
+import { CommittedView } from "./committed-view.ts";
 import { InFlight } from "./in-flight.ts";
 import { ReferenceData, type Currency, type Pair } from "./reference.ts";
 import { BOOK_REJECTIONS, balancesTouched, parseOrder, placeRejection, rowsOfEvents, type PlaceOrderInput } from "./trading.ts";
@@ -43,10 +45,13 @@ import { BOOK_REJECTIONS, balancesTouched, parseOrder, placeRejection, rowsOfEve
 // the books and the ledger (JavaScript runs one at a time, so no two commands interleave), then
 // waits for the committer to make its rows durable before the caller answers: the database is
 // always a prefix of what memory applied, and nothing acknowledged can be lost.
+//
+// Readers never see that working state: they read the committed view, which moves only when a
+// batch has committed. When the database fails or hangs, the exchange turns unavailable (every
+// write 503 before it changes anything, reads served from the committed view), waits for the
+// database, reloads the working state from it exactly as start-up does, and takes writes again.
 
-export interface Committer {
-  commit(unit: WriteUnit): Promise<void>;
-}
+export type Committer = Pick<GroupCommitter, "commit" | "admit" | "failed" | "fail" | "onCommitted" | "onFailure" | "resume">;
 
 export interface KeyVault {
   encrypt(publicKey: string, privateKey: string): string;
@@ -69,6 +74,9 @@ export interface ExchangeOptions {
    * when a commit fails. Default: rethrow only (tests).
    */
   readonly onFatal?: (error: unknown) => void;
+  /** Backoff of the probe that waits for the database after a failed commit. */
+  readonly recoveryDelayMs?: { readonly min: number; readonly max: number };
+  readonly log?: (message: string) => void;
 }
 
 interface Market extends PairMarket {
@@ -92,8 +100,12 @@ export interface OrderResult {
 }
 
 export class Exchange {
-  readonly reference: ReferenceData;
-  readonly ledger: LedgerState = createLedger();
+  /** Replaced by a reload; read it at each use rather than keeping it. */
+  reference!: ReferenceData;
+  /** The working ledger (ahead of the database by the commands waiting for their commit). */
+  ledger: LedgerState = createLedger();
+  /** What the database holds: every read that a client sees comes from here. */
+  committed!: CommittedView;
   private readonly markets = new Map<string, Market>();
   private readonly users = new Map<string, UserRow>();
   private readonly apiKeys = new Map<string, ApiKeyRow>();
@@ -104,25 +116,24 @@ export class Exchange {
   private readonly orderIds = new InFlight<OrderResult>();
   private readonly depositIds = new InFlight<DepositRow>();
   private readonly withdrawalIds = new InFlight<WithdrawalRow>();
-  private orderSeq: number;
+  private orderSeq = 0;
   private readonly dealListeners: ((deals: readonly DealRow[]) => void)[] = [];
-  /** Per pair, bumped by every command that may change the book: readers cache views by it. */
-  private readonly bookVersions = new Map<string, number>();
+  private readonly reloadListeners: ((db: Db) => Promise<void>)[] = [];
   private readonly options: ExchangeOptions;
   private readonly nowMs: () => number;
   private readonly nowUs: MicrosClock;
+  private readonly guardedDb: Db;
+  private recovery: Promise<void> | null = null;
+  private closed = false;
 
   private constructor(options: ExchangeOptions, state: LoadedState) {
     this.options = options;
     this.nowMs = options.nowMs ?? Date.now;
     this.nowUs = options.nowUs ?? monotonicMicros();
-    this.reference = new ReferenceData(state.currencies, state.pairs, state.commissions);
-    for (const user of state.users) this.users.set(user.id, user);
-    for (const key of state.apiKeys) if (key.revokedAt === null) this.apiKeys.set(key.publicKey, key);
-    this.orderSeq = state.lastOrderSeq;
-    this.restoreLedger(state);
-    for (const pair of this.reference.pairs.values()) this.addMarket(pair, state.lastTradeSeq.get(pair.row.code) ?? 0);
-    this.restoreBooks(state.openOrders);
+    this.guardedDb = guarded(options.db, () => !options.committer.failed, (error) => options.committer.fail(error));
+    this.load(state);
+    options.committer.onCommitted((units) => this.committedBatch(units));
+    options.committer.onFailure((error) => this.lostDatabase(error));
   }
 
   /** Loads everything from the database and rebuilds the ledger and every book as they were. */
@@ -130,8 +141,89 @@ export class Exchange {
     return new Exchange(options, await loadState(options.db));
   }
 
+  /**
+   * The database for reads and the few direct writes; while the exchange is unavailable it
+   * refuses at once (DatabaseUnavailableError) instead of queueing callers behind a dead network.
+   */
   get db(): Db {
-    return this.options.db;
+    return this.guardedDb;
+  }
+
+  /** false from a failed commit until the database is back and the state reloaded. */
+  get ready(): boolean {
+    return !this.options.committer.failed;
+  }
+
+  /** Builds the working state and the committed view from what the database holds. */
+  private load(state: LoadedState): void {
+    this.reference = new ReferenceData(state.currencies, state.pairs, state.commissions);
+    this.users.clear();
+    this.apiKeys.clear();
+    this.plainKeys.clear();
+    this.markets.clear();
+    this.openOrders.clear();
+    this.ledger = createLedger();
+    for (const user of state.users) this.users.set(user.id, user);
+    for (const key of state.apiKeys) if (key.revokedAt === null) this.apiKeys.set(key.publicKey, key);
+    this.orderSeq = state.lastOrderSeq;
+    this.restoreLedger(state);
+    for (const pair of this.reference.pairs.values()) this.addMarket(pair, state.lastTradeSeq.get(pair.row.code) ?? 0);
+    this.restoreBooks(state.openOrders);
+    this.committed = CommittedView.of(state);
+  }
+
+  private committedBatch(units: readonly WriteUnit[]): void {
+    for (const unit of units) {
+      this.committed.apply(unit);
+      if (unit.deals !== undefined && unit.deals.length > 0) for (const listener of this.dealListeners) listener(unit.deals);
+    }
+  }
+
+  /**
+   * A commit failed or hung: the committer already failed every waiting command and refuses new
+   * ones. Probe the database with backoff; once it answers, fence off any statement of the old
+   * connections, reload everything as start-up does, and take commands again.
+   */
+  private lostDatabase(error: unknown): void {
+    const log = this.options.log ?? ((message: string) => console.error(message));
+    log(`exchange: a commit failed (${(error as Error)?.message ?? error}); refusing writes until the database is back`);
+    if (this.recovery !== null) return;
+    const { min, max } = this.options.recoveryDelayMs ?? { min: 100, max: 5_000 };
+    this.recovery = (async () => {
+      for (let delay = min; !this.closed; delay = Math.min(delay * 2, max)) {
+        await new Promise((resolve) => setTimeout(resolve, delay));
+        if (this.closed) return;
+        try {
+          await this.options.db.fence();
+          this.load(await loadState(this.options.db));
+          for (const listener of this.reloadListeners) await listener(this.options.db);
+          this.options.committer.resume();
+          log("exchange: the database is back; state reloaded, taking commands again");
+          return;
+        } catch (failure) {
+          log(`exchange: the database is still unavailable (${(failure as Error)?.message ?? failure}); retrying in ${Math.min(delay * 2, max)} ms`);
+        }
+      }
+    })().finally(() => (this.recovery = null));
+  }
+
+  /**
+   * Runs after every reload, before writes are taken again (market data reloads its deals), with
+   * the database itself: `db` still refuses while the exchange is unavailable.
+   */
+  onReload(listener: (db: Db) => Promise<void>): void {
+    this.reloadListeners.push(listener);
+  }
+
+  /** Stops a running recovery (shutdown). */
+  async close(): Promise<void> {
+    this.closed = true;
+    await this.recovery;
+  }
+
+  /** Refuses a command before it changes anything when its rows could not be committed now. */
+  private admit(): void {
+    this.options.committer.admit();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -183,6 +275,7 @@ export class Exchange {
 
   /** Places an order; a repeated clientOrderId returns the first result instead of a second order. */
   async placeOrder(userId: string, input: PlaceOrderInput): Promise<OrderResult> {
+    this.admit();
     if (input.clientOrderId === undefined) return this.placeNow(userId, input);
     const clientOrderId = input.clientOrderId;
     const { value, replay } = await this.orderIds.once(
@@ -202,6 +295,7 @@ export class Exchange {
     this.reference.pair(input.currencyPairCode);
     const market = this.market(input.currencyPairCode);
     const parsed = parseOrder(market.pairRef, input, () => market.book.depth(false, Number.MAX_SAFE_INTEGER));
+    this.admit();
     const nowMs = this.nowMs();
     const request = {
       orderId: randomUUID(),
@@ -218,7 +312,6 @@ export class Exchange {
     } as const;
     const outcome = this.mutating(() => placeOrder(this.ledger, market, request));
     if (!outcome.ok) throw placeRejection(outcome.code, outcome.message);
-    this.touchBook(market);
     const taker: OrderRow = {
       id: request.orderId,
       userId,
@@ -251,7 +344,6 @@ export class Exchange {
       nowMs,
     }));
     await this.options.committer.commit(applied.unit);
-    if (applied.deals.length > 0) for (const listener of this.dealListeners) listener(applied.deals);
     return { order: applied.orders[0], fills: applied.deals, replay: false };
   }
 
@@ -260,9 +352,9 @@ export class Exchange {
     this.dealListeners.push(listener);
   }
 
-  /** The order as the book sees it now (its resting state), else as stored. */
+  /** The order as committed: its resting state from the committed view, else as stored. */
   async order(userId: string, orderId: string): Promise<OrderRow> {
-    const open = this.openOrders.get(orderId);
+    const open = this.committed.openOrder(orderId);
     if (open !== undefined && open.userId === userId) return open;
     const stored = await getOrder(this.db, orderId);
     // Another user's order looks unknown, so ids leak nothing.
@@ -277,8 +369,8 @@ export class Exchange {
       throw new ApiError(409, "ORDER_NOT_OPEN", `Order ${orderId} is ${stored.status}`);
     }
     const market = this.market(open.pairCode);
+    this.admit();
     const outcome = this.mutating(() => cancelOrder(this.ledger, market, userId, orderId));
-    this.touchBook(market);
     const applied = this.applyOutcome(market, outcome.events, outcome.entries);
     await this.options.committer.commit(applied.unit);
     return applied.orders.find((row) => row.id === orderId) ?? open;
@@ -287,17 +379,18 @@ export class Exchange {
   /** Cancels every open order of the user, on one pair or on all; returns the cancelled orders. */
   async cancelAll(userId: string, pairCode?: string): Promise<OrderRow[]> {
     const markets = pairCode === undefined ? [...this.markets.values()] : [this.market(pairCode)];
+    this.admit();
     const orders: OrderRow[] = [];
     const units: WriteUnit[] = [];
     for (const market of markets) {
       const outcome = this.mutating(() => cancelAllOrders(this.ledger, market, userId));
       if (outcome.events.length === 0) continue;
-      this.touchBook(market);
       const applied = this.applyOutcome(market, outcome.events, outcome.entries);
       orders.push(...applied.orders);
       units.push(applied.unit);
     }
-    await Promise.all(units.map((unit) => this.options.committer.commit(unit)));
+    // One unit for every pair: the command takes one slot of the bounded commit queue.
+    if (units.length > 0) await this.options.committer.commit(mergeUnits(units));
     return orders;
   }
 
@@ -317,21 +410,14 @@ export class Exchange {
     }
   }
 
-  /** Open orders of a user from memory (the book is the truth for them). */
+  /** A user's committed open orders, newest first. */
   openOrdersOf(userId: string, pairCode?: string): OrderRow[] {
-    const result: OrderRow[] = [];
-    for (const row of this.openOrders.values()) if (row.userId === userId && (pairCode === undefined || row.pairCode === pairCode)) result.push(row);
-    return result.sort((a, b) => b.seq - a.seq);
+    return this.committed.openOrdersOf(userId, pairCode);
   }
 
-  private touchBook(market: Market): void {
-    const code = market.pairRef.row.code;
-    this.bookVersions.set(code, (this.bookVersions.get(code) ?? 0) + 1);
-  }
-
-  /** Changes whenever the pair's book may have changed since the last call returned it. */
+  /** Changes whenever the pair's committed book may have changed since the last call returned it. */
   bookVersion(pairCode: string): number {
-    return this.bookVersions.get(pairCode) ?? 0;
+    return this.committed.version(pairCode);
   }
 
   /** The book and ledger of a pair, active or not; 400 UNKNOWN_PAIR when there is no such pair. */
@@ -344,8 +430,9 @@ export class Exchange {
   // -------------------------------------------------------------------------------------------
   // Wallet
 
+  /** A user's committed balances in every currency. */
   balances(userId: string): { currency: string; available: bigint; locked: bigint }[] {
-    return [...this.reference.currencies.keys()].map((currency) => ({ currency, ...balanceOf(this.ledger, userId, currency) }));
+    return [...this.reference.currencies.keys()].map((currency) => ({ currency, ...this.committed.balance(userId, currency) }));
   }
 
   /** Credits a deposit less its Refill commission; a repeated id returns the first deposit. */
@@ -372,6 +459,7 @@ export class Exchange {
     const fee = this.reference.walletFee("refill", currency, this.levelOf(userId));
     const entry = depositEntry(this.ledger, { depositId: id, userId, currency: currency.spec, amount, fee });
     if (!entry.ok) throw invalidParam("amount", entry.message);
+    this.admit();
     this.mutating(() => applyEntry(this.ledger, entry.value));
     const row: DepositRow = { id, userId, currency: currency.row.code, amount, fee: feeOfEntry(entry.value), reference, createdAt: this.nowMs() };
     await this.options.committer.commit({ deposits: [row], entries: [entry.value], ...balancesTouched(this.ledger, [entry.value]) });
@@ -412,6 +500,7 @@ export class Exchange {
       if (entry.code === "AMOUNT_BELOW_FEE") throw new ApiError(400, "AMOUNT_BELOW_FEE", entry.message);
       throw new ApiError(400, "INVALID_PARAM", entry.message);
     }
+    this.admit();
     this.mutating(() => applyEntry(this.ledger, entry.value));
     const row: WithdrawalRow = {
       id,
@@ -442,17 +531,15 @@ export class Exchange {
       new Map((await this.db.query<{ currency: string; total: string }>(sql)).map((row) => [row.currency, BigInt(row.total)]));
     const deposited = await sums("select currency, sum(amount)::text as total from deposits group by currency");
     const withdrawn = await sums("select currency, sum(amount - fee)::text as total from withdrawals group by currency");
+    // The committed view, not the working ledger: commands in flight are not in the sums above.
+    const held = new Map<string, { available: bigint; locked: bigint }>();
+    for (const balance of this.committed.allBalances()) {
+      const total = held.get(balance.currency) ?? { available: 0n, locked: 0n };
+      held.set(balance.currency, { available: total.available + balance.available, locked: total.locked + balance.locked });
+    }
     return [...this.reference.currencies.keys()].map((currency) => {
-      let available = 0n;
-      let locked = 0n;
-      for (const own of this.ledger.balances.values()) {
-        const balance = own.get(currency);
-        if (balance !== undefined) {
-          available += balance.available;
-          locked += balance.locked;
-        }
-      }
-      const fees = this.ledger.fees.get(currency) ?? 0n;
+      const { available, locked } = held.get(currency) ?? { available: 0n, locked: 0n };
+      const fees = this.committed.feeTotal(currency);
       const inflow = deposited.get(currency) ?? 0n;
       const outflow = withdrawn.get(currency) ?? 0n;
       return { currency, available, locked, fees, deposited: inflow, withdrawn: outflow, balanced: available + locked + fees === inflow - outflow };
@@ -520,6 +607,33 @@ export class Exchange {
       }
     }
   }
+}
+
+/** Several units as one, rows in order (a later row of the same key still wins when written). */
+function mergeUnits(units: readonly WriteUnit[]): WriteUnit {
+  const merged = { orders: [], deals: [], entries: [], balances: [], fees: [], deposits: [], withdrawals: [] } as { [K in keyof WriteUnit]-?: NonNullable<WriteUnit[K]>[number][] };
+  for (const unit of units) for (const key of Object.keys(merged) as (keyof WriteUnit)[]) (merged[key] as unknown[]).push(...(unit[key] ?? []));
+  return merged;
+}
+
+/**
+ * `db` refusing every statement at once while `up()` is false, and reporting a lost connection
+ * seen by any statement (a read too), so the first sign of an outage stops the writes.
+ */
+function guarded(db: Db, up: () => boolean, lost: (error: unknown) => void): Db {
+  const refuse = () => Promise.reject(new DatabaseUnavailableError("The database is unavailable; retry when /api/ready answers 200"));
+  const watch = <T>(result: Promise<T>) =>
+    result.catch((error: unknown) => {
+      if (error instanceof DatabaseUnavailableError && error.connectionLost) lost(error);
+      throw error;
+    });
+  return {
+    kind: db.kind,
+    query: (sql, params, options) => (up() ? watch(db.query(sql, params, options)) : refuse()),
+    transaction: (fn) => (up() ? watch(db.transaction(fn)) : refuse()),
+    fence: () => db.fence(),
+    close: () => db.close(),
+  };
 }
 
 function feeOfEntry(entry: Entry): bigint {

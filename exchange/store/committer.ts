@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
 import { candleRowsJson, candleRowsOf, candleUpsertSql } from "../marketdata/candles.ts";
+import { DatabaseUnavailableError } from "./errors.ts";
 import { dealRecord, orderRecord } from "./rows.ts";
 import type { BalanceRow, DealRow, DepositRow, FeeTotalRow, OrderRow, Queryable, WithdrawalRow, WriteUnit } from "./types.ts";
 
@@ -8,16 +9,45 @@ import type { BalanceRow, DealRow, DepositRow, FeeTotalRow, OrderRow, Queryable,
 // pays one fsync for many commands instead of one each. Units are written strictly in arrival
 // order and each caller is answered only once its transaction has committed: the database is
 // always a prefix of what memory applied. A batch is one SQL statement (see writeUnits).
+//
+// The database can hang or vanish. A batch that fails or is not confirmed within `timeoutMs`
+// fails every waiting unit with DatabaseUnavailableError (its outcome is unknown: it may yet
+// commit), and from then on the committer refuses units at once until `resume()`; the owner
+// reloads its state from the database in between. At most `maxPending` units wait or are being
+// written, so memory stays bounded however long the database takes.
 
 export interface CommitterOptions {
-  /** A failed commit leaves memory ahead of the database: the process must stop and reload. */
-  readonly onFatal: (error: unknown) => void;
   /** Most units in one transaction (bounds statement size and latency). */
   readonly maxBatch?: number;
+  /** Most units waiting or being written; more are refused before the caller changes anything. */
+  readonly maxPending?: number;
+  /** A batch not confirmed within this many ms is given up as failed. */
+  readonly timeoutMs?: number;
 }
 
 export interface GroupCommitter {
+  /** Resolves once the unit is durable; rejects with DatabaseUnavailableError when it may not be. */
   commit(unit: WriteUnit): Promise<void>;
+  /**
+   * Throws DatabaseUnavailableError when commit() would refuse a unit now (failed, or full).
+   * Callers check before they change memory, in the same synchronous step as their commit().
+   */
+  admit(): void;
+  /** true from a failure until resume(). */
+  readonly failed: boolean;
+  /** Units waiting or being written. */
+  readonly pending: number;
+  /** Called with every committed batch's units, in order, before their callers wake. */
+  onCommitted(listener: (units: readonly WriteUnit[]) => void): void;
+  /** Called once per failure, with the cause, after every waiting unit has been failed. */
+  onFailure(listener: (error: unknown) => void): void;
+  /**
+   * Fails now, as a failed batch would: the owner saw the database go away elsewhere (a read).
+   * Waiting units and the batch being written are failed (its outcome is unknown); no-op when failed.
+   */
+  fail(cause: unknown): void;
+  /** Takes units again after a failure (once the owner has reloaded from the database). */
+  resume(): void;
   /** Waits until every unit handed in so far is committed (or has failed). */
   close(): Promise<void>;
 }
@@ -28,12 +58,26 @@ interface Pending {
   readonly reject: (error: unknown) => void;
 }
 
-export function createCommitter(db: Queryable, options: CommitterOptions): GroupCommitter {
-  const maxBatch = options.maxBatch ?? 1000;
+export const COMMITTER_DEFAULTS = { maxBatch: 1000, maxPending: 10_000, timeoutMs: 10_000 } as const;
+
+export function createCommitter(db: Queryable, options: CommitterOptions = {}): GroupCommitter {
+  const maxBatch = options.maxBatch ?? COMMITTER_DEFAULTS.maxBatch;
+  const maxPending = options.maxPending ?? COMMITTER_DEFAULTS.maxPending;
+  const timeoutMs = options.timeoutMs ?? COMMITTER_DEFAULTS.timeoutMs;
+  const committedListeners: ((units: readonly WriteUnit[]) => void)[] = [];
+  const failureListeners: ((error: unknown) => void)[] = [];
   let queue: Pending[] = [];
+  let writing = 0;
   let draining = false;
   let current: Promise<void> = Promise.resolve();
-  let failure: unknown = null;
+  let failed = false;
+  /** Ends the wait for the batch being written (fail() from outside). */
+  let abortBatch: ((cause: unknown) => void) | null = null;
+
+  const refusal = () =>
+    failed
+      ? new DatabaseUnavailableError("The database is unavailable; the exchange takes no commands until it is back")
+      : new DatabaseUnavailableError(`Too many commands are waiting for the database (${maxPending}); retry shortly`);
 
   // `draining` is cleared in the same synchronous step that finds the queue empty, so a unit
   // queued by a caller woken from the previous batch always finds a drain running or starts one.
@@ -41,24 +85,45 @@ export function createCommitter(db: Queryable, options: CommitterOptions): Group
     while (queue.length > 0) {
       const batch = queue.length <= maxBatch ? queue : queue.slice(0, maxBatch);
       queue = queue.length <= maxBatch ? [] : queue.slice(maxBatch);
+      writing = batch.length;
+      const units = batch.map((p) => p.unit);
       try {
-        await writeUnits(db, batch.map((p) => p.unit));
-      } catch (error) {
-        failure = error;
-        for (const pending of [...batch, ...queue]) pending.reject(error);
+        const aborted = new Promise<never>((_, reject) => (abortBatch = reject));
+        await Promise.race([withTimeout(writeUnits(db, units), timeoutMs), aborted]);
+      } catch (cause) {
+        abortBatch = null;
+        failed = true;
+        writing = 0;
+        const error = new DatabaseUnavailableError(
+          "The database did not confirm the command, so its outcome is unknown; a retry with the same clientOrderId or clientWithdrawalId returns it if it was stored",
+          { cause },
+        );
+        const waiting = [...batch, ...queue];
         queue = [];
         draining = false;
-        options.onFatal(error);
+        for (const pending of waiting) pending.reject(error);
+        for (const listener of failureListeners) listener(cause);
         return;
       }
+      abortBatch = null;
+      writing = 0;
+      for (const listener of committedListeners) listener(units);
       for (const pending of batch) pending.resolve();
     }
     draining = false;
   };
 
+  const admit = () => {
+    if (failed || queue.length + writing >= maxPending) throw refusal();
+  };
+
   return {
     commit(unit) {
-      if (failure !== null) return Promise.reject(failure);
+      try {
+        admit();
+      } catch (error) {
+        return Promise.reject(error);
+      }
       return new Promise<void>((resolve, reject) => {
         queue.push({ unit, resolve, reject });
         if (!draining) {
@@ -67,10 +132,46 @@ export function createCommitter(db: Queryable, options: CommitterOptions): Group
         }
       });
     },
+    admit,
+    get failed() {
+      return failed;
+    },
+    get pending() {
+      return queue.length + writing;
+    },
+    onCommitted(listener) {
+      committedListeners.push(listener);
+    },
+    onFailure(listener) {
+      failureListeners.push(listener);
+    },
+    fail(cause) {
+      if (failed) return;
+      if (abortBatch !== null) return abortBatch(cause);
+      failed = true;
+      const error = new DatabaseUnavailableError("The database is unavailable; the exchange takes no commands until it is back", { cause });
+      const waiting = queue;
+      queue = [];
+      for (const pending of waiting) pending.reject(error);
+      for (const listener of failureListeners) listener(cause);
+    },
+    resume() {
+      failed = false;
+    },
     async close() {
       while (draining) await current;
     },
   };
+}
+
+/** `promise`, or a rejection after `ms`; the given-up promise is left to settle unobserved. */
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new DatabaseUnavailableError(`no answer from the database within ${ms} ms`)), ms);
+  });
+  promise.catch(() => {});
+  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**

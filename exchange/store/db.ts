@@ -1,6 +1,8 @@
+import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { asUnavailable, DatabaseUnavailableError } from "./errors.ts";
 import type { Db, Queryable, QueryOptions } from "./types.ts";
 
 // One database surface over both backends. Every statement runs with `search_path` set to the
@@ -14,41 +16,119 @@ export interface OpenDbOptions {
   readonly schema: string;
   /** Pool size on PostgreSQL. */
   readonly maxConnections?: number;
+  /** PostgreSQL: most ms to open a connection (TCP and start-up), or to wait for a pooled one. */
+  readonly connectTimeoutMs?: number;
+  /** PostgreSQL: most ms a statement may run (server-side statement_timeout) or wait for its answer (client-side). */
+  readonly queryTimeoutMs?: number;
 }
+
+export const DB_DEFAULTS = { maxConnections: 8, connectTimeoutMs: 5_000, queryTimeoutMs: 10_000 } as const;
 
 export async function openDb(options: OpenDbOptions): Promise<Db> {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema)) throw new Error(`invalid schema name ${options.schema}`);
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options.schema, options.maxConnections ?? 8) : openPglite(options.dataDir, options.schema);
+  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options.dataDir, options.schema);
 }
 
-async function openPostgres(connectionString: string, schema: string, max: number): Promise<Db> {
-  const bootstrap = new pg.Client({ connectionString });
-  await bootstrap.connect();
+async function openPostgres(connectionString: string, options: OpenDbOptions): Promise<Db> {
+  const { schema } = options;
+  const connectTimeoutMs = options.connectTimeoutMs ?? DB_DEFAULTS.connectTimeoutMs;
+  const queryTimeoutMs = options.queryTimeoutMs ?? DB_DEFAULTS.queryTimeoutMs;
+  const timeouts = {
+    connectionTimeoutMillis: connectTimeoutMs,
+    // Both ends: the server cancels a statement that runs too long; the client stops waiting for
+    // an answer that a dead network will never bring (the server's timeout cannot reach it then).
+    statement_timeout: queryTimeoutMs,
+    query_timeout: queryTimeoutMs + 1_000,
+    keepAlive: true,
+  };
+  const bootstrap = new pg.Client({ connectionString, ...timeouts });
+  bootstrap.on("error", () => {});
   try {
+    await bootstrap.connect();
     await bootstrap.query(`create schema if not exists "${schema}"`);
+  } catch (error) {
+    throw asUnavailable(error);
   } finally {
-    await bootstrap.end();
+    await bootstrap.end().catch(() => {});
   }
-  const pool = new pg.Pool({ connectionString, max, options: `-c search_path="${schema}"` });
-  // An idle client losing its connection must not crash the process; the next query reconnects.
-  pool.on("error", () => {});
-  const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[], options?: QueryOptions) =>
-    (await client.query(options?.name ? { name: options.name, text: sql, values: params } : { text: sql, values: params })).rows as R[];
+  // Sessions are tagged so fence() can find this process's older sessions on the server.
+  const tag = `exchange ${schema}`.slice(0, 40) + ` ${randomBytes(6).toString("hex")}`;
+  let generation = 0;
+  /** Whether the current pool ever had a session on the server (a statement could only go there). */
+  let connected = false;
+  const newPool = () => {
+    connected = false;
+    const created = new pg.Pool({
+      connectionString,
+      max: options.maxConnections ?? DB_DEFAULTS.maxConnections,
+      options: `-c search_path="${schema}"`,
+      application_name: `${tag} ${++generation}`,
+      ...timeouts,
+    });
+    // An idle client losing its connection must not crash the process; the next query reconnects.
+    created.on("error", () => {});
+    created.on("connect", () => (connected = true));
+    return created;
+  };
+  let pool = newPool();
+  const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[], options?: QueryOptions) => {
+    try {
+      return (await client.query(options?.name ? { name: options.name, text: sql, values: params } : { text: sql, values: params })).rows as R[];
+    } catch (error) {
+      throw asUnavailable(error);
+    }
+  };
   return {
     kind: "postgres",
     query: (sql, params, options) => run(pool, sql, params, options),
     async transaction(fn) {
-      const client = await pool.connect();
+      let client: pg.PoolClient;
       try {
-        await client.query("begin");
+        client = await pool.connect();
+      } catch (error) {
+        throw asUnavailable(error);
+      }
+      // A checked-out client has no pool listener: a connection reset would be an uncaught 'error'.
+      let broken: Error | undefined;
+      const onError = (error: Error) => (broken = error);
+      client.on("error", onError);
+      try {
+        await run(client, "begin");
         const result = await fn({ query: (sql, params, options) => run(client, sql, params, options) });
-        await client.query("commit");
+        await run(client, "commit");
         return result;
       } catch (error) {
-        await client.query("rollback").catch(() => {});
-        throw error;
+        const failure = asUnavailable(error);
+        // A connection that lost its server or timed out may still be busy: never reuse it.
+        if (failure instanceof DatabaseUnavailableError) broken ??= failure;
+        else await client.query("rollback").catch(() => {});
+        throw failure;
       } finally {
-        client.release();
+        client.release(broken);
+        client.removeListener("error", onError);
+      }
+    },
+    async fence() {
+      // Drop every pooled connection: after an outage they may be half-dead. A pool that never
+      // reached the server (as a failed probe leaves it) has no session to fence: keep it rather
+      // than pile up a pool per probe.
+      if (connected) {
+        const old = pool;
+        pool = newPool();
+        old.end().catch(() => {});
+      }
+      // A statement sent before the outage can still reach the server when the network heals and
+      // commit after a reload has read the database. Ending those sessions on the server (and
+      // waiting until they are gone) settles every such statement: committed or rolled back.
+      const others = `from pg_stat_activity where application_name like $1 and application_name <> $2 and pid <> pg_backend_pid()`;
+      const params = [`${tag} %`, `${tag} ${generation}`];
+      await run(pool, `select pg_terminate_backend(pid) ${others}`, params);
+      const deadline = Date.now() + queryTimeoutMs;
+      for (;;) {
+        const [{ left }] = await run<{ left: number }>(pool, `select count(*)::int as left ${others}`, params);
+        if (left === 0) return;
+        if (Date.now() > deadline) throw new DatabaseUnavailableError(`${left} earlier sessions did not end within ${queryTimeoutMs} ms`);
+        await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
     close: () => pool.end(),
@@ -66,6 +146,8 @@ async function openPglite(dataDir: string, schema: string): Promise<Db> {
     query: (sql, params) => run(db, sql, params),
     // PGlite types the result as possibly undefined (a transaction closed early); ours never closes early.
     transaction: async (fn) => (await db.transaction((tx) => fn({ query: (sql, params) => run(tx, sql, params) } satisfies Queryable)))!,
+    // One in-process connection: any write still running finishes before the next statement.
+    fence: async () => void (await db.query("select 1")),
     close: () => db.close(),
   };
 }

@@ -12,6 +12,11 @@ export interface Db {
   query<R = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<R[]>;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * After an outage: replaces every pooled connection and waits until no statement sent before
+   * can still commit, so what is read next is final. Rejects while the database is away.
+   */
+  fence(): Promise<void>;
   close(): Promise<void>;
 }
 

@@ -34,7 +34,8 @@ export async function createBackend(kind: "pglite" | "postgres", extra: Record<s
     ...extra,
   };
   if (kind === "postgres") {
-    vars.DATABASE_URL = process.env.DATABASE_URL!;
+    // `extra` may point the exchange elsewhere (a fault-injecting proxy); cleanup still goes direct.
+    vars.DATABASE_URL = extra.DATABASE_URL ?? process.env.DATABASE_URL!;
     vars.EXCHANGE_DB_SCHEMA = schema;
   }
   return {
