@@ -5,6 +5,7 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
+import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -13,6 +14,12 @@ import { createPublicClient, http, parseAbi } from "viem";
 import { freePort } from "../../lib/testing/free-port.ts";
 
 const BANNER = "Platform running:";
+const ACTION_LOG_ABI = parseAbi(["function entryCount() view returns (uint256)"]);
+const REGISTRY_ABI = parseAbi([
+  "function workerCount() view returns (uint256)",
+  "function workerAuth(uint256 workerId) view returns (address operator, uint8 status)",
+]);
+const WORKER_ACTIVE = 0; // IAgentRegistry.WorkerStatus.Active
 const STARTUP_TIMEOUT_MS = 300_000;
 
 let start: ChildProcess | undefined;
@@ -71,24 +78,33 @@ async function getJson<T>(url: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-test("the first answers after the banner carry every seeded action and boost", async () => {
-  const actionLog = (JSON.parse(await import("node:fs").then((fs) => fs.readFileSync("deployments/31337.json", "utf8"))) as {
-    contracts: { ActionLog: `0x${string}` };
-  }).contracts.ActionLog;
+test("the first answers after the banner carry every seeded worker, action and boost", async () => {
+  const { contracts } = JSON.parse(readFileSync("deployments/31337.json", "utf8")) as {
+    contracts: { ActionLog: `0x${string}`; AgentRegistry: `0x${string}` };
+  };
   const chain = createPublicClient({ transport: http(urls.chain, { timeout: 5_000 }) });
-  const onChain = await chain.readContract({
-    address: actionLog,
-    abi: parseAbi(["function entryCount() view returns (uint256)"]),
-    functionName: "entryCount",
-  });
+  const registry = { address: contracts.AgentRegistry, abi: REGISTRY_ABI } as const;
+  const [entries, workers] = await Promise.all([
+    chain.readContract({ address: contracts.ActionLog, abi: ACTION_LOG_ABI, functionName: "entryCount" }),
+    chain.readContract({ ...registry, functionName: "workerCount" }),
+  ]);
+  const statuses = await Promise.all(
+    Array.from({ length: Number(workers) }, (_, i) => chain.readContract({ ...registry, functionName: "workerAuth", args: [BigInt(i + 1)] })),
+  );
+  const activeOnChain = statuses.filter(([, status]) => status === WORKER_ACTIVE).length;
 
   const [logs, overview, boosted] = await Promise.all([
     getJson<{ totalItems: number }>(`${urls.api}/api/agents/action-logs?pageSize=1`),
-    getJson<{ swarm: { lastActivityAt: number | null } }>(`${urls.api}/api/agents/overview`),
+    getJson<{ hive: { totalWorkers: number }; swarm: { activeWorkers: number; lastActivityAt: number | null } }>(
+      `${urls.api}/api/agents/overview`,
+    ),
     getJson<{ totalItems: number }>(`${urls.api}/api/launchpad/tokens?boosted=true`),
   ]);
-  assert.ok(onChain > 0n, "the seed recorded actions");
-  assert.equal(BigInt(logs.totalItems), onChain, "every action the seed recorded is indexed");
+  assert.ok(entries > 0n, "the seed recorded actions");
+  assert.equal(BigInt(logs.totalItems), entries, "every action the seed recorded is indexed");
+  assert.equal(overview.hive.totalWorkers, Number(workers));
+  assert.ok(activeOnChain < Number(workers), "the seed idles or suspends some workers");
+  assert.equal(overview.swarm.activeWorkers, activeOnChain, "the swarm counts the workers active on the chain");
   assert.notEqual(overview.swarm.lastActivityAt, null);
   assert.ok(boosted.totalItems > 0, "the seed's boosts are indexed");
 });
