@@ -177,14 +177,14 @@ export async function insertSwap(
   });
 }
 
-export async function insertProposal(db: Db, p: { id: number; workerId: bigint; endTime: number; executedAt?: number }) {
+export async function insertProposal(db: Db, p: { id: number; workerId: bigint; endTime: number; startTime?: number; executedAt?: number }) {
   await db.insert(proposal).values({
     id: BigInt(p.id),
     workerId: p.workerId,
     token: addressOf(Number(p.workerId)),
     proposer: addressOf(1),
     proposedAt: p.endTime - 4 * 86_400,
-    startTime: p.endTime - 3 * 86_400,
+    startTime: p.startTime ?? p.endTime - 3 * 86_400,
     endTime: p.endTime,
     quorumThreshold: 40n * 10n ** 24n,
     passingThresholdBps: 5000,

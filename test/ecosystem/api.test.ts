@@ -374,7 +374,8 @@ for (const backend of BACKENDS) {
           },
           votes: {
             activeProposals: proposals.filter((p) => p.state === "active").length,
-            recentlyClosed: proposals.filter((p) => p.state !== "active" && p.endTime > now - 7 * DAY).length,
+            // WorkerVoting.state(): a Pending proposal (voting delay not over) is neither open nor closed.
+            recentlyClosed: proposals.filter((p) => p.state !== "active" && p.state !== "pending" && p.endTime > now - 7 * DAY).length,
           },
         };
       };
