@@ -19,7 +19,6 @@ export interface TokenFixture {
   side?: "STABLE" | "WRAPPED_NATIVE";
   spawnedAt: number;
   status?: "active" | "idle" | "suspended";
-  tvl?: bigint;
   reserves?: { token: bigint; pair: bigint; virtualPair: bigint };
   holders?: number;
   boost?: { tier: number; expiresAt: number };
@@ -31,7 +30,6 @@ export async function insertToken(db: Db, t: TokenFixture) {
   const side = t.side ?? "STABLE";
   const nftId = BigInt(100 + t.n);
   const reserves = t.reserves ?? { token: 800_000_000n * 10n ** 18n, pair: 0n, virtualPair: 10_000n * 10n ** 6n };
-  const tvl = t.tvl ?? reserves.pair;
   await db.insert(agentToken).values({
     address: addressOf(t.n),
     nftId,
@@ -59,7 +57,6 @@ export async function insertToken(db: Db, t: TokenFixture) {
     reserveToken: reserves.token,
     reservePair: reserves.pair,
     virtualPair: reserves.virtualPair,
-    tvl,
     swapCount: 0,
     volumeTotal: 0n,
     lastTradeAt: null,

@@ -228,16 +228,19 @@ for (const backend of BACKENDS) {
 
       test("holder counts equal balances replayed from Transfer events; pools equal on-chain reserves", async () => {
         const holders = await sql<{ token: string; holders: number }>(base(), "select token, holders from holder_count");
-        const pools = await sql<Record<string, string>>(base(), "select address, reserve_token, reserve_pair, virtual_pair, tvl from pool");
+        const pools = await sql<Record<string, string>>(base(), "select address, reserve_token, reserve_pair, virtual_pair from pool");
         for (const t of ctx.model.tokens) {
           assert.equal(Number(holders.find((h) => h.token === t.address)?.holders), t.holders, `${t.symbol} holders`);
           const p = pools.find((x) => x.address === t.pool)!;
           assert.deepEqual(
-            [p.reserve_token, p.reserve_pair, p.virtual_pair, p.tvl].map(BigInt),
-            [t.reserves.token, t.reserves.pair, t.reserves.virtualPair, t.tvl],
+            [p.reserve_token, p.reserve_pair, p.virtual_pair].map(BigInt),
+            [t.reserves.token, t.reserves.pair, t.reserves.virtualPair],
             `${t.symbol} pool`,
           );
         }
+        // TVL has one home, reserve_pair, which the API reads: no second column to drift from it.
+        const tvl = await httpGet(base(), `/sql/db?sql=${encodeURIComponent(JSON.stringify({ json: { sql: "select tvl from pool", params: [] } }))}`);
+        expectError(tvl, 400, "INVALID_PARAM", 'column "tvl" does not exist');
       });
 
       test("worker status and config follow the registry", async () => {
