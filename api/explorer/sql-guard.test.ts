@@ -172,6 +172,20 @@ describe("sqlGuard", () => {
     assert.deepEqual(logged, ["Connection terminated unexpectedly: host db-internal.local:5432"]);
   });
 
+  it("answers the query's own run-time data errors, as Ponder passes them on, with 400", async () => {
+    // The real message of a run-time error, from the database the guard plans on.
+    const sql = "select 1 / (block_number - block_number) from swap";
+    await database.client.exec(`insert into swap select 's1', '0xp', '0xt', '0xs', '0xr', true, 1, 1, 1, 1, 1, 1, 1, '0xh'`);
+    try {
+      const message = await database.client.query(sql).then(() => "none", (e: Error) => e.message);
+      assert.equal(message, "division by zero");
+      const { app } = appWith({ estimate: undefined, log: () => assert.fail("not a fault") }, (c) => c.text(message, 500));
+      assert.deepEqual((await call(app, `/sql/db?sql=${encode(sql)}`)).body, { code: "INVALID_PARAM", message: "sql: division by zero" });
+    } finally {
+      await database.client.exec("delete from swap");
+    }
+  });
+
   it("answers a failing EXPLAIN as 500 unless the database blames the query", async () => {
     const logged: unknown[] = [];
     const lost = Object.assign(new Error("connect ECONNREFUSED 10.0.0.5:5432"), { code: "ECONNREFUSED" });

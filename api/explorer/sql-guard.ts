@@ -109,6 +109,12 @@ const STATEMENT_TIMEOUT = /canceling statement due to statement timeout/i;
  * (the two run the same allowlist): the client's query, not a fault.
  */
 const PONDER_REFUSAL = /^(?:\w+ not supported|Invalid query|Invalid CTE|Missing "sql" query parameter)$/;
+/**
+ * PostgreSQL's run-time data exceptions (SQLSTATE class 22), which Ponder passes on as their
+ * message only: the query's arithmetic or casts on the data, not a fault.
+ */
+const DATA_EXCEPTION =
+  /^(?:division by zero|invalid input syntax for|invalid input value for|value too long for|numeric field overflow|\S+ out of range|value overflows|cannot take (?:the )?(?:logarithm|square root) of|zero raised to a negative power|a negative number raised to a non-integer power|negative substring length not allowed)/;
 
 /**
  * Ponder's plain-text answer as `{code, message}`. Its 503s are its own fixed texts about live
@@ -122,7 +128,7 @@ export function answerOf(status: number, text: string, statementTimeoutMs?: numb
     const limit = statementTimeoutMs === undefined ? "" : ` of ${statementTimeoutMs} ms (SQL_STATEMENT_TIMEOUT_MS)`;
     return { status: 400, code: "INVALID_PARAM", message: `sql: cancelled: the query ran past the statement timeout${limit}; narrow the query` };
   }
-  if (status < 500 || PONDER_REFUSAL.test(text)) return { status: 400, code: "INVALID_PARAM", message: `sql: ${text || "refused"}` };
+  if (status < 500 || PONDER_REFUSAL.test(text) || DATA_EXCEPTION.test(text)) return { status: 400, code: "INVALID_PARAM", message: `sql: ${text || "refused"}` };
   return { status: 500, code: "INTERNAL", message: "Internal error" };
 }
 
