@@ -78,6 +78,8 @@ before(async () => {
   await insertProposal(db, { id: 2, workerId: 1n, endTime: NOW - DAY, executedAt: NOW - DAY + 60 });
   await insertProposal(db, { id: 3, workerId: 1n, endTime: NOW - 10 * DAY });
   await insertProposal(db, { id: 4, workerId: 2n, endTime: NOW + 5 });
+  // Pending: proposed, voting opens in 100 s. Neither open for voting nor closed.
+  await insertProposal(db, { id: 5, workerId: 1n, startTime: NOW + 100, endTime: NOW + 3 * DAY });
   await setChainHead(db, NOW - 5);
 
   app = createEcosystemApi({ db, now: () => NOW, rateLimitPerMinute: 10_000 });
@@ -180,6 +182,7 @@ describe("GET /api/agents/workers/:tokenId", () => {
     });
     assert.deepEqual(byAddress.config, { slippageCapBps: 100, mevProtection: "off", signalSubscriptions: ["price"] });
     assert.deepEqual(byAddress.stats, { totalActions: 27, lastOverrideAt: null, overridingTier: null });
+    // Proposals 1 (open), 2 (closed a day ago), 3 (closed 10 days ago), 5 (voting not yet open).
     assert.deepEqual(byAddress.votes, { activeProposals: 1, recentlyClosed: 1 });
   });
 

@@ -63,9 +63,9 @@ export const apiEnv = z.object({
 export const ecosystemApiEnv = apiEnv.extend({
   /** PostgreSQL: ms after which a query of /sql, /graphql or /api is cancelled (statement_timeout). */
   SQL_STATEMENT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(3_000),
-  /** PGlite: /sql queries whose EXPLAIN cost estimate is above this are refused before they run. */
+  /** PGlite and PostgreSQL: /sql queries whose EXPLAIN cost estimate is above this are refused before they run. */
   SQL_MAX_COST: z.coerce.number().positive().default(100_000),
-  /** PGlite: /sql queries planned to produce more rows at any step (join output, result) are refused before they run. */
+  /** PGlite and PostgreSQL: /sql queries planned to produce more rows at any step (join output, result) are refused before they run. */
   SQL_MAX_ROWS: z.coerce.number().int().positive().default(50_000),
   /**
    * Reference price of one whole wrapped native token in whole stable tokens (at most 6

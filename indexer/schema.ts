@@ -76,15 +76,14 @@ export const pool = onchainTable(
     feeTier: t.integer().notNull(),
     reserveToken: t.bigint().notNull(),
     reservePair: t.bigint().notNull(),
+    /** The API's TVL is reservePair: real reserves only, never the virtual one. */
     virtualPair: t.bigint().notNull(),
-    /** = reservePair (real reserves only). */
-    tvl: t.bigint().notNull(),
     swapCount: t.integer().notNull(),
     volumeTotal: t.bigint().notNull(),
     lastTradeAt: t.integer(),
     createdAt: t.integer().notNull(),
   }),
-  (table) => ({ tokenIdx: index().on(table.token), tvlIdx: index().on(table.tvl) }),
+  (table) => ({ tokenIdx: index().on(table.token) }),
 );
 
 /** Every swap. `pairVolume` is the pair-asset side (in for buys, out for sells). */

@@ -101,7 +101,7 @@ export const workerDetailResponse = z.object({
     overridingTier: sourceTier.nullable(),
   }),
   votes: z.object({
-    activeProposals: count.describe("Proposals still open for voting"),
+    activeProposals: count.describe("Proposals open for voting now (startTime <= now < endTime); pending ones, before their voting delay ends, count in neither figure"),
     recentlyClosed: count.describe("Proposals whose voting ended in the last 7 days"),
   }),
 });

@@ -87,7 +87,9 @@ export async function workerDetail(db: Db, now: number, tokenRef: string): Promi
     recentActions(db, token.nftId),
     db
       .select({
-        active: sql<number>`count(*) filter (where ${proposal.endTime} > ${now})`.mapWith(Number),
+        // Open for voting as WorkerVoting.state() says Active. Pending ones (before startTime,
+        // the voting delay) are neither active nor closed, so neither count includes them.
+        active: sql<number>`count(*) filter (where ${proposal.startTime} <= ${now} and ${proposal.endTime} > ${now} and ${proposal.executedAt} is null)`.mapWith(Number),
         recentlyClosed: sql<number>`count(*) filter (where ${proposal.endTime} <= ${now} and ${proposal.endTime} > ${now - 7 * DAY})`.mapWith(Number),
       })
       .from(proposal)

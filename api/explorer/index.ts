@@ -6,6 +6,7 @@ import { sqlGuard, type SqlGuardOptions } from "./sql-guard.ts";
 export { pgCostEstimator, pgliteCostEstimator, type PgliteLike, type PgPoolLike, type PlanEstimate } from "./cost.ts";
 export { boundStatementTime, type PoolLike } from "./statement-timeout.ts";
 export { MAX_SQL_LENGTH, parseClientQuery, sqlGuard, type ClientQuery, type SqlGuardOptions } from "./sql-guard.ts";
+export { MAX_SQL_RELATIONS, validateClientSql } from "./validate.ts";
 
 /** The bounds handed to Ponder's graphql() middleware (its defaults are depth 100, 30 aliases). */
 export const GRAPHQL_LIMITS = { maxOperationDepth: 8, maxOperationAliases: 10, maxOperationTokens: 1_000 } as const;

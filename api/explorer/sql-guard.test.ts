@@ -5,6 +5,7 @@ import { errorHandler } from "../../lib/http/index.ts";
 import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
 import { pgliteCostEstimator } from "./cost.ts";
 import { sqlGuard, type SqlGuardOptions } from "./sql-guard.ts";
+import { MAX_SQL_RELATIONS } from "./validate.ts";
 
 /** The guard in front of a stand-in for Ponder's client(): PGlite's real planner, Ponder's answers. */
 
@@ -101,6 +102,98 @@ describe("sqlGuard", () => {
       assert.match(res.body.message, message, path);
     }
     assert.equal(ran(), 0);
+  });
+
+  it("validates with Ponder's allowlist before EXPLAIN: a call folded at plan time is refused at once", async () => {
+    // Unfixed, EXPLAIN ran first and the planner built the 100 MB string: 2 s on PGlite, then the
+    // query passed (cost 0.01) on to Ponder, which would have refused it only afterwards.
+    let planned = 0;
+    const estimate = pgliteCostEstimator(database.client as never);
+    const { app, ran } = appWith({ estimate: (q) => (planned++, estimate(q)) }, (c) => c.json({ rows: [] }));
+    const started = Date.now();
+    const res = await call(app, `/sql/db?sql=${encode("select length(repeat('x', 100000000))")}`);
+    const ms = Date.now() - started;
+    assert.equal(res.status, 400);
+    assert.deepEqual(res.body, { code: "INVALID_PARAM", message: "sql: Function call not supported (Ponder's /sql allowlist)" });
+    assert.equal(planned, 0, "EXPLAIN never saw the query");
+    assert.equal(ran(), 0);
+    assert.ok(ms < 500, `refused after ${ms} ms`);
+    for (const [sql, message] of [
+      ["select * from pg_class", /System tables not supported/],
+      ["select * from public.swap", /Schema name not supported/],
+      ["select regexp_replace(symbol, 'a', 'b') from agent_token", /Function call not supported/],
+      ["select 1; select 2", /must be exactly one statement/],
+    ] as const) {
+      const refused = await call(app, `/sql/db?sql=${encode(sql)}`);
+      assert.equal(refused.status, 400, sql);
+      assert.match(refused.body.message, message, sql);
+    }
+    assert.equal(planned, 0);
+  });
+
+  it(`refuses a query naming more than ${MAX_SQL_RELATIONS} relations before planning it`, async () => {
+    let planned = 0;
+    const { app, ran } = appWith({ estimate: async () => (planned++, { cost: 1, rows: 1 }) }, (c) => c.json({ rows: [] }));
+    const from = (n: number) => `select count(*) from ${Array.from({ length: n }, (_, i) => `swap s${i}`).join(", ")}`;
+    const started = Date.now();
+    const res = await call(app, `/sql/db?sql=${encode(from(200))}`);
+    assert.equal(res.status, 400);
+    assert.equal(res.body.message, `sql: names 200 relations; at most ${MAX_SQL_RELATIONS} are allowed`);
+    assert.ok(Date.now() - started < 500);
+    // Subqueries and joins count too; the limit itself passes.
+    const nested = `select count(*) from (${from(7)}) a join (${from(6)}) b on true`;
+    assert.match((await call(app, `/sql/db?sql=${encode(nested)}`)).body.message, /names 15 relations/);
+    assert.equal(planned, 0);
+    assert.equal((await app.request(`/sql/db?sql=${encode(from(MAX_SQL_RELATIONS))}`)).status, 200);
+    assert.equal([planned, ran()].join(), "1,1");
+  });
+
+  it("refuses replace() nested in replace(), which multiplies a string at each level", async () => {
+    let bomb = "'x'";
+    for (let i = 0; i < 8; i++) bomb = `replace(${bomb}, 'x', 'xxxxxxxxxx')`;
+    let planned = 0;
+    const { app } = appWith({ estimate: async () => (planned++, { cost: 1, rows: 1 }) }, (c) => c.json({ rows: [] }));
+    const res = await call(app, `/sql/db?sql=${encode(`select length(${bomb})`)}`);
+    assert.equal(res.status, 400);
+    assert.equal(res.body.message, "sql: replace() inside another replace() is not allowed");
+    const single = await app.request(`/sql/db?sql=${encode("select replace(lower(symbol), 'a', 'b') from agent_token")}`);
+    assert.equal(single.status, 200);
+    assert.equal(planned, 1);
+  });
+
+  it("answers a server fault behind Ponder as 500 INTERNAL with a generic message, logging the detail", async () => {
+    const logged: unknown[] = [];
+    const { app } = appWith({ estimate: undefined, log: (_m, detail) => logged.push(detail) }, (c) =>
+      c.text("Connection terminated unexpectedly: host db-internal.local:5432", 500),
+    );
+    const res = await call(app, `/sql/db?sql=${encode("select 1")}`);
+    assert.equal(res.status, 500);
+    assert.deepEqual(res.body, { code: "INTERNAL", message: "Internal error" });
+    assert.deepEqual(logged, ["Connection terminated unexpectedly: host db-internal.local:5432"]);
+  });
+
+  it("answers the query's own run-time data errors, as Ponder passes them on, with 400", async () => {
+    // The real message of a run-time error, from the database the guard plans on.
+    const sql = "select 1 / (block_number - block_number) from swap";
+    await database.client.exec(`insert into swap select 's1', '0xp', '0xt', '0xs', '0xr', true, 1, 1, 1, 1, 1, 1, 1, '0xh'`);
+    try {
+      const message = await database.client.query(sql).then(() => "none", (e: Error) => e.message);
+      assert.equal(message, "division by zero");
+      const { app } = appWith({ estimate: undefined, log: () => assert.fail("not a fault") }, (c) => c.text(message, 500));
+      assert.deepEqual((await call(app, `/sql/db?sql=${encode(sql)}`)).body, { code: "INVALID_PARAM", message: "sql: division by zero" });
+    } finally {
+      await database.client.exec("delete from swap");
+    }
+  });
+
+  it("answers a failing EXPLAIN as 500 unless the database blames the query", async () => {
+    const logged: unknown[] = [];
+    const lost = Object.assign(new Error("connect ECONNREFUSED 10.0.0.5:5432"), { code: "ECONNREFUSED" });
+    const { app } = appWith({ estimate: () => Promise.reject(lost), log: (_m, detail) => logged.push(detail) }, (c) => c.json({}));
+    const res = await call(app, `/sql/db?sql=${encode("select 1")}`);
+    assert.equal(res.status, 500);
+    assert.deepEqual(res.body, { code: "INTERNAL", message: "Internal error" });
+    assert.deepEqual(logged, [lost]);
   });
 
   it("turns Ponder's plain-text failures into {code, message}, naming a statement timeout", async () => {

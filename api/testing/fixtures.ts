@@ -19,7 +19,6 @@ export interface TokenFixture {
   side?: "STABLE" | "WRAPPED_NATIVE";
   spawnedAt: number;
   status?: "active" | "idle" | "suspended";
-  tvl?: bigint;
   reserves?: { token: bigint; pair: bigint; virtualPair: bigint };
   holders?: number;
   boost?: { tier: number; expiresAt: number };
@@ -31,7 +30,6 @@ export async function insertToken(db: Db, t: TokenFixture) {
   const side = t.side ?? "STABLE";
   const nftId = BigInt(100 + t.n);
   const reserves = t.reserves ?? { token: 800_000_000n * 10n ** 18n, pair: 0n, virtualPair: 10_000n * 10n ** 6n };
-  const tvl = t.tvl ?? reserves.pair;
   await db.insert(agentToken).values({
     address: addressOf(t.n),
     nftId,
@@ -59,7 +57,6 @@ export async function insertToken(db: Db, t: TokenFixture) {
     reserveToken: reserves.token,
     reservePair: reserves.pair,
     virtualPair: reserves.virtualPair,
-    tvl,
     swapCount: 0,
     volumeTotal: 0n,
     lastTradeAt: null,
@@ -177,14 +174,14 @@ export async function insertSwap(
   });
 }
 
-export async function insertProposal(db: Db, p: { id: number; workerId: bigint; endTime: number; executedAt?: number }) {
+export async function insertProposal(db: Db, p: { id: number; workerId: bigint; endTime: number; startTime?: number; executedAt?: number }) {
   await db.insert(proposal).values({
     id: BigInt(p.id),
     workerId: p.workerId,
     token: addressOf(Number(p.workerId)),
     proposer: addressOf(1),
     proposedAt: p.endTime - 4 * 86_400,
-    startTime: p.endTime - 3 * 86_400,
+    startTime: p.startTime ?? p.endTime - 3 * 86_400,
     endTime: p.endTime,
     quorumThreshold: 40n * 10n ** 24n,
     passingThresholdBps: 5000,

@@ -41,7 +41,7 @@ ponder.on("AgentPool:Sync", async ({ event, context }) => {
   const { reserveToken, reservePair, virtualPair } = event.args;
   await context.db
     .update(pool, { address })
-    .set({ reserveToken, reservePair, virtualPair, tvl: reservePair });
+    .set({ reserveToken, reservePair, virtualPair });
 });
 
 ponder.on("AgentPool:Mint", async ({ event, context }) => {

@@ -37,7 +37,6 @@ ponder.on("AgentSpawner:AgentSpawned", async ({ event, context }) => {
     reserveToken: a.poolSupply,
     reservePair: 0n,
     virtualPair: a.virtualPairReserve,
-    tvl: 0n,
     swapCount: 0,
     volumeTotal: 0n,
     lastTradeAt: null,
