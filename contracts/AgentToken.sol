@@ -7,16 +7,26 @@ import {ERC20PermitUpgradeable} from
 import {ERC20VotesUpgradeable} from
     "@openzeppelin/contracts-upgradeable/token/ERC20/extensions/ERC20VotesUpgradeable.sol";
 import {NoncesUpgradeable} from "@openzeppelin/contracts-upgradeable/utils/NoncesUpgradeable.sol";
+import {Checkpoints} from "@openzeppelin/contracts/utils/structs/Checkpoints.sol";
+import {SafeCast} from "@openzeppelin/contracts/utils/math/SafeCast.sol";
 import {IAgentToken} from "./interfaces/IAgentToken.sol";
 
 /// @title Agent token (clone implementation)
 /// @notice See {IAgentToken}. Deployed once; each spawn makes a minimal-proxy clone of it,
 /// which keeps a spawn cheap and the spawner far below the contract size limit.
 contract AgentToken is IAgentToken, ERC20VotesUpgradeable, ERC20PermitUpgradeable {
+    using Checkpoints for Checkpoints.Trace208;
+
     /// @notice Recipients and amounts differ in length.
     error LengthMismatch(uint256 recipients, uint256 amounts);
 
+    /// @notice Tokens here never vote: no key is known for it.
+    address public constant BURN_ADDRESS = 0x000000000000000000000000000000000000dEaD;
+
     address private _pool;
+    /// @dev Sum of every delegate's votes over time. Only balances with a delegate are votes, so
+    /// the pool's (never delegated) is not in it.
+    Checkpoints.Trace208 private _delegatedVotes;
 
     /// @dev The implementation itself is never initialized; only clones are.
     constructor() {
@@ -44,6 +54,13 @@ contract AgentToken is IAgentToken, ERC20VotesUpgradeable, ERC20PermitUpgradeabl
     /// @inheritdoc IAgentToken
     function pool() external view returns (address) {
         return _pool;
+    }
+
+    /// @inheritdoc IAgentToken
+    function getPastCirculatingSupply(uint256 timepoint) external view returns (uint256) {
+        uint48 key = _validateTimepoint(timepoint);
+        // The burn address self-delegated on receipt; votes delegated to it can never be cast either.
+        return _delegatedVotes.upperLookupRecent(key) - getPastVotes(BURN_ADDRESS, timepoint);
     }
 
     /// @notice Checkpoints are keyed by timestamp (ERC-6372), the clock WorkerVoting's delays and
@@ -78,5 +95,18 @@ contract AgentToken is IAgentToken, ERC20VotesUpgradeable, ERC20PermitUpgradeabl
             _delegate(to, to);
         }
         super._update(from, to, value);
+    }
+
+    /// @dev Every change of delegated votes passes here (transfers and re-delegations): a move
+    /// between two delegates leaves the sum alone, so only moves to or from "no delegate" (the
+    /// pool, or a holder who delegated to nobody) write a checkpoint, about one per swap.
+    function _moveDelegateVotes(address from, address to, uint256 amount) internal override {
+        super._moveDelegateVotes(from, to, amount);
+        if (from == to || amount == 0) return;
+        if (from == address(0)) {
+            _delegatedVotes.push(clock(), _delegatedVotes.latest() + SafeCast.toUint208(amount));
+        } else if (to == address(0)) {
+            _delegatedVotes.push(clock(), _delegatedVotes.latest() - SafeCast.toUint208(amount));
+        }
     }
 }
