@@ -1122,6 +1122,22 @@ export const AgentTokenAbi = [
     "type": "error"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "timepoint",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "oldest",
+        "type": "uint256"
+      }
+    ],
+    "name": "CirculatingLookupTooOld",
+    "type": "error"
+  },
+  {
     "inputs": [],
     "name": "ECDSAInvalidSignature",
     "type": "error"
