@@ -3,6 +3,7 @@ pragma solidity 0.8.28;
 
 import {AccessControl} from "@openzeppelin/contracts/access/AccessControl.sol";
 import {IVotes} from "@openzeppelin/contracts/governance/utils/IVotes.sol";
+import {IAgentToken} from "./interfaces/IAgentToken.sol";
 import {IWorkerVoting} from "./interfaces/IWorkerVoting.sol";
 import {IAgentRegistry} from "./interfaces/IAgentRegistry.sol";
 
@@ -74,8 +75,7 @@ contract WorkerVoting is IWorkerVoting, AccessControl {
         p.startTime = nowTs + _votingDelay;
         p.endTime = p.startTime + _votingPeriod;
         p.passingThresholdBps = _passingThresholdBps;
-        // Agent tokens never mint or burn after launch: today's supply is the snapshot's supply.
-        p.quorumThreshold = (IVotes(token).getPastTotalSupply(nowTs - 1) * _quorumBps) / BPS;
+        p.quorumThreshold = _quorumAt(token, nowTs - 1);
         p.config = config;
         _baseConfigHash[proposalId] = _configHash(worker.config);
         _emitProposalCreated(proposalId, p, description);
@@ -119,7 +119,8 @@ contract WorkerVoting is IWorkerVoting, AccessControl {
         _setVotingPeriod(period);
     }
 
-    /// @notice Sets the quorum, in bps of the token supply at the snapshot, for new proposals.
+    /// @notice Sets the quorum, in bps of the token's circulating votes just before the proposal
+    /// (at least one whole token), for new proposals.
     function setQuorumBps(uint16 bps) external onlyRole(DEFAULT_ADMIN_ROLE) {
         _setQuorumBps(bps);
     }
@@ -238,6 +239,15 @@ contract WorkerVoting is IWorkerVoting, AccessControl {
     function _proposal(uint256 proposalId) private view returns (Proposal storage p) {
         p = _proposals[proposalId];
         if (p.token == address(0)) revert ProposalNotFound(proposalId);
+    }
+
+    /// @dev Quorum is a share of the votes that can be cast just before the proposal, the
+    /// holdings that cap every vote's weight: the pool's unsold supply never votes, so counting it
+    /// would make quorum unreachable for a thinly traded token. At least one whole token (the
+    /// least any vote weighs), so a proposal with no votes never shows quorum reached.
+    function _quorumAt(address token, uint256 timepoint) private view returns (uint256 quorum) {
+        quorum = (IAgentToken(token).getPastCirculatingSupply(timepoint) * _quorumBps) / BPS;
+        if (quorum < MIN_WEIGHT) quorum = MIN_WEIGHT;
     }
 
     function _quorumReached(Proposal storage p) private view returns (bool) {

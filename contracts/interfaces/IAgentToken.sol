@@ -19,6 +19,14 @@ interface IAgentToken is IERC20, IVotes {
         uint256[] calldata amounts
     ) external;
 
+    /// @notice Voting power that can be cast at `timepoint` (a past timestamp): the sum of every
+    /// account's votes, which excludes the pool's balance (never delegated) and anything not
+    /// delegated, less the burn address's votes. The base of WorkerVoting's quorum.
+    /// Reverts with ERC5805FutureLookup for a timepoint not yet past, as getPastVotes does, and
+    /// with CirculatingLookupTooOld before the second preceding the last change (only recent
+    /// values are kept: `clock() - 1`, what a proposal reads, always answers).
+    function getPastCirculatingSupply(uint256 timepoint) external view returns (uint256);
+
     /// @notice The pool created with the token.
     function pool() external view returns (address);
 }

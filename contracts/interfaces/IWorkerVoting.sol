@@ -12,6 +12,9 @@ import {IAgentRegistry} from "./IAgentRegistry.sol";
 /// can position while the proposal is pending). Weight bought after a proposal appears never
 /// counts, and weight bought before it counts only if held through the whole delay: votes cannot
 /// be bought for one block. Eligibility needs at least one whole token.
+/// Quorum (yes + no + abstain) is a share of the votes that can be cast just before `proposedAt`
+/// (the agent token's getPastCirculatingSupply: the supply less the pool's unsold balance, anything
+/// undelegated and the burn address), never less than one whole token; it is fixed at proposal.
 /// A Succeeded proposal can be executed for EXECUTION_WINDOW after `endTime`, and only while the
 /// worker still has the config it had when the proposal was made.
 interface IWorkerVoting {

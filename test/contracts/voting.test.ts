@@ -23,10 +23,13 @@ const DAVE = 10_000_000n * TOKEN;
 const ERIN = TOKEN; // exactly the minimum
 const FRANK = TOKEN - 1n; // one wei short of it
 const ALICE = OWNER_SHARE - BOB - CAROL - DAVE - ERIN - FRANK;
-// Default settings: 1-day delay, 3-day period, 4% quorum of the supply, 50% passing threshold.
+// Default settings: 1-day delay, 3-day period, 4% quorum, 50% passing threshold. Quorum is 4% of
+// the votes that can be cast just before the proposal: Alice's stake, which she handed out (the
+// pool's unsold supply and what she sent to the burn address never vote), so 8M, not 40M.
 const VOTING_DELAY = DAY;
 const VOTING_PERIOD = 3n * DAY;
-const QUORUM = (TOTAL_SUPPLY * 400n) / BPS;
+const CIRCULATING = OWNER_SHARE;
+const QUORUM = (CIRCULATING * 400n) / BPS;
 
 const SPAWN_CONFIG = { slippageCapBps: 100, mevProtection: 1, signalSubscriptions: ["price"] };
 const NEW_CONFIG = { slippageCapBps: 300, mevProtection: 2, signalSubscriptions: ["price", "funding_rate"] };
@@ -621,13 +624,13 @@ describe("WorkerVoting", async () => {
     it("needs quorum: yes below quorum is not passing, abstain can complete the quorum", async () => {
       await load();
       const id = await propose(alice);
-      await vote(bob, id, SUPPORT.Yes);
-      // 30M of a 40M quorum.
-      const before = await assertTally(id, BOB, 0n, 0n);
+      await vote(erin, id, SUPPORT.Yes);
+      // 1 token of an 8M quorum.
+      const before = await assertTally(id, ERIN, 0n, 0n);
       assert.deepEqual(before, { quorumReached: false, currentlyPassing: false });
       await vote(dave, id, SUPPORT.Abstain);
-      // 30M yes + 10M abstain reach exactly the 40M quorum.
-      const after = await assertTally(id, BOB, 0n, DAVE);
+      // 1 token yes + 10M abstain pass the 8M quorum.
+      const after = await assertTally(id, ERIN, 0n, DAVE);
       assert.deepEqual(after, { quorumReached: true, currentlyPassing: true });
     });
 
@@ -888,7 +891,7 @@ describe("WorkerVoting", async () => {
       assert.deepEqual(await voting.read.getProposal([old]), oldProposal);
       const freshProposal = await voting.read.getProposal([fresh]);
       assert.equal(freshProposal.endTime, start + VOTING_DELAY + DAY);
-      assert.equal(freshProposal.quorumThreshold, (TOTAL_SUPPLY * 100n) / BPS);
+      assert.equal(freshProposal.quorumThreshold, (CIRCULATING * 100n) / BPS);
       assert.equal(freshProposal.passingThresholdBps, 6_000);
       // 40M yes against 30M no is 57%: enough under the old 50% threshold, not under the new 60%.
       for (const id of [old, fresh]) {
@@ -909,7 +912,7 @@ describe("WorkerVoting", async () => {
           quorumReached: (await voting.read.getTally([fresh])).quorumReached,
           currentlyPassing: (await voting.read.getTally([fresh])).currentlyPassing,
         },
-        expectedTally(yes, CAROL, 0n, (TOTAL_SUPPLY * 100n) / BPS, 6_000n),
+        expectedTally(yes, CAROL, 0n, (CIRCULATING * 100n) / BPS, 6_000n),
       );
       assert.equal((await voting.read.getTally([old])).currentlyPassing, true);
       assert.equal((await voting.read.getTally([fresh])).currentlyPassing, false);
