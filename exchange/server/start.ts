@@ -48,7 +48,8 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
       process.exit(1);
     });
   // A failed or hung commit is not fatal: the exchange refuses writes and reloads when the database is back.
-  const committer = createCommitter(db, { timeoutMs: env.EXCHANGE_COMMIT_TIMEOUT_MS, maxPending: env.EXCHANGE_COMMIT_QUEUE_MAX });
+  // On its own connection (db.writer), so a burst of reads cannot hold up a commit.
+  const committer = createCommitter(db.writer, { timeoutMs: env.EXCHANGE_COMMIT_TIMEOUT_MS, maxPending: env.EXCHANGE_COMMIT_QUEUE_MAX });
   const exchange = await Exchange.open({
     db,
     committer,
