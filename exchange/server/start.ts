@@ -52,7 +52,8 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     });
   // A failed or hung commit is not fatal: the exchange refuses writes and reloads when the database is back.
   // On its own connection (db.writer), so a burst of reads cannot hold up a commit.
-  const committer = createCommitter(db.writer, { timeoutMs: env.EXCHANGE_COMMIT_TIMEOUT_MS, maxPending: env.EXCHANGE_COMMIT_QUEUE_MAX });
+  // A committed-batch listener that throws is a bug like a command failing midway: onFatal.
+  const committer = createCommitter(db.writer, { timeoutMs: env.EXCHANGE_COMMIT_TIMEOUT_MS, maxPending: env.EXCHANGE_COMMIT_QUEUE_MAX, onFatal });
   const exchange = await Exchange.open({
     db,
     committer,
