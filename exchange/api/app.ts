@@ -164,8 +164,7 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
     });
     if (!verdict.ok) {
       const rejection = signatureRejection(verdict);
-      if (rejection.status === 401) authFailures.fail(c);
-      throw rejection;
+      throw (rejection.status === 401 ? authFailures.fail(c) : undefined) ?? rejection;
     }
     return verdict.userId;
   };
