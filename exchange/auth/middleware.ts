@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { ApiError } from "../../lib/http/index.ts";
+import { ApiError, rateLimited } from "../../lib/http/index.ts";
 import type { ReplayGuard } from "./replay.ts";
 import { PUBLIC_KEY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, methodCarriesBody } from "./signing.ts";
 import { DEFAULT_MAX_FUTURE_MS, DEFAULT_TIMESTAMP_WINDOW_MS, verifySignedRequest, type KeyResolver } from "./verify.ts";
@@ -37,9 +37,7 @@ export interface SignedRequestOptions {
 
 /** The answer to a refused signature: 401 UNAUTHORIZED, or 429 when the replay cache is full. */
 export function signatureRejection(verdict: { readonly reason: string; readonly retryAfterSeconds?: number }): ApiError {
-  if (verdict.retryAfterSeconds !== undefined) {
-    return new ApiError(429, "RATE_LIMITED", verdict.reason, { "Retry-After": String(verdict.retryAfterSeconds) });
-  }
+  if (verdict.retryAfterSeconds !== undefined) return rateLimited(verdict.retryAfterSeconds, verdict.reason);
   return new ApiError(401, "UNAUTHORIZED", verdict.reason);
 }
 

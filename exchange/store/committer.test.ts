@@ -8,31 +8,10 @@ import { openDb } from "./db.ts";
 import { DatabaseUnavailableError } from "./errors.ts";
 import { migrate } from "./migrations.ts";
 import { getOrder, loadState } from "./reads.ts";
-import type { OrderRow, Queryable, WriteUnit } from "./types.ts";
+import { orderRow } from "./test-fixtures.ts";
+import type { Queryable, WriteUnit } from "./types.ts";
 
-const order = (id: string, patch: Partial<OrderRow> = {}): OrderRow => ({
-  id,
-  userId: "00000000-0000-4000-8000-000000000001",
-  pairCode: "ALPHA_USDT",
-  clientOrderId: null,
-  isBid: true,
-  type: "limit",
-  timeInForce: "GTC",
-  postOnly: false,
-  selfTradePrevention: "cancel_taker",
-  priceTicks: 5000,
-  amountLots: 100,
-  quoteBudget: null,
-  filledLots: 0,
-  remainingLots: 100,
-  filledQuote: 0n,
-  status: "open",
-  reason: null,
-  seq: 1,
-  createdAt: 1,
-  updatedAt: 1,
-  ...patch,
-});
+const order = orderRow;
 
 /** A database that records statements and answers when told to. */
 function fakeDb() {
