@@ -131,8 +131,10 @@ export const exchangeEnv = apiEnv.extend({
   EXCHANGE_ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   /** Shared secret of the internal signature-verification endpoint (the ecosystem API). */
   EXCHANGE_SERVICE_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
-  /** Accepted clock skew of the API-Timestamp header, in ms. */
+  /** How far (ms) the API-Timestamp header may be behind server time. */
   SIGNATURE_WINDOW_MS: z.coerce.number().int().min(1000).max(3_600_000).default(30_000),
+  /** How far (ms) the API-Timestamp header may be ahead of server time; a restart refuses timestamps before its start + this. */
+  SIGNATURE_MAX_FUTURE_MS: z.coerce.number().int().min(0).max(60_000).default(1_000),
   /** Refuse signed requests without API-Timestamp (those can be replayed; timestamped ones are single-use). */
   REQUIRE_SIGNATURE_TIMESTAMP: booleanText.default(false),
   /** Requests per minute per API key on the signed endpoints. */

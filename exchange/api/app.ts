@@ -13,7 +13,7 @@ import {
   requestId,
   type ErrorMappingOptions,
 } from "../../lib/http/index.ts";
-import { createReplayGuard, signatureRejection, signedRequest, verifySignedRequest, type ReplayGuard } from "../auth/index.ts";
+import { DEFAULT_MAX_FUTURE_MS, signatureRejection, signedRequest, verifySignedRequest, type ReplayGuard } from "../auth/index.ts";
 import type { MarketData } from "../marketdata/market-data.ts";
 import type { Exchange } from "../service/index.ts";
 import { DatabaseUnavailableError } from "../store/index.ts";
@@ -46,11 +46,16 @@ export interface ExchangeAppOptions {
    * termination. Unset: X-Forwarded-Proto and X-Forwarded-Host when trustProxy, else the request's own URL.
    */
   readonly publicUrl?: string;
-  /** Accepted clock skew of API-Timestamp, in ms. */
+  /** Most ms an API-Timestamp may be behind server time. */
   readonly timestampWindowMs: number;
+  /** Most ms an API-Timestamp may be ahead of server time (default 1 000); see auth/verify.ts. */
+  readonly timestampMaxFutureMs?: number;
   readonly requireTimestamp: boolean;
-  /** Remembers accepted timestamped signatures; default a fresh guard started now, of default size. */
-  readonly replay?: ReplayGuard;
+  /**
+   * Remembers accepted timestamped signatures, one for every route. Its startedAt is the process's
+   * start (server/start.ts), which must be before anything is served: see auth/verify.ts.
+   */
+  readonly replay: ReplayGuard;
   readonly now?: () => number;
   /** Clock of the rate limiters (tests). */
   readonly rateLimitClock?: () => number;
@@ -126,9 +131,9 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
   const keyOf = (publicKey: string) => exchange.resolveKey(publicKey);
   const requestUrl = signedUrlOf({ publicUrl: options.publicUrl, trustProxy });
   // One guard for every route that accepts a signature, so a signature is used once anywhere.
-  // Started now: this process accepted nothing signed before, its predecessor may have.
-  const replay = options.replay ?? createReplayGuard({ startedAt: now() });
-  const signed = signedRequest({ resolveKey: keyOf, timestampWindowMs: options.timestampWindowMs, requireTimestamp: options.requireTimestamp, now, requestUrl, replay });
+  const replay = options.replay;
+  const timestampMaxFutureMs = options.timestampMaxFutureMs ?? DEFAULT_MAX_FUTURE_MS;
+  const signed = signedRequest({ resolveKey: keyOf, timestampWindowMs: options.timestampWindowMs, timestampMaxFutureMs, requireTimestamp: options.requireTimestamp, now, requestUrl, replay });
   const perKey = rateLimit({
     limiter: createRateLimiter({ limit: options.signedRateLimitPerMinute, now: options.rateLimitClock }),
     keyOf: (c) => `key:${c.req.header("API-PublicKey")}`,
@@ -153,13 +158,13 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
       resolveKey: keyOf,
       now,
       windowMs: options.timestampWindowMs,
+      maxFutureMs: timestampMaxFutureMs,
       requireTimestamp: options.requireTimestamp,
       replay,
     });
     if (!verdict.ok) {
       const rejection = signatureRejection(verdict);
-      if (rejection.status === 401) authFailures.fail(c);
-      throw rejection;
+      throw (rejection.status === 401 ? authFailures.fail(c) : undefined) ?? rejection;
     }
     return verdict.userId;
   };
@@ -184,7 +189,7 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
   // Only a wrong service secret counts against the caller here, not the verdicts on the
   // signatures it forwards: those are its users' failures, and it answers for them.
   app.use("/internal/*", authFailures.wrap(requireSecret("X-Service-Secret", options.serviceSecret)));
-  app.route("/internal", internalApi(exchange, { timestampWindowMs: options.timestampWindowMs, requireTimestamp: options.requireTimestamp, now, replay }));
+  app.route("/internal", internalApi(exchange, { timestampWindowMs: options.timestampWindowMs, timestampMaxFutureMs, requireTimestamp: options.requireTimestamp, now, replay }));
   app.use("/admin/*", authFailures.wrap(requireSecret("Authorization", options.adminToken, "Bearer")));
   app.route("/admin", adminApi(exchange));
 

@@ -18,7 +18,7 @@ const verifyBody = z.strictObject({
   }),
 });
 
-export function internalApi(exchange: Exchange, options: { timestampWindowMs: number; requireTimestamp: boolean; now?: () => number; replay?: ReplayGuard }) {
+export function internalApi(exchange: Exchange, options: { timestampWindowMs: number; timestampMaxFutureMs?: number; requireTimestamp: boolean; now?: () => number; replay?: ReplayGuard }) {
   const app = new Hono();
   app.post("/verify-signature", async (c) => {
     let raw: unknown;
@@ -40,6 +40,7 @@ export function internalApi(exchange: Exchange, options: { timestampWindowMs: nu
       resolveKey: (publicKey) => exchange.resolveKey(publicKey),
       now: options.now ?? Date.now,
       windowMs: options.timestampWindowMs,
+      maxFutureMs: options.timestampMaxFutureMs,
       requireTimestamp: options.requireTimestamp,
       // The same cache as the exchange's own signed routes: a signature is used once, anywhere.
       replay: options.replay,

@@ -1,8 +1,8 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { ApiError } from "../../lib/http/index.ts";
+import { ApiError, rateLimited } from "../../lib/http/index.ts";
 import type { ReplayGuard } from "./replay.ts";
 import { PUBLIC_KEY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, methodCarriesBody } from "./signing.ts";
-import { DEFAULT_TIMESTAMP_WINDOW_MS, verifySignedRequest, type KeyResolver } from "./verify.ts";
+import { DEFAULT_MAX_FUTURE_MS, DEFAULT_TIMESTAMP_WINDOW_MS, verifySignedRequest, type KeyResolver } from "./verify.ts";
 
 export interface SignedAuth {
   readonly userId: string;
@@ -18,8 +18,10 @@ export interface SignedVariables {
 
 export interface SignedRequestOptions {
   readonly resolveKey: KeyResolver;
-  /** Accepted |now - API-Timestamp|, ms; default 30 000. */
+  /** Most ms an API-Timestamp may be behind server time; default 30 000. */
   readonly timestampWindowMs?: number | undefined;
+  /** Most ms an API-Timestamp may be ahead of server time; default 1 000. */
+  readonly timestampMaxFutureMs?: number | undefined;
   /** Refuse requests without API-Timestamp; default false (the spec makes it optional). */
   readonly requireTimestamp?: boolean | undefined;
   /** Epoch ms; default Date.now. */
@@ -35,9 +37,7 @@ export interface SignedRequestOptions {
 
 /** The answer to a refused signature: 401 UNAUTHORIZED, or 429 when the replay cache is full. */
 export function signatureRejection(verdict: { readonly reason: string; readonly retryAfterSeconds?: number }): ApiError {
-  if (verdict.retryAfterSeconds !== undefined) {
-    return new ApiError(429, "RATE_LIMITED", verdict.reason, { "Retry-After": String(verdict.retryAfterSeconds) });
-  }
+  if (verdict.retryAfterSeconds !== undefined) return rateLimited(verdict.retryAfterSeconds, verdict.reason);
   return new ApiError(401, "UNAUTHORIZED", verdict.reason);
 }
 
@@ -49,6 +49,8 @@ export function signatureRejection(verdict: { readonly reason: string; readonly 
 export function signedRequest(options: SignedRequestOptions): MiddlewareHandler<{ Variables: SignedVariables }> {
   const windowMs = options.timestampWindowMs ?? DEFAULT_TIMESTAMP_WINDOW_MS;
   if (!Number.isFinite(windowMs) || windowMs < 0) throw new Error("timestampWindowMs must be a non-negative number");
+  const maxFutureMs = options.timestampMaxFutureMs ?? DEFAULT_MAX_FUTURE_MS;
+  if (!Number.isFinite(maxFutureMs) || maxFutureMs < 0) throw new Error("timestampMaxFutureMs must be a non-negative number");
   const now = options.now ?? Date.now;
   const requestUrl = options.requestUrl ?? ((c: Context) => c.req.url);
 
@@ -67,6 +69,7 @@ export function signedRequest(options: SignedRequestOptions): MiddlewareHandler<
       resolveKey: options.resolveKey,
       now,
       windowMs,
+      maxFutureMs,
       requireTimestamp: options.requireTimestamp ?? false,
       replay: options.replay,
     });

@@ -7,7 +7,7 @@ const T0 = 1_700_000_000_000;
 describe("createReplayGuard", () => {
   it("claims a signature once until it expires, then forgets it", () => {
     const guard = createReplayGuard({ startedAt: T0 });
-    assert.equal(guard.notBefore, T0);
+    assert.equal(guard.startedAt, T0);
     assert.equal(guard.claim("a", T0 + 30_000, T0), "claimed");
     assert.equal(guard.claim("a", T0 + 30_000, T0 + 1), "replay");
     assert.equal(guard.claim("a", T0 + 30_000, T0 + 30_000), "replay", "still valid at its last millisecond");

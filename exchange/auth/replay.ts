@@ -3,14 +3,15 @@
 // T + window and no longer; the cache is therefore bounded by the signed traffic of one window.
 // It lives in the one process that answers signed requests (see exchange/README.md): the
 // ecosystem API verifies through this process's /internal/verify-signature, so it shares it.
-// A restart empties it, so timestamps from before this process started are refused outright:
-// nothing signed before a restart can be replayed after it.
+// A restart empties it, so timestamps the previous process could have accepted (up to its end +
+// the accepted future skew, see verify.ts) are refused outright: nothing accepted before a restart
+// can be replayed after it.
 
 export type ClaimResult = "claimed" | "replay" | "full";
 
 export interface ReplayGuard {
-  /** Epoch ms this process started; an API-Timestamp before it is refused. */
-  readonly notBefore: number;
+  /** Epoch ms this process started; an API-Timestamp before it + the accepted future skew is refused. */
+  readonly startedAt: number;
   /**
    * Records `signature` as used until `expiresAt` (epoch ms). "replay" when it already was;
    * "full" when the cache holds `maxEntries` unexpired signatures (nothing unexpired is evicted,
@@ -58,7 +59,7 @@ export function createReplayGuard(options: ReplayGuardOptions): ReplayGuard {
   };
 
   return {
-    notBefore: options.startedAt,
+    startedAt: options.startedAt,
     claim(signature, expiresAt, now) {
       sweep(now);
       if (seen.has(signature)) return "replay";

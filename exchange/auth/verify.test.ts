@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createReplayGuard } from "./replay.ts";
 import { sign, signRequest, signatureText } from "./signing.ts";
-import { DEFAULT_TIMESTAMP_WINDOW_MS, verifySignedRequest, type ResolvedKey, type VerifySignedRequestInput } from "./verify.ts";
+import { DEFAULT_MAX_FUTURE_MS, DEFAULT_TIMESTAMP_WINDOW_MS, verifySignedRequest, type ResolvedKey, type VerifySignedRequestInput } from "./verify.ts";
 
 const NOW = 1_700_000_000_000;
 const alice = { publicKey: "pk_alice", privateKey: "sk_alice", userId: "u-alice" };
@@ -116,12 +116,19 @@ describe("verifySignedRequest", () => {
   describe("API-Timestamp", () => {
     const at = (timestamp: number, now = NOW) => request({ timestamp, now: () => now, windowMs: undefined });
 
-    it("accepts the window's edges on both sides and refuses one ms beyond", async () => {
+    it("accepts 30 s behind and 1 s ahead of server time, and refuses one ms beyond either", async () => {
+      assert.equal(DEFAULT_MAX_FUTURE_MS, 1_000);
       assert.equal((await verifySignedRequest(at(NOW - 30_000))).ok, true);
-      assert.equal((await verifySignedRequest(at(NOW + 30_000))).ok, true);
+      assert.equal((await verifySignedRequest(at(NOW + 1_000))).ok, true);
       assert.match(await reason(at(NOW - 30_001)), /Stale API-Timestamp/);
-      assert.match(await reason(at(NOW + 30_001)), /Stale API-Timestamp/);
+      assert.equal(
+        await reason(at(NOW + 1_001)),
+        `API-Timestamp ${NOW + 1_001} is 1001 ms ahead of server time ${NOW}; at most 1000 ms ahead is accepted (check the client's clock)`,
+      );
+      // A clock 20 s fast was accepted under the old symmetric window; it is refused now.
+      assert.match(await reason(at(NOW + 20_000)), /ahead of server time/);
       assert.match(await reason(request({ timestamp: NOW - 5_000, windowMs: 1_000 })), /Stale/);
+      assert.equal((await verifySignedRequest(request({ timestamp: NOW + 5_000, maxFutureMs: 5_000 }))).ok, true);
     });
 
     it("is covered by the signature: altering, adding or removing it fails", async () => {
@@ -157,9 +164,20 @@ describe("verifySignedRequest", () => {
     });
 
     it("refuses timestamps from before the server started (a restart emptied the cache)", async () => {
-      const replay = createReplayGuard({ startedAt: NOW });
-      assert.match(await reason(request({ timestamp: NOW - 1, replay })), /before this server started/);
+      const replay = createReplayGuard({ startedAt: NOW - 1_000 });
+      assert.match(await reason(request({ timestamp: NOW - 1_001, replay })), /before this server started/);
       assert.equal((await verifySignedRequest(request({ timestamp: NOW, replay }))).ok, true);
+    });
+
+    it("refuses after a restart what the previous process could have accepted ahead of its clock", async () => {
+      // The old process, at NOW - 300 (just before it stopped), accepted a timestamp 800 ms ahead.
+      const old = createReplayGuard({ startedAt: NOW - 60_000 });
+      const ahead = request({ timestamp: NOW + 500, now: () => NOW - 300, replay: old });
+      assert.equal((await verifySignedRequest(ahead)).ok, true);
+      // Restarted at NOW: the same bytes are within the clock rule, but the start rule refuses them.
+      const restarted = createReplayGuard({ startedAt: NOW });
+      assert.match(await reason({ ...ahead, now: () => NOW + 10, replay: restarted }), /before this server started \(timestamps from 1700000001000 are accepted\)/);
+      assert.equal((await verifySignedRequest(request({ timestamp: NOW + 1_000, now: () => NOW + 10, replay: restarted }))).ok, true);
     });
 
     it("never claims an invalid signature, so only a key's owner fills the cache", async () => {

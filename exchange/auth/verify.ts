@@ -3,6 +3,13 @@ import { isWellFormedSignature, methodCarriesBody, signatureText, verifySignatur
 
 export const DEFAULT_TIMESTAMP_WINDOW_MS = 30_000;
 
+/**
+ * How far ahead of server time an API-Timestamp may be (Binance's recvWindow rule): a past
+ * timestamp may lag by the window, a future one only by this much. It bounds what a restart must
+ * refuse: the previous process accepted nothing later than its last moment + this.
+ */
+export const DEFAULT_MAX_FUTURE_MS = 1_000;
+
 /** Public keys we issue are ~46 characters; the bound keeps junk away from the key store. */
 const MAX_PUBLIC_KEY_LENGTH = 256;
 
@@ -34,6 +41,8 @@ export interface VerifySignedRequestInput {
   /** Epoch ms. */
   readonly now: () => number;
   readonly windowMs?: number | undefined;
+  /** Most ms an API-Timestamp may be ahead of `now`; default DEFAULT_MAX_FUTURE_MS. */
+  readonly maxFutureMs?: number | undefined;
   readonly requireTimestamp?: boolean | undefined;
   /** Accepts each timestamped signature once; without it a valid request verifies every time. */
   readonly replay?: ReplayGuard | undefined;
@@ -56,6 +65,7 @@ const fail = (reason: string): VerifySignedRequestResult => ({ ok: false, reason
 export async function verifySignedRequest(input: VerifySignedRequestInput): Promise<VerifySignedRequestResult> {
   const { publicKey, signature, timestamp } = input.headers;
   const windowMs = input.windowMs ?? DEFAULT_TIMESTAMP_WINDOW_MS;
+  const maxFutureMs = input.maxFutureMs ?? DEFAULT_MAX_FUTURE_MS;
 
   if (publicKey === undefined || publicKey === "") return fail("Missing API-PublicKey header");
   if (signature === undefined || signature === "") return fail("Missing API-Signature header");
@@ -67,12 +77,17 @@ export async function verifySignedRequest(input: VerifySignedRequestInput): Prom
   } else {
     if (!TIMESTAMP_FORMAT.test(timestamp)) return fail("Malformed API-Timestamp: expected integer epoch milliseconds");
     const now = input.now();
+    const at = Number(timestamp);
     // The server's clock is no secret and lets a client diagnose its skew.
-    if (Math.abs(now - Number(timestamp)) > windowMs) {
-      return fail(`Stale API-Timestamp: more than ${windowMs} ms from server time ${now}`);
+    if (now - at > windowMs) return fail(`Stale API-Timestamp: more than ${windowMs} ms behind server time ${now}`);
+    if (at - now > maxFutureMs) {
+      return fail(`API-Timestamp ${timestamp} is ${at - now} ms ahead of server time ${now}; at most ${maxFutureMs} ms ahead is accepted (check the client's clock)`);
     }
-    if (input.replay !== undefined && Number(timestamp) < input.replay.notBefore) {
-      return fail(`API-Timestamp ${timestamp} is before this server started (${input.replay.notBefore}); sign the request again with the current time`);
+    // The previous process may have accepted any timestamp up to its last moment + maxFutureMs,
+    // and a restart forgot which: everything below this process's start + maxFutureMs is refused.
+    if (input.replay !== undefined && at < input.replay.startedAt + maxFutureMs) {
+      const from = input.replay.startedAt + maxFutureMs;
+      return fail(`API-Timestamp ${timestamp} is before this server started (timestamps from ${from} are accepted); sign the request again with the current time`);
     }
   }
 

@@ -2,7 +2,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { join, dirname } from "node:path";
 import type { ExchangeEnv } from "../../config/env.ts";
 import { createExchangeApp } from "../api/app.ts";
-import { createKeyVault, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
+import { createKeyVault, createReplayGuard, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
 import { MarketData } from "../marketdata/market-data.ts";
 import { Exchange } from "../service/index.ts";
 import { createCommitter, migrate, openDb, type Db, type GroupCommitter } from "../store/index.ts";
@@ -30,6 +30,9 @@ export interface StartOptions {
 
 /** Opens the database, migrates it, rebuilds the books and the ledger, and serves HTTP. */
 export async function startExchange(env: ExchangeEnv, options: StartOptions = {}): Promise<RunningExchange> {
+  // This process accepted nothing signed before now; its predecessor may have, up to its end +
+  // SIGNATURE_MAX_FUTURE_MS, so timestamps before startedAt + that are refused (auth/verify.ts).
+  const replay = createReplayGuard({ startedAt: Date.now() });
   const log = options.log ?? ((message: string) => console.log(message));
   const secrets = await resolveSecrets(env, join(dirname(env.EXCHANGE_DATA_DIR), "exchange-secrets.json"));
   const db = await openDb({
@@ -48,7 +51,9 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
       process.exit(1);
     });
   // A failed or hung commit is not fatal: the exchange refuses writes and reloads when the database is back.
-  const committer = createCommitter(db, { timeoutMs: env.EXCHANGE_COMMIT_TIMEOUT_MS, maxPending: env.EXCHANGE_COMMIT_QUEUE_MAX });
+  // On its own connection (db.writer), so a burst of reads cannot hold up a commit.
+  // A committed-batch listener that throws is a bug like a command failing midway: onFatal.
+  const committer = createCommitter(db.writer, { timeoutMs: env.EXCHANGE_COMMIT_TIMEOUT_MS, maxPending: env.EXCHANGE_COMMIT_QUEUE_MAX, onFatal });
   const exchange = await Exchange.open({
     db,
     committer,
@@ -71,8 +76,14 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     trustProxy: env.TRUST_PROXY,
     publicUrl: env.EXCHANGE_PUBLIC_URL,
     timestampWindowMs: env.SIGNATURE_WINDOW_MS,
+    timestampMaxFutureMs: env.SIGNATURE_MAX_FUTURE_MS,
     requireTimestamp: env.REQUIRE_SIGNATURE_TIMESTAMP,
+    replay,
   });
+  // Listening only once a client with a correct clock can pass the start rule: start-up usually
+  // takes longer than SIGNATURE_MAX_FUTURE_MS anyway, so this rarely waits.
+  const acceptsFrom = replay.startedAt + env.SIGNATURE_MAX_FUTURE_MS;
+  while (Date.now() < acceptsFrom) await new Promise((resolve) => setTimeout(resolve, acceptsFrom - Date.now()));
   const server = await new Promise<ServerType>((resolve) => {
     const started = serve({ fetch: app.fetch, port: env.EXCHANGE_PORT, hostname: env.EXCHANGE_HOST }, () => resolve(started));
   });

@@ -7,35 +7,16 @@ import { mulberry32 } from "../../lib/random.ts";
 import { createKeyVault, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
 import { seedReferenceData } from "../demo/reference-data.ts";
 import { createCommitter, loadState, migrate, openDb, type Db, type GroupCommitter, type OrderRow, type WriteUnit } from "../store/index.ts";
+import { orderRow } from "../store/test-fixtures.ts";
 import { CommittedView } from "./committed-view.ts";
 import { Exchange } from "./exchange.ts";
 
 const SEED = Number(process.env.VIEW_SEED ?? Date.now() % 1_000_000);
 console.log(`# committed view property test: VIEW_SEED=${SEED}`);
 
-const open = (id: string, patch: Partial<OrderRow> = {}): OrderRow => ({
-  id,
-  userId: "u1",
-  pairCode: "P",
-  clientOrderId: null,
-  isBid: true,
-  type: "limit",
-  timeInForce: "GTC",
-  postOnly: false,
-  selfTradePrevention: "cancel_taker",
-  priceTicks: 100,
-  amountLots: 10,
-  quoteBudget: null,
-  filledLots: 0,
-  remainingLots: 10,
-  filledQuote: 0n,
-  status: "open",
-  reason: null,
-  seq: 1,
-  createdAt: 0,
-  updatedAt: 0,
-  ...patch,
-});
+/** A resting order on pair "P" of user "u1": 10 lots at 100 ticks. */
+const open = (id: string, patch: Partial<OrderRow> = {}): OrderRow =>
+  orderRow(id, { userId: "u1", pairCode: "P", priceTicks: 100, amountLots: 10, remainingLots: 10, createdAt: 0, updatedAt: 0, ...patch });
 
 describe("CommittedView", () => {
   it("aggregates open orders into levels, best first, and forgets them when they close", () => {

@@ -64,6 +64,7 @@ function faultyDb(db: Db) {
     kind: db.kind,
     query: (sql, params, options) => gate(() => db.query(sql, params, options)),
     transaction: (fn) => gate(() => db.transaction(fn)),
+    writer: { query: (sql, params, options) => gate(() => db.writer.query(sql, params, options)) },
     fence: () => gate(() => db.fence()),
     close: () => db.close(),
   };

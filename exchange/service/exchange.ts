@@ -631,6 +631,8 @@ function guarded(db: Db, up: () => boolean, lost: (error: unknown) => void): Db 
     kind: db.kind,
     query: (sql, params, options) => (up() ? watch(db.query(sql, params, options)) : refuse()),
     transaction: (fn) => (up() ? watch(db.transaction(fn)) : refuse()),
+    // The committer's own: it reports its failures itself.
+    writer: db.writer,
     fence: () => db.fence(),
     close: () => db.close(),
   };

@@ -8,31 +8,10 @@ import { openDb } from "./db.ts";
 import { DatabaseUnavailableError } from "./errors.ts";
 import { migrate } from "./migrations.ts";
 import { getOrder, loadState } from "./reads.ts";
-import type { OrderRow, Queryable, WriteUnit } from "./types.ts";
+import { orderRow } from "./test-fixtures.ts";
+import type { Queryable, WriteUnit } from "./types.ts";
 
-const order = (id: string, patch: Partial<OrderRow> = {}): OrderRow => ({
-  id,
-  userId: "00000000-0000-4000-8000-000000000001",
-  pairCode: "ALPHA_USDT",
-  clientOrderId: null,
-  isBid: true,
-  type: "limit",
-  timeInForce: "GTC",
-  postOnly: false,
-  selfTradePrevention: "cancel_taker",
-  priceTicks: 5000,
-  amountLots: 100,
-  quoteBudget: null,
-  filledLots: 0,
-  remainingLots: 100,
-  filledQuote: 0n,
-  status: "open",
-  reason: null,
-  seq: 1,
-  createdAt: 1,
-  updatedAt: 1,
-  ...patch,
-});
+const order = orderRow;
 
 /** A database that records statements and answers when told to. */
 function fakeDb() {
@@ -128,6 +107,39 @@ describe("createCommitter", () => {
     calls[0].release();
     await tick();
     assert.deepEqual(committed, ["b"]);
+    await committer.close();
+  });
+
+  it("answers every caller and reports a fatal error when a committed-batch listener throws (a bug), never hanging", async () => {
+    const { db, calls } = fakeDb();
+    const fatal: unknown[] = [];
+    const committer = createCommitter(db, { onFatal: (error) => fatal.push(error) });
+    committer.onFailure(() => assert.fail("a listener's bug is not a database failure"));
+    committer.onCommitted(() => {
+      throw new TypeError("view out of step");
+    });
+    const first = committer.commit({ orders: [order("a")] });
+    await tick();
+    const queued = committer.commit({ orders: [order("b", { seq: 2 })] });
+    calls[0].release();
+    // Without the fix these never settle (the drain loop died with `draining` still set).
+    const settled = await Promise.race([
+      Promise.allSettled([first, queued]),
+      new Promise<"hung">((resolve) => setTimeout(() => resolve("hung"), 2_000)),
+    ]);
+    assert.notEqual(settled, "hung", "callers were left waiting");
+    for (const result of settled as PromiseSettledResult<void>[]) {
+      assert.equal(result.status, "rejected");
+      assert.match(String((result as PromiseRejectedResult).reason), /stopped after an internal error/);
+    }
+    assert.equal(fatal.length, 1);
+    assert.match(String(fatal[0]), /view out of step/);
+    assert.equal(calls.length, 1, "the queued unit was not written after the bug");
+    // Stopped for good: new units are refused at once and resume() does not reopen it.
+    assert.equal(committer.failed, true);
+    committer.resume();
+    assert.throws(() => committer.admit(), /stopped after an internal error/);
+    await assert.rejects(committer.commit({ orders: [order("c", { seq: 3 })] }), /stopped after an internal error/);
     await committer.close();
   });
 

@@ -23,6 +23,12 @@ export interface CommitterOptions {
   readonly maxPending?: number;
   /** A batch not confirmed within this many ms is given up as failed. */
   readonly timeoutMs?: number;
+  /**
+   * Called once when an onCommitted listener throws (a bug: the committed view may now be out of
+   * step): every waiting caller has been answered with the error and the committer refuses all
+   * further units. The server exits here; default console.error.
+   */
+  readonly onFatal?: (error: unknown) => void;
 }
 
 export interface GroupCommitter {
@@ -33,7 +39,7 @@ export interface GroupCommitter {
    * Callers check before they change memory, in the same synchronous step as their commit().
    */
   admit(): void;
-  /** true from a failure until resume(). */
+  /** true from a failure until resume(), and for good once a listener threw (see onFatal). */
   readonly failed: boolean;
   /** Units waiting or being written. */
   readonly pending: number;
@@ -71,11 +77,16 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
   let draining = false;
   let current: Promise<void> = Promise.resolve();
   let failed = false;
+  /** Set when an onCommitted listener threw: nothing is taken any more, resume() included. */
+  let broken: Error | null = null;
+  const onFatal = options.onFatal ?? ((error: unknown) => console.error("exchange: a committed-batch listener failed; the process must restart", error));
   /** Ends the wait for the batch being written (fail() from outside). */
   let abortBatch: ((cause: unknown) => void) | null = null;
 
   const refusal = () =>
-    failed
+    broken !== null
+      ? broken
+      : failed
       ? new DatabaseUnavailableError("The database is unavailable; the exchange takes no commands until it is back")
       : new DatabaseUnavailableError(`Too many commands are waiting for the database (${maxPending}); retry shortly`);
 
@@ -107,7 +118,20 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
       }
       abortBatch = null;
       writing = 0;
-      for (const listener of committedListeners) listener(units);
+      try {
+        for (const listener of committedListeners) listener(units);
+      } catch (bug) {
+        // Committed, but what readers see may now be wrong: answer everyone, take nothing more,
+        // and let the owner stop the process, as for any other bug.
+        broken = new Error("The exchange stopped after an internal error and must restart", { cause: bug });
+        failed = true;
+        const waiting = [...batch, ...queue];
+        queue = [];
+        draining = false;
+        for (const pending of waiting) pending.reject(broken);
+        onFatal(bug);
+        return;
+      }
       for (const pending of batch) pending.resolve();
     }
     draining = false;
@@ -146,7 +170,7 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
       failureListeners.push(listener);
     },
     fail(cause) {
-      if (failed) return;
+      if (failed || broken !== null) return;
       if (abortBatch !== null) return abortBatch(cause);
       failed = true;
       const error = new DatabaseUnavailableError("The database is unavailable; the exchange takes no commands until it is back", { cause });
@@ -156,7 +180,7 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
       for (const listener of failureListeners) listener(cause);
     },
     resume() {
-      failed = false;
+      if (broken === null) failed = false;
     },
     async close() {
       while (draining) await current;

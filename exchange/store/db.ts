@@ -16,7 +16,7 @@ export interface OpenDbOptions {
   readonly schema: string;
   /** Pool size on PostgreSQL. */
   readonly maxConnections?: number;
-  /** PostgreSQL: most ms to open a connection (TCP and start-up), or to wait for a pooled one. */
+  /** PostgreSQL: most ms to open a connection (TCP and start-up), or to wait for a pooled one (then only that statement fails). */
   readonly connectTimeoutMs?: number;
   /** PostgreSQL: most ms a statement may run (server-side statement_timeout) or wait for its answer (client-side). */
   readonly queryTimeoutMs?: number;
@@ -56,13 +56,12 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
   let generation = 0;
   /** Whether the current pool ever had a session on the server (a statement could only go there). */
   let connected = false;
-  const newPool = () => {
-    connected = false;
+  const newPool = (max: number) => {
     const created = new pg.Pool({
       connectionString,
-      max: options.maxConnections ?? DB_DEFAULTS.maxConnections,
+      max,
       options: `-c search_path="${schema}"`,
-      application_name: `${tag} ${++generation}`,
+      application_name: `${tag} ${generation}`,
       ...timeouts,
     });
     // An idle client losing its connection must not crash the process; the next query reconnects.
@@ -70,7 +69,15 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
     created.on("connect", () => (connected = true));
     return created;
   };
-  let pool = newPool();
+  // The group committer writes one batch at a time on a connection of its own, so no burst of
+  // reads holding every pooled connection can make a commit wait for one (and time out).
+  const newPools = () => {
+    connected = false;
+    // One generation for both: fence() keeps only the current generation's sessions.
+    generation++;
+    return { pool: newPool(options.maxConnections ?? DB_DEFAULTS.maxConnections), writer: newPool(1) };
+  };
+  let { pool, writer } = newPools();
   const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[], options?: QueryOptions) => {
     try {
       return (await client.query(options?.name ? { name: options.name, text: sql, values: params } : { text: sql, values: params })).rows as R[];
@@ -81,6 +88,7 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
   return {
     kind: "postgres",
     query: (sql, params, options) => run(pool, sql, params, options),
+    writer: { query: (sql, params, options) => run(writer, sql, params, options) },
     async transaction(fn) {
       let client: pg.PoolClient;
       try {
@@ -113,9 +121,9 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
       // reached the server (as a failed probe leaves it) has no session to fence: keep it rather
       // than pile up a pool per probe.
       if (connected) {
-        const old = pool;
-        pool = newPool();
-        old.end().catch(() => {});
+        const old = [pool, writer];
+        ({ pool, writer } = newPools());
+        for (const each of old) each.end().catch(() => {});
       }
       // A statement sent before the outage can still reach the server when the network heals and
       // commit after a reload has read the database. Ending those sessions on the server (and
@@ -131,7 +139,7 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
-    close: () => pool.end(),
+    close: async () => void (await Promise.all([pool.end(), writer.end()])),
   };
 }
 
@@ -144,6 +152,8 @@ async function openPglite(dataDir: string, schema: string): Promise<Db> {
   return {
     kind: "pglite",
     query: (sql, params) => run(db, sql, params),
+    // One connection: reads and commits take turns on it whatever the surface.
+    writer: { query: (sql, params) => run(db, sql, params) },
     // PGlite types the result as possibly undefined (a transaction closed early); ours never closes early.
     transaction: async (fn) => (await db.transaction((tx) => fn({ query: (sql, params) => run(tx, sql, params) } satisfies Queryable)))!,
     // One in-process connection: any write still running finishes before the next statement.

@@ -14,7 +14,7 @@ describe("database error classification", () => {
       Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }),
       new Error("Connection terminated unexpectedly"),
       new Error("Query read timeout"),
-      new Error("timeout exceeded when trying to connect"),
+      new Error("Connection terminated due to connection timeout"),
       serverError("08006"),
       serverError("57P01"),
     ]) {
@@ -31,6 +31,13 @@ describe("database error classification", () => {
       assert.ok(wrapped instanceof DatabaseUnavailableError, code);
       assert.equal(wrapped.connectionLost, false, code);
     }
+  });
+
+  it("counts a full pool (no connection came free within the connect timeout) as busy, not as a lost connection", () => {
+    // pg-pool's words when every pooled connection stays busy (a read burst) past connectionTimeoutMillis.
+    const wrapped = asUnavailable(new Error("timeout exceeded when trying to connect"));
+    assert.ok(wrapped instanceof DatabaseUnavailableError);
+    assert.equal(wrapped.connectionLost, false);
   });
 
   it("leaves statement errors and programming errors alone: they are bugs", () => {

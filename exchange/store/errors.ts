@@ -5,7 +5,8 @@ export class DatabaseUnavailableError extends Error {
   /**
    * true when the connection itself failed (lost, refused, no answer at all): the exchange then
    * stops taking writes and recovers. false when the server answered but refused this statement
-   * for now (its own statement_timeout, too many connections): only this request fails.
+   * for now (its own statement_timeout, too many connections), or every pooled connection was
+   * busy for the whole connect timeout (a read burst): only this request fails.
    */
   readonly connectionLost: boolean;
 
@@ -33,10 +34,19 @@ export function isUnavailable(error: unknown): boolean {
   return /connect|connection|timeout|timed out|terminat|closed/i.test(error.message);
 }
 
+/**
+ * pg-pool's refusal when no pooled connection came free within connectionTimeoutMillis: the pool
+ * is busy, nothing is lost (a connection that fails to open says "Connection terminated ..."
+ * instead). It has no code, so its words are all there is to tell it by.
+ */
+export function isPoolCheckoutTimeout(error: unknown): boolean {
+  return error instanceof Error && (error as { code?: unknown }).code === undefined && error.message === "timeout exceeded when trying to connect";
+}
+
 /** `error` as a DatabaseUnavailableError when it means the database is away, else unchanged. */
 export function asUnavailable(error: unknown): unknown {
   if (error instanceof DatabaseUnavailableError || !isUnavailable(error)) return error;
   const code = (error as { code?: unknown; severity?: unknown }).severity === undefined ? undefined : (error as { code?: unknown }).code;
-  const answered = typeof code === "string" && (code === "57014" || code.startsWith("53"));
+  const answered = (typeof code === "string" && (code === "57014" || code.startsWith("53"))) || isPoolCheckoutTimeout(error);
   return new DatabaseUnavailableError(`The database is unavailable: ${(error as Error).message}`, { cause: error, connectionLost: !answered });
 }

@@ -10,6 +10,11 @@ import type { Entry } from "../ledger/types.ts";
 export interface Db {
   readonly kind: "pglite" | "postgres";
   query<R = Record<string, unknown>>(sql: string, params?: unknown[], options?: QueryOptions): Promise<R[]>;
+  /**
+   * The group committer's own connection (PostgreSQL: a pool of one beside the readers' pool), so
+   * reads can never starve commits. fence() replaces it with the others.
+   */
+  readonly writer: Queryable;
   /** Runs `fn` in one transaction: committed when it resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /**

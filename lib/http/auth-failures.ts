@@ -20,8 +20,11 @@ export interface AuthFailureGuardOptions {
 export interface AuthFailureGuard {
   /** Throws 429 RATE_LIMITED (with Retry-After) when the client is over its failures. */
   check(c: Context): void;
-  /** Counts one failed authentication of the client. */
-  fail(c: Context): void;
+  /**
+   * Counts one failed authentication of the client. Returns a 429 to answer instead of the
+   * failure when the client could not be tracked and the shared overflow budget is spent.
+   */
+  fail(c: Context): ApiError | undefined;
   /**
    * An authenticating middleware behind check(): each 401 it throws before letting the request
    * through counts as a failure. What happens after it (the handler) is never counted.
@@ -30,48 +33,62 @@ export interface AuthFailureGuard {
   size(): number;
 }
 
-/**
- * Clients past maxClients (an attack from more /64s than that within a window) share one
- * overflow window: failures stay limited whatever the number of addresses, at the price of
- * untracked clients sharing a budget until windows expire.
- */
-const OVERFLOW = "\u0000overflow";
+interface Window {
+  count: number;
+  resetAt: number;
+}
 
+/**
+ * Only clients that failed are tracked, at most maxClients of them, in a Map kept in expiry
+ * order (a window that restarts is deleted and inserted again at the end), so expired windows
+ * are swept from the front at O(expired) per call, never a full scan.
+ *
+ * A client with no failures is never refused. Past maxClients failing clients within a window
+ * (an attack from more /64s than that), further ones are not tracked until windows expire: their
+ * failures share one overflow budget, and once it is spent each of them is answered 429 instead
+ * of 401. That cannot refuse anyone before the credential check, since an untracked client may
+ * be an honest one: a shared budget that did (as before) let ~100,000 addresses lock out every
+ * new client.
+ */
 export function createAuthFailureGuard(options: AuthFailureGuardOptions): AuthFailureGuard {
   const { limit, windowMs = 60_000, maxClients = 100_000, now = Date.now } = options;
   if (!Number.isSafeInteger(limit) || limit < 1) throw new Error("limit must be a positive integer");
-  const windows = new Map<string, { count: number; resetAt: number }>();
-  let nextSweep = now() + windowMs;
+  const windows = new Map<string, Window>();
+  const overflow: Window = { count: 0, resetAt: 0 };
 
-  const sweep = (t: number, force: boolean) => {
-    if (!force && t < nextSweep) return;
-    for (const [key, window] of windows) if (window.resetAt <= t) windows.delete(key);
-    nextSweep = t + windowMs;
+  const sweep = (t: number) => {
+    for (const [key, window] of windows) {
+      if (window.resetAt > t) return;
+      windows.delete(key);
+    }
   };
-  /** The window that counts for `key`: its own, or the overflow one when the table is full. */
-  const slot = (key: string, t: number): string => {
-    if (windows.has(key)) return key;
-    if (windows.size < maxClients) return key;
-    sweep(t, true);
-    return windows.size < maxClients ? key : OVERFLOW;
-  };
+  const retryAfter = (window: Window, t: number) => rateLimited(Math.max(1, Math.ceil((window.resetAt - t) / 1000)));
   const keyOf = (c: Context) => subscriberOf(options.keyOf(c));
 
   const guard: AuthFailureGuard = {
     check(c) {
       const t = now();
-      sweep(t, false);
-      const window = windows.get(slot(keyOf(c), t));
-      if (window !== undefined && window.resetAt > t && window.count >= limit) {
-        throw rateLimited(Math.max(1, Math.ceil((window.resetAt - t) / 1000)));
-      }
+      sweep(t);
+      const window = windows.get(keyOf(c));
+      if (window !== undefined && window.resetAt > t && window.count >= limit) throw retryAfter(window, t);
     },
     fail(c) {
       const t = now();
-      const key = slot(keyOf(c), t);
+      sweep(t);
+      const key = keyOf(c);
       const window = windows.get(key);
-      if (window === undefined || window.resetAt <= t) windows.set(key, { count: 1, resetAt: t + windowMs });
-      else window.count++;
+      if (window !== undefined && window.resetAt > t) {
+        window.count++;
+        return undefined;
+      }
+      // A new or restarted window goes to the end, keeping the map in expiry order.
+      if (window !== undefined) windows.delete(key);
+      if (windows.size < maxClients) {
+        windows.set(key, { count: 1, resetAt: t + windowMs });
+        return undefined;
+      }
+      if (overflow.resetAt <= t) Object.assign(overflow, { count: 0, resetAt: t + windowMs });
+      return ++overflow.count > limit ? retryAfter(overflow, t) : undefined;
     },
     wrap(authenticate) {
       return async (c, next) => {
@@ -83,7 +100,7 @@ export function createAuthFailureGuard(options: AuthFailureGuardOptions): AuthFa
             await next();
           });
         } catch (error) {
-          if (!through && error instanceof ApiError && error.status === 401) guard.fail(c);
+          if (!through && error instanceof ApiError && error.status === 401) throw guard.fail(c) ?? error;
           throw error;
         }
       };

@@ -25,6 +25,9 @@ describe("errorHandler", () => {
     assert.equal(res.status, 429);
     assert.equal(res.headers.get("retry-after"), "17");
     assert.equal(((await res.json()) as { code: string }).code, "RATE_LIMITED");
+    const why = await appThrowing(rateLimited(3, "Too many timestamped requests in flight")).request("/");
+    assert.equal(why.headers.get("retry-after"), "3");
+    assert.deepEqual(await why.json(), { code: "RATE_LIMITED", message: "Too many timestamped requests in flight" });
   });
 
   it("answers 404 NOT_FOUND", async () => {

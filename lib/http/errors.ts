@@ -32,10 +32,9 @@ export const invalidParam = (param: string, problem: string) =>
 
 export const notFound = (message: string) => new ApiError(404, "NOT_FOUND", message);
 
-export const rateLimited = (retryAfterSeconds: number) =>
-  new ApiError(429, "RATE_LIMITED", `Too many requests; retry in ${retryAfterSeconds} s`, {
-    "Retry-After": String(retryAfterSeconds),
-  });
+/** 429 with Retry-After; `message` says why when it is not simply the request rate. */
+export const rateLimited = (retryAfterSeconds: number, message = `Too many requests; retry in ${retryAfterSeconds} s`) =>
+  new ApiError(429, "RATE_LIMITED", message, { "Retry-After": String(retryAfterSeconds) });
 
 export interface ErrorMappingOptions {
   /** Where unexpected errors go; default console.error. */

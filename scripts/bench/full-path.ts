@@ -35,12 +35,12 @@ interface SignedOrder {
 
 /**
  * Limit orders around 1.00 (half of them cross), 5% IOC; amounts 2..50 ALPHA. Each carries its own
- * API-Timestamp (now + its index in ms: distinct, and within the 30 s window when it is sent at
- * >= 700 orders/s), so the server's replay cache is part of what is measured.
+ * API-Timestamp, so the server's replay cache is part of what is measured: per user strictly
+ * increasing from `from` (distinct signatures), all of them already past when they are sent (the
+ * server accepts at most 1 s ahead) and within its 30 s window when sent at >= 1,000 orders/s.
  */
-function signedOrders(seed: number, count: number, url: string, users: { publicKey: string; privateKey: string }[]): SignedOrder[] {
+function signedOrders(seed: number, count: number, url: string, users: { publicKey: string; privateKey: string }[], from: number): SignedOrder[] {
   const random = mulberry32(seed);
-  const startMs = Date.now();
   const orders: SignedOrder[] = [];
   for (let i = 0; i < count; i++) {
     const user = users[i % users.length];
@@ -55,7 +55,7 @@ function signedOrders(seed: number, count: number, url: string, users: { publicK
       price,
       ...(random() < 0.05 ? { timeInForce: "IOC" } : {}),
     });
-    const headers = { ...signRequest({ publicKey: user.publicKey, privateKey: user.privateKey, method: "POST", url, body, timestamp: startMs + i }), "content-type": "application/json" };
+    const headers = { ...signRequest({ publicKey: user.publicKey, privateKey: user.privateKey, method: "POST", url, body, timestamp: from + Math.floor(i / users.length) }), "content-type": "application/json" };
     orders.push({ body, headers });
   }
   return orders;
@@ -129,6 +129,7 @@ export async function benchFullPath(options: { seed: number; orders: number; con
     ...(options.databaseUrl ? { EXCHANGE_DB_SCHEMA: schema } : {}),
   };
   const server = await startServer(vars, port);
+  const serverUp = Date.now();
   const base = `http://127.0.0.1:${port}`;
   try {
     const users: { userId: string; publicKey: string; privateKey: string }[] = [];
@@ -139,9 +140,19 @@ export async function benchFullPath(options: { seed: number; orders: number; con
       users.push({ userId: user.id, ...keys });
     }
     const url = `${base}/api/orders`;
-    const warmup = signedOrders(options.seed + 1, Math.min(2000, options.orders), url, users);
+    // Timestamps from after the server's start + 1 s (it refuses earlier ones: see auth/verify.ts),
+    // past by the time they are sent, and never reused between the two batches.
+    let next = serverUp + 1_000;
+    const batch = async (seed: number, count: number) => {
+      const perUser = Math.ceil(count / users.length);
+      const from = Math.max(next, Date.now() - perUser);
+      next = from + perUser;
+      while (Date.now() < next) await new Promise((resolve) => setTimeout(resolve, next - Date.now()));
+      return signedOrders(seed, count, url, users, from);
+    };
+    const warmup = await batch(options.seed + 1, Math.min(2000, options.orders));
     await fire(url, warmup, options.connections);
-    const measured = signedOrders(options.seed, options.orders, url, users);
+    const measured = await batch(options.seed, options.orders);
     const { result, seconds } = await fire(url, measured, options.connections);
     const ledger = (await admin(base, adminToken, "GET", "/admin/ledger")) as { balanced: boolean }[];
     const ok = result["2xx"];

@@ -399,7 +399,7 @@ for (const kind of backendKinds()) {
 }
 
 describe("rate limit of the public endpoints", () => {
-  it("the 4th request in a minute from one IP is 429 RATE_LIMITED with Retry-After; the healthcheck is exempt", async () => {
+  it("the 4th request in a minute from one IP is 429 RATE_LIMITED with Retry-After; the healthcheck and /api/ready are exempt", async () => {
     const backend = await createBackend("pglite", { RATE_LIMIT_PER_MINUTE: "3" });
     const server = await startExchange(backend.env, { log: quiet, beforeLoad: (db) => seedReferenceData(db).then(() => undefined) });
     try {
@@ -411,6 +411,7 @@ describe("rate limit of the public endpoints", () => {
       assert.ok(Number(limited.headers.get("retry-after")) > 0);
       assert.equal(((await limited.json()) as any).code, "RATE_LIMITED");
       for (let i = 0; i < 5; i++) assert.equal((await fetch(`${server.url}/api/healthcheck`)).status, 200);
+      for (let i = 0; i < 5; i++) assert.equal((await fetch(`${server.url}/api/ready`)).status, 200);
     } finally {
       await server.close();
       await backend.cleanup();

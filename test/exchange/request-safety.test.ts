@@ -131,6 +131,22 @@ for (const kind of backendKinds()) {
         assert.equal((await capture(trader, "GET", "/api/balances").send()).status, 200, "a request signed after the restart passes");
         expectError(await order.send(), 401, "UNAUTHORIZED", /before this server started/);
       });
+
+      it("accepts at most 1 s ahead of server time, so a fast clock cannot replay across a restart", async () => {
+        // A client clock 20 s fast: the old symmetric window took it, and a restart within those
+        // 20 s took the same bytes again. Now it is refused outright, with the reason.
+        const fast = capture(trader, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "70", price: "0.1" }, Date.now() + 20_000);
+        expectError(await fast.send(), 401, "UNAUTHORIZED", /ms ahead of server time \d+; at most 1000 ms ahead is accepted/);
+        // Within the 1 s allowed: accepted once, and refused after a restart however quick.
+        const ahead = capture(trader, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "80", price: "0.1" }, Date.now() + 900);
+        assert.equal((await ahead.send()).status, 201);
+        await server.close();
+        await start();
+        expectError(await ahead.send(), 401, "UNAUTHORIZED", /before this server started/);
+        expectError(await fast.send(), 401, "UNAUTHORIZED");
+        const open = await api.signed(trader, "GET", "/api/orders?status=open");
+        assert.equal(open.body.items.filter((o: { amount: number }) => o.amount === 70 || o.amount === 80).length, 1, open.text);
+      });
     });
 
     describe("failed authentications per client IP", () => {
