@@ -31,6 +31,26 @@ export async function activity(viem: Viem, contracts: Deployment["contracts"]) {
     return contracts_.get(key) as Awaited<ReturnType<typeof viem.getContractAt<N>>>;
   };
 
+  /**
+   * Mines the transactions `send` submits into one block: automine is off while they are sent.
+   * Every one must succeed; returns their receipts.
+   */
+  const minedTogether = async (send: (hashes: `0x${string}`[]) => Promise<void>) => {
+    const hashes: `0x${string}`[] = [];
+    await testClient.setAutomine(false);
+    try {
+      await send(hashes);
+      await testClient.mine({ blocks: 1 });
+    } finally {
+      await testClient.setAutomine(true);
+    }
+    // Mined already: read the receipts instead of polling for them.
+    const receipts = await Promise.all(hashes.map((hash) => publicClient.getTransactionReceipt({ hash })));
+    const failed = receipts.find((r) => r.status !== "success");
+    if (failed) throw new Error(`transaction ${failed.transactionHash} reverted`);
+    return receipts;
+  };
+
   return {
     wallets,
     address: (index: number) => wallets[index].account.address as Address,
@@ -51,21 +71,12 @@ export async function activity(viem: Viem, contracts: Deployment["contracts"]) {
     async buyStake(owner: number, poolAddress: Address, stableAmount: bigint) {
       const pool = await contract("AgentPool", poolAddress);
       const from = wallets[owner].account.address;
-      const hashes: `0x${string}`[] = [];
-      await testClient.setAutomine(false);
-      try {
+      return minedTogether(async (hashes) => {
         // Explicit gas: each estimate would otherwise run before the previous transaction is mined.
         hashes.push(await stable.write.mint([from, stableAmount], { ...as(owner), gas: 100_000n }));
         hashes.push(await stable.write.approve([poolAddress, stableAmount], { ...as(owner), gas: 100_000n }));
         hashes.push(await pool.write.swapExactIn([contracts.MockStableToken, stableAmount, 0n, from], { ...as(owner), gas: 300_000n }));
-        await testClient.mine({ blocks: 1 });
-      } finally {
-        await testClient.setAutomine(true);
-      }
-      const receipts = await Promise.all(hashes.map((hash) => publicClient.getTransactionReceipt({ hash })));
-      const failed = receipts.find((r) => r.status !== "success");
-      if (failed) throw new Error(`transaction ${failed.transactionHash} reverted`);
-      return receipts;
+      });
     },
 
     /** Records an action as the operator account `operator`. */
@@ -90,10 +101,8 @@ export async function activity(viem: Viem, contracts: Deployment["contracts"]) {
      * sent, so they share the block. Every one must succeed.
      */
     async inOneBlock(send: (tx: Batch) => Promise<void>) {
-      const hashes: `0x${string}`[] = [];
-      await testClient.setAutomine(false);
-      try {
-        await send({
+      const receipts = await minedTogether((hashes) =>
+        send({
           act: async (operator, targetNftId, actionType, payload, reasonCode) => {
             hashes.push(await actionLog.write.record([targetNftId, actionType, stringToHex(JSON.stringify(payload)), reasonCode], as(operator)));
           },
@@ -106,15 +115,8 @@ export async function activity(viem: Viem, contracts: Deployment["contracts"]) {
             const pool = await contract("AgentPool", poolAddress);
             hashes.push(await pool.write.swapExactIn([contracts.MockStableToken, amount, 0n, wallets[user].account.address], as(user)));
           },
-        });
-        await testClient.mine({ blocks: 1 });
-      } finally {
-        await testClient.setAutomine(true);
-      }
-      // Mined already: read the receipts instead of polling for them.
-      const receipts = await Promise.all(hashes.map((hash) => publicClient.getTransactionReceipt({ hash })));
-      const failed = receipts.find((r) => r.status !== "success");
-      if (failed) throw new Error(`transaction ${failed.transactionHash} reverted`);
+        }),
+      );
       if (new Set(receipts.map((r) => r.blockNumber)).size > 1) throw new Error("the batch spans several blocks");
       return receipts;
     },
