@@ -67,6 +67,8 @@ export function createAuthFailureGuard(options: AuthFailureGuardOptions): AuthFa
 
   const guard: AuthFailureGuard = {
     check(c) {
+      // The common case: nobody failed lately, so there is no client to look up.
+      if (windows.size === 0) return;
       const t = now();
       sweep(t);
       const window = windows.get(keyOf(c));
