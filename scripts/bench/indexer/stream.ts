@@ -5,11 +5,13 @@ import {
   getAddress,
   http,
   keccak256,
+  parseAbi,
   parseEther,
+  parseUnits,
   stringToHex,
   toHex,
 } from "viem";
-import { ActionLogAbi, AgentRegistryAbi, AgentSpawnerAbi, AgentTokenAbi } from "../../../indexer/abis.ts";
+import { ActionLogAbi, AgentPoolAbi, AgentRegistryAbi, AgentSpawnerAbi, AgentTokenAbi } from "../../../indexer/abis.ts";
 import type { Deployment } from "../../lib/deployments.ts";
 import { rpc } from "./chain.ts";
 import { BlockSender } from "./sender.ts";
@@ -86,6 +88,25 @@ export async function setupActors(url: string, deployment: Deployment, tokenCoun
   const tokens = spawned.map((e) => ({ address: e.args.token!, nftId: e.args.nftId! }));
   if (tokens.length !== tokenCount) throw new Error(`spawned ${tokens.length} of ${tokenCount} tokens`);
 
+  // A spawn gives its creator nothing: each creator buys half its token's curve (the virtual
+  // reserve's worth of the pool asset) before spreading it, like any buyer.
+  for (const [i, event] of spawned.entries()) {
+    const creator = holders[i];
+    const stable = i % 2 === 0;
+    const asset = stable ? contracts.MockStableToken : contracts.WrappedNative;
+    const amount = stable ? parseUnits("10000", 6) : parseEther("5");
+    if (stable) sender.add({ from: creator, to: asset, data: encodeFunctionData({ abi: MOCK_ABI, functionName: "mint", args: [creator, amount] }), gas: GAS.setup });
+    else sender.add({ from: creator, to: asset, data: encodeFunctionData({ abi: MOCK_ABI, functionName: "deposit" }), gas: GAS.setup, value: amount });
+    sender.add({ from: creator, to: asset, data: encodeFunctionData({ abi: MOCK_ABI, functionName: "approve", args: [event.args.pool!, amount] }), gas: GAS.setup });
+    sender.add({
+      from: creator,
+      to: event.args.pool!,
+      data: encodeFunctionData({ abi: AgentPoolAbi, functionName: "swapExactIn", args: [asset, amount, 0n, creator] }),
+      gas: GAS.setup,
+    });
+  }
+  await sender.mine();
+
   // Every holder gets 1% of every token, so any holder can send any token in the stream.
   for (const [i, token] of tokens.entries()) {
     for (const holder of holders) {
@@ -94,8 +115,20 @@ export async function setupActors(url: string, deployment: Deployment, tokenCoun
     }
   }
   await sender.mine();
+  // A reverted transfer is still mined, and the stream's transfers would then revert too.
+  const last = holders.at(-1)!;
+  for (const token of tokens) {
+    const held = await client.readContract({ address: token.address, abi: AgentTokenAbi, functionName: "balanceOf", args: [last] });
+    if (held === 0n) throw new Error(`holder ${last} received none of token ${token.address}: the setup's transfers reverted`);
+  }
   return { workerOperator: deployment.accounts.workerOperator, queen: accounts[QUEEN], scouts: SCOUTS.map((s) => accounts[s]), holders, tokens };
 }
+
+const MOCK_ABI = parseAbi([
+  "function mint(address to, uint256 amount)",
+  "function deposit() payable",
+  "function approve(address spender, uint256 amount) returns (bool)",
+]);
 
 const transferData = (to: Address, value: bigint) =>
   encodeFunctionData({ abi: AgentTokenAbi, functionName: "transfer", args: [to, value] });
