@@ -1,5 +1,5 @@
 import { readFile } from "node:fs/promises";
-import { artifactPath, type ContractName } from "../scripts/lib/deployments.ts";
+import { artifactPath, type ContractName } from "../lib/deployments.ts";
 
 /** Contracts whose ABIs the indexer and the APIs need. */
 export const INDEXED_CONTRACTS = [

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { createConfig, factory } from "ponder";
 import { getAbiItem } from "viem";
 import { indexerEnv, parseEnv } from "../config/env.ts";
-import { deploymentPath, deploymentSchema } from "../scripts/lib/deployments.ts";
+import { deploymentPath, deploymentSchema } from "../lib/deployments.ts";
 import {
   ActionLogAbi,
   AgentPoolAbi,

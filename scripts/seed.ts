@@ -1,6 +1,6 @@
 /** Seeds demo activity on the local chain recorded in deployments/<chainId>.json (`npm run seed`). */
 import { network } from "hardhat";
-import { readDeployment } from "./lib/deployments.ts";
+import { readDeployment } from "../lib/deployments.ts";
 import { seedDemo } from "./lib/seed-demo.ts";
 
 const { viem } = await network.create();

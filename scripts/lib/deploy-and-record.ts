@@ -2,7 +2,7 @@ import type { HardhatViemHelpers } from "@nomicfoundation/hardhat-viem/types";
 import { getAddress } from "viem";
 import type { ChainEnv } from "../../config/env.ts";
 import { DEFAULT_SETTINGS, deployEcosystem } from "./deploy-ecosystem.ts";
-import { artifactPath, CONTRACT_NAMES, type Deployment, writeDeployment } from "./deployments.ts";
+import { artifactPath, CONTRACT_NAMES, type Deployment, writeDeployment } from "../../lib/deployments.ts";
 
 /** Well-known roles of the first local-node accounts, so seed and agents can find their keys. */
 export const LOCAL_ACCOUNT_INDEX = { admin: 0, relayer: 1, workerOperator: 2, treasury: 3 } as const;

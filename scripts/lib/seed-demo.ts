@@ -1,6 +1,6 @@
 import type { HardhatViemHelpers } from "@nomicfoundation/hardhat-viem/types";
 import { type Address, maxUint256, parseEther, parseUnits, stringToHex } from "viem";
-import type { Deployment } from "./deployments.ts";
+import type { Deployment } from "../../lib/deployments.ts";
 
 /**
  * Demo activity for a local chain, deterministic so tests and explorers can rely on it.

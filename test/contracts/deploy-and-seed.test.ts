@@ -7,7 +7,7 @@ import { network } from "hardhat";
 import { getAddress, hexToString } from "viem";
 import { parseEnv, chainEnv } from "../../config/env.ts";
 import { deployAndRecord } from "../../scripts/lib/deploy-and-record.ts";
-import { readDeployment } from "../../scripts/lib/deployments.ts";
+import { readDeployment } from "../../lib/deployments.ts";
 import { DEMO_TOKENS, seedDemo } from "../../scripts/lib/seed-demo.ts";
 
 // The scripts behind `npm start`: deploy records what the indexer needs, and the seed leaves

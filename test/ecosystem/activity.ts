@@ -4,7 +4,7 @@
  * 13..19 free for new spawns).
  */
 import { type Address, parseEther, stringToHex } from "viem";
-import type { Deployment } from "../../scripts/lib/deployments.ts";
+import type { Deployment } from "../../lib/deployments.ts";
 import type { Viem } from "./harness.ts";
 
 export const ACCOUNTS = { admin: 0, workerOperator: 2, users: [4, 5, 6, 7, 8, 9], queen: 10, scouts: [11, 12] } as const;

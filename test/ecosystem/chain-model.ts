@@ -12,7 +12,7 @@ import {
   BoosterAbi,
   WorkerVotingAbi,
 } from "../../indexer/abis.ts";
-import type { Deployment } from "../../scripts/lib/deployments.ts";
+import type { Deployment } from "../../lib/deployments.ts";
 
 export const DAY = 86_400;
 const TIERS = ["none", "worker", "scout", "queen"] as const;

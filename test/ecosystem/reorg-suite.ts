@@ -8,7 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { before, describe, it } from "node:test";
-import type { Deployment } from "../../scripts/lib/deployments.ts";
+import type { Deployment } from "../../lib/deployments.ts";
 import { activity, ACCOUNTS, type Activity } from "./activity.ts";
 import {
   apiNow,

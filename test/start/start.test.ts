@@ -5,12 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, test } from "node:test";
 import { createPublicClient, http, parseAbi } from "viem";
+import { readDeployment } from "../../lib/deployments.ts";
 import { freePort } from "../../lib/testing/free-port.ts";
 
 const BANNER = "Platform running:";
@@ -79,9 +79,7 @@ async function getJson<T>(url: string): Promise<T> {
 }
 
 test("the first answers after the banner carry every seeded worker, action and boost", async () => {
-  const { contracts } = JSON.parse(readFileSync("deployments/31337.json", "utf8")) as {
-    contracts: { ActionLog: `0x${string}`; AgentRegistry: `0x${string}` };
-  };
+  const { contracts } = await readDeployment(31337);
   const chain = createPublicClient({ transport: http(urls.chain, { timeout: 5_000 }) });
   const registry = { address: contracts.AgentRegistry, abi: REGISTRY_ABI } as const;
   const [entries, workers] = await Promise.all([

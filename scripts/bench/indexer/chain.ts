@@ -1,7 +1,7 @@
 import { join } from "node:path";
 import { chainEnv, parseEnv } from "../../../config/env.ts";
 import { deployAndRecord } from "../../lib/deploy-and-record.ts";
-import type { Deployment } from "../../lib/deployments.ts";
+import type { Deployment } from "../../../lib/deployments.ts";
 import { startProcess, type Started, unlessExited } from "./processes.ts";
 import { waitFor } from "./wait.ts";
 

@@ -12,7 +12,7 @@ import {
   toHex,
 } from "viem";
 import { ActionLogAbi, AgentPoolAbi, AgentRegistryAbi, AgentSpawnerAbi, AgentTokenAbi } from "../../../indexer/abis.ts";
-import type { Deployment } from "../../lib/deployments.ts";
+import type { Deployment } from "../../../lib/deployments.ts";
 import { rpc } from "./chain.ts";
 import { BlockSender } from "./sender.ts";
 
