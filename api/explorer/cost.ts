@@ -1,4 +1,8 @@
-import type { ClientQuery } from "./sql-guard.ts";
+/** A client's `/sql` query as Ponder's client sends it. */
+export interface ClientQuery {
+  sql: string;
+  params: unknown[];
+}
 
 /** The part of PGlite this module uses (Ponder's embedded database instance). */
 export interface PgliteLike {

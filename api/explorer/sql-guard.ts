@@ -1,14 +1,9 @@
 import type { MiddlewareHandler } from "hono";
 import { ApiError, invalidParam } from "../../lib/http/index.ts";
-import type { PlanEstimate } from "./cost.ts";
+import type { ClientQuery, PlanEstimate } from "./cost.ts";
 import { validateClientSql } from "./validate.ts";
 
 /** The query `@ponder/client` sends in the `sql` parameter (superjson: `{json: {sql, params}}`). */
-export interface ClientQuery {
-  sql: string;
-  params: unknown[];
-}
-
 /** Ponder refuses longer queries anyway (its SQL parser's limit); refusing first keeps EXPLAIN off them. */
 export const MAX_SQL_LENGTH = 5_000;
 

@@ -1,4 +1,4 @@
-import type { DealRow, Queryable } from "../store/index.ts";
+import type { DealRow, Queryable } from "../store/types.ts";
 import { bucketStart, nextBucket, ROLLUP_LEVELS, sourceLevel, type Interval, type RollupLevel } from "./intervals.ts";
 
 // The OHLC rollup: minute, hour and day candles per pair, upserted in the same transaction as the
