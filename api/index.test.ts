@@ -59,20 +59,90 @@ before(async () => {
 
   const actions: ActionFixture[] = [
     { entryId: 1, targetTokenId: 101n, sourceTier: "worker", actionType: "trade", timestamp: NOW - 3 * DAY },
-    { entryId: 2, targetTokenId: 102n, sourceTier: "scout", sourceAgentId: 51n, actionType: "flag", timestamp: NOW - 2 * DAY },
-    { entryId: 3, targetTokenId: 101n, sourceTier: "queen", sourceAgentId: 50n, actionType: "override", timestamp: NOW - 3 * 3_600 },
-    { entryId: 4, targetTokenId: 103n, sourceTier: "worker", sourceAgentId: 3n, actionType: "trade", timestamp: NOW - 2 * 3_600, payload: null },
+    {
+      entryId: 2,
+      targetTokenId: 102n,
+      sourceTier: "scout",
+      sourceAgentId: 51n,
+      actionType: "flag",
+      timestamp: NOW - 2 * DAY,
+    },
+    {
+      entryId: 3,
+      targetTokenId: 101n,
+      sourceTier: "queen",
+      sourceAgentId: 50n,
+      actionType: "override",
+      timestamp: NOW - 3 * 3_600,
+    },
+    {
+      entryId: 4,
+      targetTokenId: 103n,
+      sourceTier: "worker",
+      sourceAgentId: 3n,
+      actionType: "trade",
+      timestamp: NOW - 2 * 3_600,
+      payload: null,
+    },
   ];
   for (let i = 0; i < 25; i++) {
-    actions.push({ entryId: 5 + i, targetTokenId: 101n, sourceTier: "worker", actionType: "trade", timestamp: NOW - 3_600 + i });
+    actions.push({
+      entryId: 5 + i,
+      targetTokenId: 101n,
+      sourceTier: "worker",
+      actionType: "trade",
+      timestamp: NOW - 3_600 + i,
+    });
   }
   await insertActions(db, actions);
 
-  await insertSwap(db, { n: 1, tokenN: 1, isBuy: true, amountIn: 500n * E6, amountOut: 1_000n * E18, timestamp: NOW - 100, block: 90 });
-  await insertSwap(db, { n: 2, tokenN: 1, isBuy: false, amountIn: 400n * E18, amountOut: 200n * E6, timestamp: NOW - 2 * DAY, block: 10 });
-  await insertSwap(db, { n: 3, tokenN: 2, isBuy: true, amountIn: 2n * E18, amountOut: 3n * E18, timestamp: NOW - 50, block: 95 });
-  await insertSwap(db, { n: 4, tokenN: 3, isBuy: false, amountIn: 7n * E18, amountOut: 100n * E6, timestamp: NOW - 10, block: 99, logIndex: 2 });
-  await insertSwap(db, { n: 5, tokenN: 3, isBuy: true, amountIn: 1_500_000n, amountOut: E18 / 2n, timestamp: NOW - 10, block: 99, logIndex: 11 });
+  await insertSwap(db, {
+    n: 1,
+    tokenN: 1,
+    isBuy: true,
+    amountIn: 500n * E6,
+    amountOut: 1_000n * E18,
+    timestamp: NOW - 100,
+    block: 90,
+  });
+  await insertSwap(db, {
+    n: 2,
+    tokenN: 1,
+    isBuy: false,
+    amountIn: 400n * E18,
+    amountOut: 200n * E6,
+    timestamp: NOW - 2 * DAY,
+    block: 10,
+  });
+  await insertSwap(db, {
+    n: 3,
+    tokenN: 2,
+    isBuy: true,
+    amountIn: 2n * E18,
+    amountOut: 3n * E18,
+    timestamp: NOW - 50,
+    block: 95,
+  });
+  await insertSwap(db, {
+    n: 4,
+    tokenN: 3,
+    isBuy: false,
+    amountIn: 7n * E18,
+    amountOut: 100n * E6,
+    timestamp: NOW - 10,
+    block: 99,
+    logIndex: 2,
+  });
+  await insertSwap(db, {
+    n: 5,
+    tokenN: 3,
+    isBuy: true,
+    amountIn: 1_500_000n,
+    amountOut: E18 / 2n,
+    timestamp: NOW - 10,
+    block: 99,
+    logIndex: 11,
+  });
 
   await insertProposal(db, { id: 1, workerId: 1n, endTime: NOW + 1_000 });
   await insertProposal(db, { id: 2, workerId: 1n, endTime: NOW - DAY, executedAt: NOW - DAY + 60 });
@@ -140,7 +210,10 @@ describe("GET /api/agents/workers", () => {
   });
 
   it("filters by status and by token address in any case", async () => {
-    assert.deepEqual((await get("/api/agents/workers?status=idle")).body.items.map((w: any) => w.workerId), [2]);
+    assert.deepEqual(
+      (await get("/api/agents/workers?status=idle")).body.items.map((w: any) => w.workerId),
+      [2],
+    );
     const upper = addressOf(3).toUpperCase().replace("0X", "0x");
     const { body } = await get(`/api/agents/workers?tokenAddress=${upper}`);
     assert.deepEqual([body.totalItems, body.items[0].workerId], [1, 3]);
@@ -250,7 +323,8 @@ describe("GET /api/agents/action-logs", () => {
   });
 
   it("filters by token, type, tier and time (inclusive)", async () => {
-    const ids = async (query: string) => (await get(`/api/agents/action-logs?${query}`)).body.items.map((e: any) => e.entryId);
+    const ids = async (query: string) =>
+      (await get(`/api/agents/action-logs?${query}`)).body.items.map((e: any) => e.entryId);
     assert.deepEqual(await ids("tokenId=102"), [2]);
     assert.deepEqual(await ids("actionType=override"), [3]);
     assert.deepEqual(await ids("sourceTier=worker&tokenId=103"), [4]);
@@ -275,11 +349,15 @@ describe("GET /api/agents/action-logs", () => {
 });
 
 describe("GET /api/launchpad/tokens", () => {
-  const symbols = async (query: string) => (await get(`/api/launchpad/tokens?${query}`)).body.items.map((t: any) => t.symbol);
+  const symbols = async (query: string) =>
+    (await get(`/api/launchpad/tokens?${query}`)).body.items.map((t: any) => t.symbol);
 
   it("lists the newest first with exact amounts", async () => {
     const { body } = await get("/api/launchpad/tokens");
-    assert.deepEqual(body.items.map((t: any) => t.symbol), ["GAMMA", "BETA", "ALPHA"]);
+    assert.deepEqual(
+      body.items.map((t: any) => t.symbol),
+      ["GAMMA", "BETA", "ALPHA"],
+    );
     assert.deepEqual(body.items[2], {
       address: addressOf(1),
       symbol: "ALPHA",
@@ -295,11 +373,20 @@ describe("GET /api/launchpad/tokens", () => {
     });
     // BETA: 1 wrapped native really deposited and 2 traded, valued at the default 2,000 stable.
     assert.deepEqual(
-      [body.items[1].tvl, body.items[1].volume24h, body.items[1].tvlStable, body.items[1].volume24hStable, body.items[1].boosted],
+      [
+        body.items[1].tvl,
+        body.items[1].volume24h,
+        body.items[1].tvlStable,
+        body.items[1].volume24hStable,
+        body.items[1].boosted,
+      ],
       ["1", "2", "2000", "4000", false],
     );
     // GAMMA: nobody deposited anything, so no TVL, whatever its virtual reserve.
-    assert.deepEqual([body.items[0].tvl, body.items[0].tvlStable, body.items[0].volume24h, body.items[0].holders], ["0", "0", "101.5", 0]);
+    assert.deepEqual(
+      [body.items[0].tvl, body.items[0].tvlStable, body.items[0].volume24h, body.items[0].holders],
+      ["0", "0", "101.5", 0],
+    );
   });
 
   it("ranks by volume and tvl by value in the stable token, and by holders", async () => {
@@ -357,14 +444,26 @@ describe("GET /api/launchpad/tokens/:id and its pool and worker", () => {
         lastTradeAt: null,
       },
       worker: { id: 1, agentNftId: 101, status: "active", lastActionAt: NOW - 3_600 + 24, actionCount: 27 },
-      metadata: { description: "ALPHA description", logoUri: "https://example.org/ALPHA.png", website: "https://example.org/ALPHA" },
+      metadata: {
+        description: "ALPHA description",
+        logoUri: "https://example.org/ALPHA.png",
+        website: "https://example.org/ALPHA",
+      },
       boost: { active: true, tier: 2, expiresAt: NOW + 1_000 },
     });
   });
 
   it("keeps an expired boost visible", async () => {
-    assert.deepEqual((await get(`/api/launchpad/tokens/${addressOf(2)}`)).body.boost, { active: false, tier: 1, expiresAt: NOW - 10 });
-    assert.deepEqual((await get("/api/launchpad/tokens/103")).body.boost, { active: false, tier: null, expiresAt: null });
+    assert.deepEqual((await get(`/api/launchpad/tokens/${addressOf(2)}`)).body.boost, {
+      active: false,
+      tier: 1,
+      expiresAt: NOW - 10,
+    });
+    assert.deepEqual((await get("/api/launchpad/tokens/103")).body.boost, {
+      active: false,
+      tier: null,
+      expiresAt: null,
+    });
   });
 
   it("shows the pool with price, reserves and trades newest first", async () => {
@@ -412,18 +511,38 @@ describe("GET /api/launchpad/tokens/:id and its pool and worker", () => {
 
   it("prices a wrapped-native pool", async () => {
     const { body } = await get("/api/launchpad/tokens/102/pool");
-    assert.deepEqual([body.price, body.reserves, body.tvl], ["1.500000000000000000", { token: "4", pair: "1", virtualPair: "5" }, "1"]);
+    assert.deepEqual(
+      [body.price, body.reserves, body.tvl],
+      ["1.500000000000000000", { token: "4", pair: "1", virtualPair: "5" }, "1"],
+    );
     assert.deepEqual([body.tvlStable, body.volume24hStable], ["2000", "4000"]);
   });
 
   it("values wrapped native at the configured reference price, exactly", async () => {
-    const priced = createEcosystemApi({ db: database.db, now: () => NOW, rateLimitPerMinute: 100, wrappedNativePrice: 1_234_567_891n });
+    const priced = createEcosystemApi({
+      db: database.db,
+      now: () => NOW,
+      rateLimitPerMinute: 100,
+      wrappedNativePrice: 1_234_567_891n,
+    });
     const pool = (await (await priced.request("/api/launchpad/tokens/102/pool")).json()) as any;
     assert.deepEqual([pool.tvlStable, pool.volume24hStable], ["1234.567891", "2469.135782"]);
     // Below ALPHA's 1,000 stable of volume only when 2 wrapped native are worth less than that.
-    const cheap = createEcosystemApi({ db: database.db, now: () => NOW, rateLimitPerMinute: 100, wrappedNativePrice: 200_000_000n });
+    const cheap = createEcosystemApi({
+      db: database.db,
+      now: () => NOW,
+      rateLimitPerMinute: 100,
+      wrappedNativePrice: 200_000_000n,
+    });
     const list = (await (await cheap.request("/api/launchpad/tokens?sort=volume")).json()) as any;
-    assert.deepEqual(list.items.map((t: any) => [t.symbol, t.volume24hStable]), [["ALPHA", "500"], ["BETA", "400"], ["GAMMA", "101.5"]]);
+    assert.deepEqual(
+      list.items.map((t: any) => [t.symbol, t.volume24hStable]),
+      [
+        ["ALPHA", "500"],
+        ["BETA", "400"],
+        ["GAMMA", "101.5"],
+      ],
+    );
   });
 
   it("shows the worker with its newest actions", async () => {
@@ -431,7 +550,13 @@ describe("GET /api/launchpad/tokens/:id and its pool and worker", () => {
     assert.deepEqual(body.worker, { id: 1, agentNftId: 101, status: "active", deployedAt: NOW - 5 * DAY });
     assert.deepEqual(body.stats, { totalActions: 27, lastActiveAt: NOW - 5 * DAY });
     assert.equal(body.recentActions.length, 20);
-    assert.deepEqual(Object.keys(body.recentActions[0]), ["txHash", "actionType", "params", "blockNumber", "blockTimestamp"]);
+    assert.deepEqual(Object.keys(body.recentActions[0]), [
+      "txHash",
+      "actionType",
+      "params",
+      "blockNumber",
+      "blockTimestamp",
+    ]);
   });
 
   it("answers 404 and 400 on every token route", async () => {
@@ -483,7 +608,12 @@ describe("the app around the routes", () => {
   });
 
   it("limits /api/* per client, not /openapi.json", async () => {
-    const limited = createEcosystemApi({ db: database.db, now: () => NOW, rateLimitPerMinute: 2, rateLimitClock: () => 0 });
+    const limited = createEcosystemApi({
+      db: database.db,
+      now: () => NOW,
+      rateLimitPerMinute: 2,
+      rateLimitClock: () => 0,
+    });
     const statuses = [];
     for (let i = 0; i < 3; i++) statuses.push((await limited.request("/api/agents/workers?status=bogus")).status);
     assert.deepEqual(statuses, [400, 400, 429]);

@@ -42,7 +42,10 @@ export const indexerEnv = z.object({
   /** Chain whose deployments/<CHAIN_ID>.json the indexer follows. */
   CHAIN_ID: z.coerce.number().int().positive().default(31337),
   /** PostgreSQL connection string; unset means embedded PGlite in PONDER_DATA_DIR. */
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string").optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string")
+    .optional(),
   /** Directory of the indexer's embedded PGlite database (without DATABASE_URL). */
   PONDER_DATA_DIR: z.string().min(1).default(".data/ponder"),
   /** How often (ms) the indexer polls the chain for new blocks. */
@@ -88,7 +91,10 @@ export const startEnv = z.object({
   /** Port of the ecosystem API (Ponder's server). */
   PORT: port.default(42069),
   /** Database schema Ponder writes the indexed tables to. */
-  DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,44}$/, "must be a lower-case SQL identifier").default("ecosystem"),
+  DATABASE_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,44}$/, "must be a lower-case SQL identifier")
+    .default("ecosystem"),
   DATABASE_URL: z.string().optional(),
   PONDER_DATA_DIR: indexerEnv.shape.PONDER_DATA_DIR,
 });
@@ -113,10 +119,16 @@ export const exchangeEnv = apiEnv.extend({
   /** Scheme, host and port clients reach the exchange at behind a proxy; signatures are checked against it. */
   EXCHANGE_PUBLIC_URL: url.optional(),
   /** PostgreSQL connection string; unset means embedded PGlite in EXCHANGE_DATA_DIR. */
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string").optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string")
+    .optional(),
   EXCHANGE_DATA_DIR: z.string().min(1).default(".data/exchange"),
   /** Schema of the exchange's tables. */
-  EXCHANGE_DB_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case SQL identifier").default("exchange"),
+  EXCHANGE_DB_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case SQL identifier")
+    .default("exchange"),
   /** PostgreSQL: most ms to open a connection or wait for a pooled one. */
   EXCHANGE_DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
   /** PostgreSQL: most ms a statement may run (statement_timeout) and the client waits for its answer. */

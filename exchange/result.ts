@@ -7,6 +7,9 @@ export function ok<T>(value: T): { readonly ok: true; readonly value: T } {
   return { ok: true, value };
 }
 
-export function fail<C extends string>(code: C, message: string): { readonly ok: false; readonly code: C; readonly message: string } {
+export function fail<C extends string>(
+  code: C,
+  message: string,
+): { readonly ok: false; readonly code: C; readonly message: string } {
   return { ok: false, code, message };
 }

@@ -18,7 +18,8 @@ const env = parseEnv(startEnv);
 const exchange = parseEnv(exchangeEnv);
 const rpcUrl = `http://127.0.0.1:${env.CHAIN_PORT}`;
 const apiUrl = `http://127.0.0.1:${env.PORT}`;
-const exchangeHost = exchange.EXCHANGE_HOST === "0.0.0.0" || exchange.EXCHANGE_HOST === "::" ? "127.0.0.1" : exchange.EXCHANGE_HOST;
+const exchangeHost =
+  exchange.EXCHANGE_HOST === "0.0.0.0" || exchange.EXCHANGE_HOST === "::" ? "127.0.0.1" : exchange.EXCHANGE_HOST;
 const exchangeUrl = `http://${exchangeHost.includes(":") ? `[${exchangeHost}]` : exchangeHost}:${exchange.EXCHANGE_PORT}`;
 // The exchange writes the demo users' keys next to its data; the bot reads them from there.
 const credentialsFile = exchange.DEMO_CREDENTIALS ?? join(dirname(exchange.EXCHANGE_DATA_DIR), "demo-credentials.json");
@@ -39,7 +40,9 @@ async function exchangeAnswers(): Promise<boolean> {
 }
 
 async function bookHasBothSides(pair: string): Promise<boolean> {
-  const response = await fetch(`${exchangeUrl}/api/orderbook?currencyPairCode=${pair}`, { signal: AbortSignal.timeout(2000) });
+  const response = await fetch(`${exchangeUrl}/api/orderbook?currencyPairCode=${pair}`, {
+    signal: AbortSignal.timeout(2000),
+  });
   if (!response.ok) return false;
   const levels = (await response.json()) as { isBid: boolean }[];
   return levels.some((level) => level.isBid) && levels.some((level) => !level.isBid);
@@ -52,7 +55,12 @@ try {
   await waitUntil(`the local chain at ${rpcUrl}`, () => rpcAnswers(rpcUrl));
   // A local node's accounts are unlocked: never sign with a key from the caller's environment here.
   const chainEnvVars = { RPC_URL: rpcUrl, DEPLOYER_PRIVATE_KEY: "" };
-  await supervisor.task("deploy", hardhat, ["run", "scripts/deploy.ts", "--network", "rpc", "--no-compile"], chainEnvVars);
+  await supervisor.task(
+    "deploy",
+    hardhat,
+    ["run", "scripts/deploy.ts", "--network", "rpc", "--no-compile"],
+    chainEnvVars,
+  );
   await supervisor.task("seed", hardhat, ["run", "scripts/seed.ts", "--network", "rpc", "--no-compile"], chainEnvVars);
   // "Running" means the indexer has caught up with everything the seed wrote, not merely that
   // Ponder answers: its first answers otherwise describe a chain from before the seed ended.
@@ -71,15 +79,29 @@ try {
     ["start", "--schema", env.DATABASE_SCHEMA, "--port", String(env.PORT)],
     { RPC_URL: rpcUrl, CHAIN_ID: String(LOCAL_CHAIN_ID) },
   );
-  await waitUntil(`the ecosystem API at ${apiUrl}`, async () => (await fetch(`${apiUrl}/health`, { signal: AbortSignal.timeout(2000) })).ok, 120_000);
-  await waitUntil(`the indexer to reach block ${seedHead}, where the seed ended`, async () => BigInt(await indexedBlock(apiUrl)) >= seedHead, 180_000);
+  await waitUntil(
+    `the ecosystem API at ${apiUrl}`,
+    async () => (await fetch(`${apiUrl}/health`, { signal: AbortSignal.timeout(2000) })).ok,
+    120_000,
+  );
+  await waitUntil(
+    `the indexer to reach block ${seedHead}, where the seed ended`,
+    async () => BigInt(await indexedBlock(apiUrl)) >= seedHead,
+    180_000,
+  );
 
   // The exchange keeps its data (PGlite in EXCHANGE_DATA_DIR, or its schema in DATABASE_URL)
   // across restarts, unlike the chain; EXCHANGE_DEMO fills an empty one with the demo market.
-  supervisor.service("exchange", process.execPath, ["exchange/server/main.ts"], { EXCHANGE_DEMO: "true", DEMO_CREDENTIALS: credentialsFile });
+  supervisor.service("exchange", process.execPath, ["exchange/server/main.ts"], {
+    EXCHANGE_DEMO: "true",
+    DEMO_CREDENTIALS: credentialsFile,
+  });
   await waitUntil(`the exchange at ${exchangeUrl}`, exchangeAnswers, 120_000);
   // The bot waits for valid keys in the file itself (the exchange writes them just after it listens).
-  supervisor.service("bot", process.execPath, ["exchange/bot/main.ts"], { EXCHANGE_URL: exchangeUrl, DEMO_CREDENTIALS: credentialsFile });
+  supervisor.service("bot", process.execPath, ["exchange/bot/main.ts"], {
+    EXCHANGE_URL: exchangeUrl,
+    DEMO_CREDENTIALS: credentialsFile,
+  });
   await waitUntil(`the demo credentials in ${credentialsFile}`, async () => existsSync(credentialsFile), 30_000);
   await waitUntil("the bot's first quotes on ETH_USDT", () => bookHasBothSides("ETH_USDT"), 60_000);
 } catch (error) {

@@ -61,7 +61,24 @@ describe("findActions", () => {
 
   for (const filter of filters) {
     it(`pages ${JSON.stringify(filter, (_, v) => (typeof v === "bigint" ? `${v}n` : v))} like the reference`, async () => {
-      for (const [page, pageSize] of [[1, 20], [2, 20], [3, 7], [1, 100], [4, 100], [9, 13], [12, 7], [40, 7], [1, 1], [300, 1], [13, 100], [15, 100], [50, 20], [130, 3], [1499, 1], [2000, 1]] as const) {
+      for (const [page, pageSize] of [
+        [1, 20],
+        [2, 20],
+        [3, 7],
+        [1, 100],
+        [4, 100],
+        [9, 13],
+        [12, 7],
+        [40, 7],
+        [1, 1],
+        [300, 1],
+        [13, 100],
+        [15, 100],
+        [50, 20],
+        [130, 3],
+        [1499, 1],
+        [2000, 1],
+      ] as const) {
         const expected = reference(filter, page, pageSize);
         const actual = await findActions(database.db, filter, { page, pageSize });
         assert.deepEqual(
@@ -86,7 +103,10 @@ describe("findActions on an empty log", () => {
     const database = await createTestDatabase();
     try {
       assert.deepEqual(await findActions(database.db, {}, { page: 1, pageSize: 20 }), { rows: [], total: 0 });
-      assert.deepEqual(await findActions(database.db, { tokenId: 1n }, { page: 2, pageSize: 20 }), { rows: [], total: 0 });
+      assert.deepEqual(await findActions(database.db, { tokenId: 1n }, { page: 2, pageSize: 20 }), {
+        rows: [],
+        total: 0,
+      });
     } finally {
       await database.close();
     }

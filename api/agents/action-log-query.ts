@@ -152,7 +152,9 @@ async function densePage(db: Db, filter: ActionFilter, query: PageQuery): Promis
   return { rows, total: total > 0n ? Number(total) : 0 };
 }
 
-type RawDenseRow = { lo: string | null; hi: string | null } & { [K in keyof ActionRow]: K extends "timestamp" ? number : K extends "payload" ? unknown : string };
+type RawDenseRow = { lo: string | null; hi: string | null } & {
+  [K in keyof ActionRow]: K extends "timestamp" ? number : K extends "payload" ? unknown : string;
+};
 
 function actionRowOf(r: RawDenseRow): ActionRow {
   return {
@@ -190,7 +192,9 @@ async function filteredPage(db: Db, where: Condition, query: PageQuery): Promise
     select (${action.entryId}::bigint / b.width)::int as "bucket", b.width::int as "width", count(*)::int as "n"
     from ${action}, b where ${where} group by 1, 2`);
   // Hash-grouped in SQL, ordered here: sorting every matching id would cost more than counting.
-  const histogram = (result as unknown as { rows: (Bucket & { width: number })[] }).rows.sort((a, b) => b.bucket - a.bucket);
+  const histogram = (result as unknown as { rows: (Bucket & { width: number })[] }).rows.sort(
+    (a, b) => b.bucket - a.bucket,
+  );
   const width = histogram[0]?.width ?? 1;
   const total = histogram.reduce((sum, b) => sum + b.n, 0);
   const at = locatePage(histogram, offset, query.pageSize);
@@ -205,7 +209,13 @@ async function countActions(db: Db, where: Condition) {
 }
 
 /** Newest-first rows of `where` within an id range: ids from the index, then rows by primary key. */
-async function rowsBetween(db: Db, where: Condition, range: { lo: bigint; hi: bigint } | undefined, limit: number, skip: number) {
+async function rowsBetween(
+  db: Db,
+  where: Condition,
+  range: { lo: bigint; hi: bigint } | undefined,
+  limit: number,
+  skip: number,
+) {
   const ids = db
     .select({ id: action.entryId })
     .from(action)
@@ -214,9 +224,5 @@ async function rowsBetween(db: Db, where: Condition, range: { lo: bigint; hi: bi
     .limit(limit)
     .offset(skip)
     .as("page");
-  return db
-    .select(actionColumns)
-    .from(action)
-    .innerJoin(ids, eq(action.entryId, ids.id))
-    .orderBy(desc(action.entryId));
+  return db.select(actionColumns).from(action).innerJoin(ids, eq(action.entryId, ids.id)).orderBy(desc(action.entryId));
 }

@@ -3,7 +3,9 @@ import type { ActionLogEntry, WorkerAction } from "./routes.ts";
 
 /** Stored payloads are decoded JSON objects or null (indexer/payload.ts); anything else shows as null. */
 export function jsonObjectOrNull(value: unknown): Record<string, unknown> | null {
-  return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  return value !== null && typeof value === "object" && !Array.isArray(value)
+    ? (value as Record<string, unknown>)
+    : null;
 }
 
 export function toActionLogEntry(row: ActionRow): ActionLogEntry {

@@ -11,15 +11,7 @@ import {
   workerStatusParam,
 } from "../shared/params.ts";
 import { defineRoute } from "../shared/route.ts";
-import {
-  addressOut,
-  count,
-  integerId,
-  jsonObjectOrNull,
-  pageOfItems,
-  txHashOut,
-  unixTime,
-} from "../shared/schemas.ts";
+import { addressOut, count, integerId, jsonObjectOrNull, pageOfItems, txHashOut, unixTime } from "../shared/schemas.ts";
 
 /** The agents endpoints: requests and answers, as validated, typed and documented. */
 
@@ -101,12 +93,16 @@ export const workerDetailResponse = z.object({
     overridingTier: sourceTier.nullable(),
   }),
   votes: z.object({
-    activeProposals: count.describe("Proposals open for voting now (startTime <= now < endTime); pending ones, before their voting delay ends, count in neither figure"),
+    activeProposals: count.describe(
+      "Proposals open for voting now (startTime <= now < endTime); pending ones, before their voting delay ends, count in neither figure",
+    ),
     recentlyClosed: count.describe("Proposals whose voting ended in the last 7 days"),
   }),
 });
 
-const tokenPathParams = z.object({ tokenId: tokenRefParam.describe("The agent token's address or its registry NFT id") });
+const tokenPathParams = z.object({
+  tokenId: tokenRefParam.describe("The agent token's address or its registry NFT id"),
+});
 
 export const workerDetailRoute = defineRoute({
   path: `${AGENTS_BASE}/workers/{tokenId}`,

@@ -35,8 +35,21 @@ describe("GET /api/agents/workers actionCount24h at the window's edges", () => {
     ];
     let entryId = 1;
     for (const time of times) {
-      actions.push({ entryId: entryId++, targetTokenId: 101n, sourceTier: "worker", actionType: "trade", timestamp: time });
-      if (time >= BOUNDARY) actions.push({ entryId: entryId++, targetTokenId: 102n, sourceTier: "scout", actionType: "flag", timestamp: time });
+      actions.push({
+        entryId: entryId++,
+        targetTokenId: 101n,
+        sourceTier: "worker",
+        actionType: "trade",
+        timestamp: time,
+      });
+      if (time >= BOUNDARY)
+        actions.push({
+          entryId: entryId++,
+          targetTokenId: 102n,
+          sourceTier: "scout",
+          actionType: "flag",
+          timestamp: time,
+        });
     }
     await insertActions(database.db, actions);
     await setChainHead(database.db, NOW);

@@ -17,7 +17,12 @@ export interface WorkerFilter {
   tokenAddress?: string;
 }
 
-export async function listWorkers(db: Db, now: number, filter: WorkerFilter, query: PageQuery): Promise<Page<WorkerListItem>> {
+export async function listWorkers(
+  db: Db,
+  now: number,
+  filter: WorkerFilter,
+  query: PageQuery,
+): Promise<Page<WorkerListItem>> {
   const where = and(
     filter.status !== undefined ? eq(worker.status, filter.status) : undefined,
     filter.tokenAddress !== undefined ? eq(worker.token, filter.tokenAddress as `0x${string}`) : undefined,
@@ -53,7 +58,10 @@ export async function listWorkers(db: Db, now: number, filter: WorkerFilter, que
       status: row.status as WorkerListItem["status"],
       lastActiveAt: row.lastActiveAt,
       actionCount24h: row.actionCount24h,
-      config: { slippageCapBps: row.slippageCapBps, mevProtection: row.mevProtection as WorkerListItem["config"]["mevProtection"] },
+      config: {
+        slippageCapBps: row.slippageCapBps,
+        mevProtection: row.mevProtection as WorkerListItem["config"]["mevProtection"],
+      },
     }),
   );
   return pageOf(items, query, total?.n ?? 0);
@@ -76,7 +84,9 @@ async function actionsSinceSql(db: Db, start: number) {
   return sql<number>`(
     coalesce((select sum(${actionHour.actions}) from ${actionHour}
       where ${actionHour.targetTokenId} = ${worker.agentNftId} and ${actionHour.hour} >= ${firstWholeHour}), 0)
-    + (select count(*) from ${action} where ${action.targetTokenId} = ${worker.agentNftId} and ${partialIds}))::int`.mapWith(Number);
+    + (select count(*) from ${action} where ${action.targetTokenId} = ${worker.agentNftId} and ${partialIds}))::int`.mapWith(
+    Number,
+  );
 }
 
 type WorkerDetail = z.input<typeof workerDetailResponse>;
@@ -89,8 +99,14 @@ export async function workerDetail(db: Db, now: number, tokenRef: string): Promi
       .select({
         // Open for voting as WorkerVoting.state() says Active. Pending ones (before startTime,
         // the voting delay) are neither active nor closed, so neither count includes them.
-        active: sql<number>`count(*) filter (where ${proposal.startTime} <= ${now} and ${proposal.endTime} > ${now} and ${proposal.executedAt} is null)`.mapWith(Number),
-        recentlyClosed: sql<number>`count(*) filter (where ${proposal.endTime} <= ${now} and ${proposal.endTime} > ${now - 7 * DAY})`.mapWith(Number),
+        active:
+          sql<number>`count(*) filter (where ${proposal.startTime} <= ${now} and ${proposal.endTime} > ${now} and ${proposal.executedAt} is null)`.mapWith(
+            Number,
+          ),
+        recentlyClosed:
+          sql<number>`count(*) filter (where ${proposal.endTime} <= ${now} and ${proposal.endTime} > ${now - 7 * DAY})`.mapWith(
+            Number,
+          ),
       })
       .from(proposal)
       .where(eq(proposal.workerId, w.id)),

@@ -6,7 +6,9 @@ export interface ClientQuery {
 
 /** The part of PGlite this module uses (Ponder's embedded database instance). */
 export interface PgliteLike {
-  transaction<T>(fn: (tx: { query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }> }) => Promise<T>): Promise<T>;
+  transaction<T>(
+    fn: (tx: { query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }> }) => Promise<T>,
+  ): Promise<T>;
 }
 
 interface PlanNode {
@@ -74,7 +76,11 @@ export function pgCostEstimator(pool: PgPoolLike, timeoutMs: number): (query: Cl
     try {
       await client.query({ text: "BEGIN READ ONLY" });
       await client.query({ text: `SET LOCAL statement_timeout = ${Math.trunc(timeoutMs)}` });
-      const { rows } = await client.query<ExplainRow>({ text: `EXPLAIN (FORMAT JSON) ${query.sql}`, values: query.params, queryMode: "extended" });
+      const { rows } = await client.query<ExplainRow>({
+        text: `EXPLAIN (FORMAT JSON) ${query.sql}`,
+        values: query.params,
+        queryMode: "extended",
+      });
       return estimateOf(rows);
     } finally {
       await client.query({ text: "ROLLBACK" }).catch(() => undefined);

@@ -3,7 +3,14 @@ import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../../lib/http/index.ts";
 import { sqlGuard, type SqlGuardOptions } from "./sql-guard.ts";
 
-export { type ClientQuery, pgCostEstimator, pgliteCostEstimator, type PgliteLike, type PgPoolLike, type PlanEstimate } from "./cost.ts";
+export {
+  type ClientQuery,
+  pgCostEstimator,
+  pgliteCostEstimator,
+  type PgliteLike,
+  type PgPoolLike,
+  type PlanEstimate,
+} from "./cost.ts";
 export { boundStatementTime, type PoolLike } from "./statement-timeout.ts";
 export { MAX_SQL_LENGTH, parseClientQuery, sqlGuard, type SqlGuardOptions } from "./sql-guard.ts";
 export { MAX_SQL_RELATIONS, validateClientSql } from "./validate.ts";

@@ -13,7 +13,9 @@ let pool: pg.Pool;
 describe("explorer bounds on PostgreSQL", { skip: url ? false : "DATABASE_URL is not set" }, () => {
   before(async () => {
     pool = new pg.Pool({ connectionString: url, max: 2, options: `-c search_path=${schema}` });
-    await pool.query(`CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.swap (id int); INSERT INTO ${schema}.swap SELECT generate_series(1, 12); ANALYZE ${schema}.swap`);
+    await pool.query(
+      `CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.swap (id int); INSERT INTO ${schema}.swap SELECT generate_series(1, 12); ANALYZE ${schema}.swap`,
+    );
   });
   after(async () => {
     await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);

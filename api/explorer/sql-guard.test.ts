@@ -21,17 +21,30 @@ const encode = (sql: string, params: unknown[] = []) => encodeURIComponent(JSON.
 function appWith(options: Partial<SqlGuardOptions>, ponder: (c: any) => Response | Promise<Response>) {
   const app = new Hono();
   let ran = 0;
-  app.use("/sql/*", sqlGuard({ estimate: pgliteCostEstimator(database.client as never), maxCost: 100_000, maxRows: 10_000, ...options }), async (c) => {
-    ran++;
-    return ponder(c);
-  });
+  app.use(
+    "/sql/*",
+    sqlGuard({
+      estimate: pgliteCostEstimator(database.client as never),
+      maxCost: 100_000,
+      maxRows: 10_000,
+      ...options,
+    }),
+    async (c) => {
+      ran++;
+      return ponder(c);
+    },
+  );
   app.onError(errorHandler());
   return { app, ran: () => ran };
 }
 
 async function call(app: Hono, path: string) {
   const res = await app.request(path);
-  return { status: res.status, type: res.headers.get("content-type") ?? "", body: (await res.json()) as { code: string; message: string } };
+  return {
+    status: res.status,
+    type: res.headers.get("content-type") ?? "",
+    body: (await res.json()) as { code: string; message: string },
+  };
 }
 
 describe("sqlGuard", () => {
@@ -57,7 +70,11 @@ describe("sqlGuard", () => {
       assert.ok(plan.cost < 100_000, `cost ${plan.cost}`);
       assert.ok(plan.rows > 5_000_000, `rows ${plan.rows}`);
       const app = new Hono();
-      app.use("/sql/*", sqlGuard({ estimate: pgliteCostEstimator(small.client as never), maxCost: 100_000, maxRows: 50_000 }), async (c) => c.json({}));
+      app.use(
+        "/sql/*",
+        sqlGuard({ estimate: pgliteCostEstimator(small.client as never), maxCost: 100_000, maxRows: 50_000 }),
+        async (c) => c.json({}),
+      );
       app.onError(errorHandler());
       const res = await call(app, `/sql/db?sql=${encode(EIGHT_WAY_JOIN)}`);
       assert.equal(res.status, 400);
@@ -69,7 +86,10 @@ describe("sqlGuard", () => {
 
   it("passes indexed lookups and small scans through to Ponder", async () => {
     const { app, ran } = appWith({}, (c) => c.json({ rows: [{ ok: 1 }] }));
-    for (const sql of ["select symbol from agent_token order by spawned_at", "select * from swap where token = $1 order by timestamp desc limit 100"]) {
+    for (const sql of [
+      "select symbol from agent_token order by spawned_at",
+      "select * from swap where token = $1 order by timestamp desc limit 100",
+    ]) {
       const res = await app.request(`/sql/db?sql=${encode(sql, sql.includes("$1") ? ["0xab"] : [])}`);
       assert.equal(res.status, 200, sql);
     }
@@ -88,7 +108,10 @@ describe("sqlGuard", () => {
     const cases: [string, RegExp][] = [
       ["/sql/db", /^sql: required/],
       ["/sql/db?sql=%7Bnot%20json", /^sql: must be a superjson-encoded query/],
-      [`/sql/db?sql=${encodeURIComponent(JSON.stringify({ json: { sql: 1 } }))}`, /^sql: must be a superjson-encoded \{sql, params\}/],
+      [
+        `/sql/db?sql=${encodeURIComponent(JSON.stringify({ json: { sql: 1 } }))}`,
+        /^sql: must be a superjson-encoded \{sql, params\}/,
+      ],
       [`/sql/db?sql=${encode(`select '${"x".repeat(5_001)}'`)}`, /^sql: longer than 5000 characters/],
       [`/sql/db?sql=${encode("select nope from swap")}`, /^sql: column "nope" does not exist/],
       [`/sql/db?sql=${encode("selec 1")}`, /^sql: syntax error/],
@@ -114,7 +137,10 @@ describe("sqlGuard", () => {
     const res = await call(app, `/sql/db?sql=${encode("select length(repeat('x', 100000000))")}`);
     const ms = Date.now() - started;
     assert.equal(res.status, 400);
-    assert.deepEqual(res.body, { code: "INVALID_PARAM", message: "sql: Function call not supported (Ponder's /sql allowlist)" });
+    assert.deepEqual(res.body, {
+      code: "INVALID_PARAM",
+      message: "sql: Function call not supported (Ponder's /sql allowlist)",
+    });
     assert.equal(planned, 0, "EXPLAIN never saw the query");
     assert.equal(ran(), 0);
     assert.ok(ms < 500, `refused after ${ms} ms`);
@@ -133,7 +159,9 @@ describe("sqlGuard", () => {
 
   it(`refuses a query naming more than ${MAX_SQL_RELATIONS} relations before planning it`, async () => {
     let planned = 0;
-    const { app, ran } = appWith({ estimate: async () => (planned++, { cost: 1, rows: 1 }) }, (c) => c.json({ rows: [] }));
+    const { app, ran } = appWith({ estimate: async () => (planned++, { cost: 1, rows: 1 }) }, (c) =>
+      c.json({ rows: [] }),
+    );
     const from = (n: number) => `select count(*) from ${Array.from({ length: n }, (_, i) => `swap s${i}`).join(", ")}`;
     const started = Date.now();
     const res = await call(app, `/sql/db?sql=${encode(from(200))}`);
@@ -156,7 +184,9 @@ describe("sqlGuard", () => {
     const res = await call(app, `/sql/db?sql=${encode(`select length(${bomb})`)}`);
     assert.equal(res.status, 400);
     assert.equal(res.body.message, "sql: replace() inside another replace() is not allowed");
-    const single = await app.request(`/sql/db?sql=${encode("select replace(lower(symbol), 'a', 'b') from agent_token")}`);
+    const single = await app.request(
+      `/sql/db?sql=${encode("select replace(lower(symbol), 'a', 'b') from agent_token")}`,
+    );
     assert.equal(single.status, 200);
     assert.equal(planned, 1);
   });
@@ -175,12 +205,22 @@ describe("sqlGuard", () => {
   it("answers the query's own run-time data errors, as Ponder passes them on, with 400", async () => {
     // The real message of a run-time error, from the database the guard plans on.
     const sql = "select 1 / (block_number - block_number) from swap";
-    await database.client.exec(`insert into swap select 's1', '0xp', '0xt', '0xs', '0xr', true, 1, 1, 1, 1, 1, 1, 1, '0xh'`);
+    await database.client.exec(
+      `insert into swap select 's1', '0xp', '0xt', '0xs', '0xr', true, 1, 1, 1, 1, 1, 1, 1, '0xh'`,
+    );
     try {
-      const message = await database.client.query(sql).then(() => "none", (e: Error) => e.message);
+      const message = await database.client.query(sql).then(
+        () => "none",
+        (e: Error) => e.message,
+      );
       assert.equal(message, "division by zero");
-      const { app } = appWith({ estimate: undefined, log: () => assert.fail("not a fault") }, (c) => c.text(message, 500));
-      assert.deepEqual((await call(app, `/sql/db?sql=${encode(sql)}`)).body, { code: "INVALID_PARAM", message: "sql: division by zero" });
+      const { app } = appWith({ estimate: undefined, log: () => assert.fail("not a fault") }, (c) =>
+        c.text(message, 500),
+      );
+      assert.deepEqual((await call(app, `/sql/db?sql=${encode(sql)}`)).body, {
+        code: "INVALID_PARAM",
+        message: "sql: division by zero",
+      });
     } finally {
       await database.client.exec("delete from swap");
     }
@@ -189,7 +229,9 @@ describe("sqlGuard", () => {
   it("answers a failing EXPLAIN as 500 unless the database blames the query", async () => {
     const logged: unknown[] = [];
     const lost = Object.assign(new Error("connect ECONNREFUSED 10.0.0.5:5432"), { code: "ECONNREFUSED" });
-    const { app } = appWith({ estimate: () => Promise.reject(lost), log: (_m, detail) => logged.push(detail) }, (c) => c.json({}));
+    const { app } = appWith({ estimate: () => Promise.reject(lost), log: (_m, detail) => logged.push(detail) }, (c) =>
+      c.json({}),
+    );
     const res = await call(app, `/sql/db?sql=${encode("select 1")}`);
     assert.equal(res.status, 500);
     assert.deepEqual(res.body, { code: "INTERNAL", message: "Internal error" });

@@ -37,7 +37,13 @@ export interface SqlGuardOptions {
  * `{code, message}`: a statement timeout or a validator refusal is the query's fault (400),
  * anything else a server fault (500 INTERNAL, detail logged, never shown).
  */
-export function sqlGuard({ estimate, maxCost, maxRows, statementTimeoutMs, log = console.error }: SqlGuardOptions): MiddlewareHandler {
+export function sqlGuard({
+  estimate,
+  maxCost,
+  maxRows,
+  statementTimeoutMs,
+  log = console.error,
+}: SqlGuardOptions): MiddlewareHandler {
   return async (c, next) => {
     if (c.req.path !== "/sql/db" && c.req.path !== "/sql/live") return next();
     const query = parseClientQuery(c.req.query("sql"));
@@ -53,24 +59,32 @@ export function sqlGuard({ estimate, maxCost, maxRows, statementTimeoutMs, log =
         throw new ApiError(500, "INTERNAL", "Internal error");
       }
       if (!(plan.cost <= maxCost)) {
-        throw invalidParam("sql", `estimated cost ${Math.round(plan.cost)} exceeds the limit of ${maxCost} (SQL_MAX_COST); narrow the query`);
+        throw invalidParam(
+          "sql",
+          `estimated cost ${Math.round(plan.cost)} exceeds the limit of ${maxCost} (SQL_MAX_COST); narrow the query`,
+        );
       }
       if (!(plan.rows <= maxRows)) {
-        throw invalidParam("sql", `estimated ${Math.round(plan.rows)} rows at one step exceed the limit of ${maxRows} (SQL_MAX_ROWS); filter, join on keys or add a limit`);
+        throw invalidParam(
+          "sql",
+          `estimated ${Math.round(plan.rows)} rows at one step exceed the limit of ${maxRows} (SQL_MAX_ROWS); filter, join on keys or add a limit`,
+        );
       }
     }
     try {
       await next();
     } catch (error) {
       // Ponder decodes the parameter again with superjson, which also reads `meta`.
-      if (error instanceof SyntaxError || error instanceof TypeError) throw invalidParam("sql", "must be a superjson-encoded query");
+      if (error instanceof SyntaxError || error instanceof TypeError)
+        throw invalidParam("sql", "must be a superjson-encoded query");
       throw error;
     }
     const res = c.res;
     if (res.status < 400 || (res.headers.get("content-type") ?? "").includes("application/json")) return;
     const text = (await res.text()).trim();
     const body = answerOf(res.status, text, statementTimeoutMs);
-    if (body.status >= 500 && body.code === "INTERNAL") log(`sql: Ponder answered ${res.status} (request ${c.get("requestId" as never) ?? "-"})`, text);
+    if (body.status >= 500 && body.code === "INTERNAL")
+      log(`sql: Ponder answered ${res.status} (request ${c.get("requestId" as never) ?? "-"})`, text);
     // A new response keeping Ponder's and the earlier middlewares' headers (rate limit, request
     // id), but not the text's type and length.
     const headers = new Headers(res.headers);
@@ -117,13 +131,22 @@ const DATA_EXCEPTION =
  * are the query's fault; anything else (a lost connection, a pool error) is ours, and its text
  * may name internals.
  */
-export function answerOf(status: number, text: string, statementTimeoutMs?: number): { status: number; code: string; message: string } {
+export function answerOf(
+  status: number,
+  text: string,
+  statementTimeoutMs?: number,
+): { status: number; code: string; message: string } {
   if (status === 503) return { status, code: "UNAVAILABLE", message: text || "Unavailable" };
   if (STATEMENT_TIMEOUT.test(text)) {
     const limit = statementTimeoutMs === undefined ? "" : ` of ${statementTimeoutMs} ms (SQL_STATEMENT_TIMEOUT_MS)`;
-    return { status: 400, code: "INVALID_PARAM", message: `sql: cancelled: the query ran past the statement timeout${limit}; narrow the query` };
+    return {
+      status: 400,
+      code: "INVALID_PARAM",
+      message: `sql: cancelled: the query ran past the statement timeout${limit}; narrow the query`,
+    };
   }
-  if (status < 500 || PONDER_REFUSAL.test(text) || DATA_EXCEPTION.test(text)) return { status: 400, code: "INVALID_PARAM", message: `sql: ${text || "refused"}` };
+  if (status < 500 || PONDER_REFUSAL.test(text) || DATA_EXCEPTION.test(text))
+    return { status: 400, code: "INVALID_PARAM", message: `sql: ${text || "refused"}` };
   return { status: 500, code: "INTERNAL", message: "Internal error" };
 }
 

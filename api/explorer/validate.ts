@@ -16,7 +16,10 @@ export const MAX_SQL_RELATIONS = 12;
 interface PonderSqlParse {
   validateAllowableSQLQuery(sql: string): Promise<void>;
 }
-type ParseResult = { parse_tree: { stmts: { stmt?: AstNode }[] }; error: { message: string; cursorpos: number } | null };
+type ParseResult = {
+  parse_tree: { stmts: { stmt?: AstNode }[] };
+  error: { message: string; cursorpos: number } | null;
+};
 type AstNode = { [key: string]: unknown };
 
 let loaded: Promise<{ ponder: PonderSqlParse; parse: (sql: string) => ParseResult }> | undefined;
@@ -29,12 +32,16 @@ let loaded: Promise<{ ponder: PonderSqlParse; parse: (sql: string) => ParseResul
 function load() {
   loaded ??= (async () => {
     const require = createRequire(import.meta.url);
-    const dir = (require.resolve.paths("ponder") ?? []).map((d) => join(d, "ponder")).find((d) => existsSync(join(d, "package.json")));
+    const dir = (require.resolve.paths("ponder") ?? [])
+      .map((d) => join(d, "ponder"))
+      .find((d) => existsSync(join(d, "package.json")));
     if (!dir) throw new Error("ponder is not installed");
     const file = join(dir, "dist", "esm", "utils", "sql-parse.js");
     const ponder = (await import(pathToFileURL(file).href)) as PonderSqlParse;
     const parser = createRequire(file).resolve("pg-query-emscripten");
-    const { parse } = (await (await import(pathToFileURL(parser).href)).default()) as { parse: (sql: string) => ParseResult };
+    const { parse } = (await (await import(pathToFileURL(parser).href)).default()) as {
+      parse: (sql: string) => ParseResult;
+    };
     return { ponder, parse };
   })();
   return loaded;

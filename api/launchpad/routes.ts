@@ -2,7 +2,16 @@ import { z } from "zod";
 import { POOL_SIDES, WORKER_STATUSES } from "../../indexer/enums.ts";
 import { booleanParam, enumParam, pageQuery, poolSideParam, tokenRefParam } from "../shared/params.ts";
 import { defineRoute } from "../shared/route.ts";
-import { addressOut, count, decimalString, integerId, jsonObjectOrNull, pageOfItems, txHashOut, unixTime } from "../shared/schemas.ts";
+import {
+  addressOut,
+  count,
+  decimalString,
+  integerId,
+  jsonObjectOrNull,
+  pageOfItems,
+  txHashOut,
+  unixTime,
+} from "../shared/schemas.ts";
 
 /** The launchpad read endpoints: requests and answers, as validated, typed and documented. */
 
@@ -11,9 +20,12 @@ const tag = "launchpad";
 
 const workerStatus = z.enum(WORKER_STATUSES);
 const poolSide = z.enum(POOL_SIDES);
-const pairAmount = decimalString.describe("Whole units of the pool's pair asset (stable token: 6 decimals, wrapped native: 18)");
+const pairAmount = decimalString.describe(
+  "Whole units of the pool's pair asset (stable token: 6 decimals, wrapped native: 18)",
+);
 const tokenAmount = decimalString.describe("Whole agent tokens (18 decimals)");
-const tvlDoc = "The pair asset the pool really holds (its real pair reserve; the virtual reserve that sets the launch price is not counted)";
+const tvlDoc =
+  "The pair asset the pool really holds (its real pair reserve; the virtual reserve that sets the launch price is not counted)";
 /** Beyond SPEC.md: the pair-asset figures valued in one unit, so pools of both pair assets compare. */
 const stableValue = (of: string) =>
   decimalString.describe(

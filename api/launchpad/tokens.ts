@@ -4,7 +4,15 @@ import type { Condition, Db } from "../db.ts";
 import { DAY } from "../shared/clock.ts";
 import { offsetOf, type Page, type PageQuery, pageOf } from "../shared/pagination.ts";
 import { findToken } from "../shared/token-lookup.ts";
-import { formatAmount, pairDecimalsOf, type Pricing, STABLE_DECIMALS, TOKEN_DECIMALS, valueInStable, valueScale } from "../shared/units.ts";
+import {
+  formatAmount,
+  pairDecimalsOf,
+  type Pricing,
+  STABLE_DECIMALS,
+  TOKEN_DECIMALS,
+  valueInStable,
+  valueScale,
+} from "../shared/units.ts";
 import type { TokenDetail, TokenListItem, TokenSort } from "./routes.ts";
 
 export interface TokenFilter {
@@ -25,7 +33,9 @@ const volumeSince = (cutoff: number) =>
  */
 const inStableValue = (amount: ReturnType<typeof sql>, pricing: Pricing) =>
   sql`(${amount}) * (case ${agentToken.poolSide} ${sql.join(
-    (["STABLE", "WRAPPED_NATIVE"] as const).map((side) => sql`when ${side} then ${valueScale(side, pricing).toString()}::numeric`),
+    (["STABLE", "WRAPPED_NATIVE"] as const).map(
+      (side) => sql`when ${side} then ${valueScale(side, pricing).toString()}::numeric`,
+    ),
     sql` `,
   )} end)`;
 
@@ -35,7 +45,13 @@ export const stableValues = (side: string, tvl: bigint, volume24h: bigint, prici
   volume24hStable: formatAmount(valueInStable(volume24h, side, pricing), STABLE_DECIMALS),
 });
 
-export async function listTokens(db: Db, now: number, pricing: Pricing, filter: TokenFilter, query: PageQuery): Promise<Page<TokenListItem>> {
+export async function listTokens(
+  db: Db,
+  now: number,
+  pricing: Pricing,
+  filter: TokenFilter,
+  query: PageQuery,
+): Promise<Page<TokenListItem>> {
   const volume24h = volumeSince(now - DAY);
   const holders = sql<number>`coalesce(${holderCount.holders}, 0)`.mapWith(Number);
   const boosted = sql<boolean>`coalesce(${agentNft.boostExpiresAt} > ${now}, false)`.mapWith(Boolean);
@@ -151,7 +167,9 @@ export async function tokenDetail(db: Db, now: number, pricing: Pricing, tokenRe
 export async function pairVolume24h(db: Db, token: `0x${string}`, now: number) {
   const [row] = await db
     .select({
-      volume: sql<bigint>`coalesce(sum(${swap.pairVolume}), 0)`.mapWith((value: string | number | bigint) => BigInt(value)),
+      volume: sql<bigint>`coalesce(sum(${swap.pairVolume}), 0)`.mapWith((value: string | number | bigint) =>
+        BigInt(value),
+      ),
       swaps: count(),
     })
     .from(swap)

@@ -111,12 +111,27 @@ export function openApiDocument(routes: readonly RouteSpec[], info: DocumentInfo
         "Retry-After": { description: "Seconds to wait before retrying", schema: { type: "integer" } },
       },
       responses: {
-        InvalidParam: errorResponse("A parameter is invalid; the message names it", "INVALID_PARAM", "pageSize: must be an integer from 1 to 100", rateLimitHeaders),
-        NotFound: errorResponse("Unknown token or worker", "NOT_FOUND", "No agent token 0x0000000000000000000000000000000000000001", rateLimitHeaders),
-        RateLimited: errorResponse("Too many requests from this client", "RATE_LIMITED", "Too many requests; retry in 42 s", {
-          "Retry-After": { $ref: "#/components/headers/Retry-After" },
-          ...rateLimitHeaders,
-        }),
+        InvalidParam: errorResponse(
+          "A parameter is invalid; the message names it",
+          "INVALID_PARAM",
+          "pageSize: must be an integer from 1 to 100",
+          rateLimitHeaders,
+        ),
+        NotFound: errorResponse(
+          "Unknown token or worker",
+          "NOT_FOUND",
+          "No agent token 0x0000000000000000000000000000000000000001",
+          rateLimitHeaders,
+        ),
+        RateLimited: errorResponse(
+          "Too many requests from this client",
+          "RATE_LIMITED",
+          "Too many requests; retry in 42 s",
+          {
+            "Retry-After": { $ref: "#/components/headers/Retry-After" },
+            ...rateLimitHeaders,
+          },
+        ),
         Internal: errorResponse("Unexpected server error (no details are given)", "INTERNAL", "Internal error"),
       },
     },

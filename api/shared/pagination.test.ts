@@ -44,7 +44,11 @@ describe("locatePage", () => {
   it("finds the buckets and the rows to skip for every page", () => {
     for (let limit = 1; limit <= 25; limit++) {
       for (let offset = 0; offset <= 22; offset++) {
-        assert.deepEqual(locatePage(buckets, offset, limit), reference(offset, limit), `offset ${offset} limit ${limit}`);
+        assert.deepEqual(
+          locatePage(buckets, offset, limit),
+          reference(offset, limit),
+          `offset ${offset} limit ${limit}`,
+        );
       }
     }
   });

@@ -40,11 +40,18 @@ describe("pageQuery", () => {
 
 describe("addressParam", () => {
   it("accepts any case and answers lower case", () => {
-    assert.equal(addressParam.parse("0xABCDEF0123456789abcdef0123456789ABCDEF01"), "0xabcdef0123456789abcdef0123456789abcdef01");
+    assert.equal(
+      addressParam.parse("0xABCDEF0123456789abcdef0123456789ABCDEF01"),
+      "0xabcdef0123456789abcdef0123456789abcdef01",
+    );
   });
 
   it("refuses malformed addresses", () => {
-    for (const value of ["0x123", "abcdef0123456789abcdef0123456789abcdef0123", "0xZZCDEF0123456789abcdef0123456789ABCDEF01"]) {
+    for (const value of [
+      "0x123",
+      "abcdef0123456789abcdef0123456789abcdef0123",
+      "0xZZCDEF0123456789abcdef0123456789ABCDEF01",
+    ]) {
       assert.equal(problemOf(addressParam, value), "must be a 0x-prefixed 20-byte hex address");
     }
   });
@@ -59,7 +66,10 @@ describe("other parameters", () => {
 
   it("take a token reference as an address or an NFT id", () => {
     assert.equal(tokenRefParam.parse("12"), "12");
-    assert.equal(tokenRefParam.parse("0x00000000000000000000000000000000000000aA"), "0x00000000000000000000000000000000000000aA");
+    assert.equal(
+      tokenRefParam.parse("0x00000000000000000000000000000000000000aA"),
+      "0x00000000000000000000000000000000000000aA",
+    );
     assert.equal(problemOf(tokenRefParam, "ALPHA"), "must be a token address or a registry NFT id");
   });
 

@@ -62,9 +62,7 @@ export const workerStatusParam = z.enum(WORKER_STATUSES, oneOf(WORKER_STATUSES))
 export const sourceTierParam = z.enum(SOURCE_TIERS, oneOf(SOURCE_TIERS));
 export const poolSideParam = z.enum(POOL_SIDES, oneOf(POOL_SIDES));
 
-export const actionTypeParam = z
-  .string()
-  .regex(/^[a-z0-9_]{1,32}$/, { error: "must match [a-z0-9_]{1,32}" });
+export const actionTypeParam = z.string().regex(/^[a-z0-9_]{1,32}$/, { error: "must match [a-z0-9_]{1,32}" });
 
 export const booleanParam = z
   .enum(["true", "false"], { error: "must be true or false" })

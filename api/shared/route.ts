@@ -23,7 +23,11 @@ export interface RouteSpec<
   notFound?: boolean;
 }
 
-export const defineRoute = <Q extends z.ZodObject = z.ZodObject<{}>, P extends z.ZodObject = z.ZodObject<{}>, R extends z.ZodType = z.ZodType>(
+export const defineRoute = <
+  Q extends z.ZodObject = z.ZodObject<{}>,
+  P extends z.ZodObject = z.ZodObject<{}>,
+  R extends z.ZodType = z.ZodType,
+>(
   spec: RouteSpec<Q, P, R>,
 ) => spec;
 

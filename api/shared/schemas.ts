@@ -2,7 +2,10 @@ import { z } from "zod";
 
 /** Building blocks of the response schemas (documented in /openapi.json, typed in handlers). */
 
-export const addressOut = z.string().regex(/^0x[0-9a-f]{40}$/).describe("Lower-case hex address");
+export const addressOut = z
+  .string()
+  .regex(/^0x[0-9a-f]{40}$/)
+  .describe("Lower-case hex address");
 export const txHashOut = z.string().regex(/^0x[0-9a-f]{64}$/);
 export const unixTime = z.number().int().min(0).describe("Unix seconds of the block");
 export const count = z.number().int().min(0);
@@ -15,4 +18,9 @@ export const decimalString = z
 export const jsonObjectOrNull = z.record(z.string(), z.unknown()).nullable();
 
 export const pageOfItems = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), page: z.number().int().min(1), pageSize: z.number().int().min(1), totalItems: count });
+  z.object({
+    items: z.array(item),
+    page: z.number().int().min(1),
+    pageSize: z.number().int().min(1),
+    totalItems: count,
+  });

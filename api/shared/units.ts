@@ -62,8 +62,15 @@ export function formatFixed(value: bigint, digits: number): string {
  * (reservePair + virtualPair) / reserveToken, truncated to PRICE_DIGITS fractional digits.
  * Null for a pool without tokens (it has no price).
  */
-export function poolPrice(reserveToken: bigint, reservePair: bigint, virtualPair: bigint, pairDecimals: number): string | null {
+export function poolPrice(
+  reserveToken: bigint,
+  reservePair: bigint,
+  virtualPair: bigint,
+  pairDecimals: number,
+): string | null {
   if (reserveToken <= 0n) return null;
-  const scaled = ((reservePair + virtualPair) * 10n ** BigInt(TOKEN_DECIMALS + PRICE_DIGITS)) / (reserveToken * 10n ** BigInt(pairDecimals));
+  const scaled =
+    ((reservePair + virtualPair) * 10n ** BigInt(TOKEN_DECIMALS + PRICE_DIGITS)) /
+    (reserveToken * 10n ** BigInt(pairDecimals));
   return formatFixed(scaled, PRICE_DIGITS);
 }

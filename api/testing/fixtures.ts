@@ -1,6 +1,17 @@
 import { sql } from "drizzle-orm";
 import { hourOf } from "../../indexer/action-hours.ts";
-import { action, actionHour, agentNft, agentToken, chainHead, holderCount, pool, proposal, swap, worker } from "../../indexer/schema.ts";
+import {
+  action,
+  actionHour,
+  agentNft,
+  agentToken,
+  chainHead,
+  holderCount,
+  pool,
+  proposal,
+  swap,
+  worker,
+} from "../../indexer/schema.ts";
 import type { TestDatabase } from "./database.ts";
 
 /**
@@ -148,13 +159,25 @@ export async function insertActions(db: Db, actions: ActionFixture[]) {
     await db
       .insert(actionHour)
       .values(bucket)
-      .onConflictDoUpdate({ target: [actionHour.targetTokenId, actionHour.hour], set: { actions: sql`${actionHour.actions} + ${bucket.actions}` } });
+      .onConflictDoUpdate({
+        target: [actionHour.targetTokenId, actionHour.hour],
+        set: { actions: sql`${actionHour.actions} + ${bucket.actions}` },
+      });
   }
 }
 
 export async function insertSwap(
   db: Db,
-  s: { n: number; tokenN: number; isBuy: boolean; amountIn: bigint; amountOut: bigint; timestamp: number; block: number; logIndex?: number },
+  s: {
+    n: number;
+    tokenN: number;
+    isBuy: boolean;
+    amountIn: bigint;
+    amountOut: bigint;
+    timestamp: number;
+    block: number;
+    logIndex?: number;
+  },
 ) {
   await db.insert(swap).values({
     id: `${hashOf(10_000 + s.n)}-${s.logIndex ?? 0}`,
@@ -174,7 +197,10 @@ export async function insertSwap(
   });
 }
 
-export async function insertProposal(db: Db, p: { id: number; workerId: bigint; endTime: number; startTime?: number; executedAt?: number }) {
+export async function insertProposal(
+  db: Db,
+  p: { id: number; workerId: bigint; endTime: number; startTime?: number; executedAt?: number },
+) {
   await db.insert(proposal).values({
     id: BigInt(p.id),
     workerId: p.workerId,

@@ -47,12 +47,36 @@ async function measure(path: string) {
 }
 
 const cases: [string, string, string][] = [
-  ["unfiltered", "/api/agents/action-logs?pageSize=100", `/api/agents/action-logs?pageSize=100&page=${Math.floor(rows / 100) - 1}`],
-  ["unfiltered middle", "/api/agents/action-logs?pageSize=20", `/api/agents/action-logs?pageSize=20&page=${Math.floor(rows / 40)}`],
-  ["tokenId", "/api/agents/action-logs?tokenId=101&pageSize=20", `/api/agents/action-logs?tokenId=101&pageSize=20&page=${Math.floor(rows / 50 / 20 / 2)}`],
-  ["sourceTier", "/api/agents/action-logs?sourceTier=worker&pageSize=20", `/api/agents/action-logs?sourceTier=worker&pageSize=20&page=${Math.floor((rows * 0.6) / 20 / 2)}`],
-  ["actionType", "/api/agents/action-logs?actionType=flag&pageSize=100", `/api/agents/action-logs?actionType=flag&pageSize=100&page=${Math.floor(rows / 6 / 100) - 1}`],
-  ["since/until", `/api/agents/action-logs?since=${1_700_000_000 + rows * 3}&until=${1_700_000_000 + rows * 9}`, `/api/agents/action-logs?since=${1_700_000_000 + rows * 3}&until=${1_700_000_000 + rows * 9}&page=${Math.floor(rows / 2 / 20) - 1}`],
+  [
+    "unfiltered",
+    "/api/agents/action-logs?pageSize=100",
+    `/api/agents/action-logs?pageSize=100&page=${Math.floor(rows / 100) - 1}`,
+  ],
+  [
+    "unfiltered middle",
+    "/api/agents/action-logs?pageSize=20",
+    `/api/agents/action-logs?pageSize=20&page=${Math.floor(rows / 40)}`,
+  ],
+  [
+    "tokenId",
+    "/api/agents/action-logs?tokenId=101&pageSize=20",
+    `/api/agents/action-logs?tokenId=101&pageSize=20&page=${Math.floor(rows / 50 / 20 / 2)}`,
+  ],
+  [
+    "sourceTier",
+    "/api/agents/action-logs?sourceTier=worker&pageSize=20",
+    `/api/agents/action-logs?sourceTier=worker&pageSize=20&page=${Math.floor((rows * 0.6) / 20 / 2)}`,
+  ],
+  [
+    "actionType",
+    "/api/agents/action-logs?actionType=flag&pageSize=100",
+    `/api/agents/action-logs?actionType=flag&pageSize=100&page=${Math.floor(rows / 6 / 100) - 1}`,
+  ],
+  [
+    "since/until",
+    `/api/agents/action-logs?since=${1_700_000_000 + rows * 3}&until=${1_700_000_000 + rows * 9}`,
+    `/api/agents/action-logs?since=${1_700_000_000 + rows * 3}&until=${1_700_000_000 + rows * 9}&page=${Math.floor(rows / 2 / 20) - 1}`,
+  ],
 ];
 for (const [name, first, deep] of cases) {
   const a = await measure(first);

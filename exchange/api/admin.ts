@@ -13,7 +13,11 @@ import { balanceViews, depositView } from "./views.ts";
 
 const createUserBody = z.strictObject({
   level: jsonInteger(0, 1000),
-  address: z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address").nullable().optional(),
+  address: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
+    .nullable()
+    .optional(),
 });
 
 const depositBody = z.strictObject({
@@ -21,7 +25,10 @@ const depositBody = z.strictObject({
   currencyCode: z.string().regex(/^[A-Z0-9]{1,16}$/),
   amount: decimalText,
   reference: storedText(200).nullable().optional(),
-  depositId: z.string().regex(/^[A-Za-z0-9_.:-]{1,100}$/, "must be 1 to 100 of A-Z a-z 0-9 _ . : -").optional(),
+  depositId: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,100}$/, "must be 1 to 100 of A-Z a-z 0-9 _ . : -")
+    .optional(),
 });
 
 const userParam = z.object({ id: z.uuid("must be a user id (UUID)") });

@@ -32,8 +32,14 @@ const oneOf = (allowed: readonly number[], fallback: number) =>
     .transform((value) => value ?? fallback)
     .meta({ description: `One of ${allowed.join(", ")}; default ${fallback}` });
 
-const tickerId = z.string({ error: "is required" }).min(1, "is required").meta({ description: "Pair identifier <base>_<target>", example: "ALPHA_USDT" });
-const epochMs = z.string().regex(/^\d{1,15}$/, "must be epoch milliseconds").transform(Number);
+const tickerId = z
+  .string({ error: "is required" })
+  .min(1, "is required")
+  .meta({ description: "Pair identifier <base>_<target>", example: "ALPHA_USDT" });
+const epochMs = z
+  .string()
+  .regex(/^\d{1,15}$/, "must be epoch milliseconds")
+  .transform(Number);
 
 const orderbookQuery = z.object({ ticker_id: tickerId, depth: oneOf(DEPTHS, DEFAULT_DEPTH) });
 const tradesQuery = z.object({
@@ -70,7 +76,12 @@ const assetSchema = z.record(
   }),
 );
 const tuple = z.tuple([decimal, decimal]).meta({ description: "[price, quantity]" });
-const orderbookSchema = z.object({ ticker_id: z.string(), timestamp: z.number().int().meta({ description: "Epoch ms" }), bids: z.array(tuple), asks: z.array(tuple) });
+const orderbookSchema = z.object({
+  ticker_id: z.string(),
+  timestamp: z.number().int().meta({ description: "Epoch ms" }),
+  bids: z.array(tuple),
+  asks: z.array(tuple),
+});
 const tradeSchema = z.object({
   trade_id: z.number().int().meta({ description: "Per pair, strictly increasing" }),
   price: decimal,
@@ -84,7 +95,10 @@ const tradesSchema = z.object({ buy: z.array(tradeSchema), sell: z.array(tradeSc
 const missingOrBad = (what: string) => ({ status: 400, code: "INVALID_PARAM", when: what });
 const unknownTicker = { status: 404, code: "NOT_FOUND", when: "ticker_id is not a valid trading pair" };
 
-export function aggregatorApi(registry: RouteRegistry, deps: { exchange: Exchange; marketData: MarketData; nowMs?: () => number }): Hono {
+export function aggregatorApi(
+  registry: RouteRegistry,
+  deps: { exchange: Exchange; marketData: MarketData; nowMs?: () => number },
+): Hono {
   const { exchange, marketData } = deps;
   const nowMs = deps.nowMs ?? Date.now;
   const app = new Hono();
@@ -118,7 +132,8 @@ export function aggregatorApi(registry: RouteRegistry, deps: { exchange: Exchang
           .flatMap((pair) => {
             const { stats, bestBid, bestAsk } = marketData.snapshot(pair);
             if (stats.count === 0 || (bestBid === null && bestAsk === null) || stats.last === null) return [];
-            const price = (ticks: number | null) => (ticks === null ? null : decimalJson(formatPrice(ticks, pair.spec)));
+            const price = (ticks: number | null) =>
+              ticks === null ? null : decimalJson(formatPrice(ticks, pair.spec));
             return [
               {
                 ticker_id: pair.row.code,
@@ -155,12 +170,19 @@ export function aggregatorApi(registry: RouteRegistry, deps: { exchange: Exchang
     ({ c }) => {
       const defaults = exchange.reference.commissionsFor(0);
       const tradeFee = (typeCode: string, currency: string) => {
-        const rows = defaults.filter((row) => row.commissionTypeCode === typeCode && row.currencyPairCode === null && (row.currencyCode === currency || row.currencyCode === null));
+        const rows = defaults.filter(
+          (row) =>
+            row.commissionTypeCode === typeCode &&
+            row.currencyPairCode === null &&
+            (row.currencyCode === currency || row.currencyCode === null),
+        );
         const row = rows.find((r) => r.currencyCode === currency) ?? rows[0];
         return row === undefined ? null : decimalJson(row.percent);
       };
       const assets: Record<string, unknown> = {};
-      for (const { row } of [...exchange.reference.currencies.values()].sort((a, b) => (a.row.code < b.row.code ? -1 : 1))) {
+      for (const { row } of [...exchange.reference.currencies.values()].sort((a, b) =>
+        a.row.code < b.row.code ? -1 : 1,
+      )) {
         assets[row.code] = {
           name: row.name,
           unified_cryptoasset_id: row.unifiedCryptoassetId,
@@ -194,7 +216,12 @@ export function aggregatorApi(registry: RouteRegistry, deps: { exchange: Exchang
       const pair = pairOf(query.ticker_id);
       const perSide = query.depth === 0 ? Number.MAX_SAFE_INTEGER : query.depth / 2;
       const side = (isBid: boolean) =>
-        marketData.levels(pair, isBid, perSide).map((level) => [decimalJson(formatPrice(level.priceTicks, pair.spec)), decimalJson(formatAmount(level.lots, pair.spec))]);
+        marketData
+          .levels(pair, isBid, perSide)
+          .map((level) => [
+            decimalJson(formatPrice(level.priceTicks, pair.spec)),
+            decimalJson(formatAmount(level.lots, pair.spec)),
+          ]);
       return c.json({ ticker_id: pair.row.code, timestamp: nowMs(), bids: side(true), asks: side(false) });
     },
   );
@@ -211,7 +238,10 @@ export function aggregatorApi(registry: RouteRegistry, deps: { exchange: Exchang
       access: "public",
       query: tradesQuery,
       response: tradesSchema,
-      errors: [missingOrBad("ticker_id missing, limit or type invalid, or start_time greater than end_time"), unknownTicker],
+      errors: [
+        missingOrBad("ticker_id missing, limit or type invalid, or start_time greater than end_time"),
+        unknownTicker,
+      ],
     },
     async ({ query, c }) => {
       if (query.start_time !== undefined && query.end_time !== undefined && query.start_time > query.end_time) {
@@ -245,4 +275,3 @@ export function aggregatorApi(registry: RouteRegistry, deps: { exchange: Exchang
 
   return app;
 }
-

@@ -13,7 +13,13 @@ import {
   requestId,
   type ErrorMappingOptions,
 } from "../../lib/http/index.ts";
-import { DEFAULT_MAX_FUTURE_MS, signatureRejection, signedRequest, verifySignedRequest, type ReplayGuard } from "../auth/index.ts";
+import {
+  DEFAULT_MAX_FUTURE_MS,
+  signatureRejection,
+  signedRequest,
+  verifySignedRequest,
+  type ReplayGuard,
+} from "../auth/index.ts";
 import type { MarketData } from "../marketdata/market-data.ts";
 import type { Exchange } from "../service/index.ts";
 import { DatabaseUnavailableError } from "../store/index.ts";
@@ -69,7 +75,13 @@ export const HEALTHCHECK = `AgentExchange.Api v${packageJson.version}.0`;
  * Paths of the signed trading and wallet API (everything else under /api is public). Hono's
  * "/api/orders/*" also matches "/api/orders" itself, so each request is checked (and counted) once.
  */
-const SIGNED = ["/api/orders/*", "/api/balances", "/api/deposits", "/api/withdrawals", "/api/currencies/user/commissions"];
+const SIGNED = [
+  "/api/orders/*",
+  "/api/balances",
+  "/api/deposits",
+  "/api/withdrawals",
+  "/api/currencies/user/commissions",
+];
 
 const unavailable = (message: string) => new ApiError(503, "UNAVAILABLE", message);
 
@@ -107,11 +119,18 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
       method: "get",
       path: "/api/ready",
       tag: "Service",
-      summary: "Readiness: {ready: true} when commands are taken, 503 UNAVAILABLE while the database is away; not rate-limited",
+      summary:
+        "Readiness: {ready: true} when commands are taken, 503 UNAVAILABLE while the database is away; not rate-limited",
       access: "public",
       unlimited: true,
       response: z.object({ ready: z.literal(true) }),
-      errors: [{ status: 503, code: "UNAVAILABLE", when: "the database is away: writes are refused, reads are served from what was committed" }],
+      errors: [
+        {
+          status: 503,
+          code: "UNAVAILABLE",
+          when: "the database is away: writes are refused, reads are served from what was committed",
+        },
+      ],
     },
     ({ c }) => {
       if (!exchange.ready) throw unavailable("The database is unavailable; the exchange is reconnecting");
@@ -133,15 +152,30 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
   // One guard for every route that accepts a signature, so a signature is used once anywhere.
   const replay = options.replay;
   const timestampMaxFutureMs = options.timestampMaxFutureMs ?? DEFAULT_MAX_FUTURE_MS;
-  const signed = signedRequest({ resolveKey: keyOf, timestampWindowMs: options.timestampWindowMs, timestampMaxFutureMs, requireTimestamp: options.requireTimestamp, now, requestUrl, replay });
+  const signed = signedRequest({
+    resolveKey: keyOf,
+    timestampWindowMs: options.timestampWindowMs,
+    timestampMaxFutureMs,
+    requireTimestamp: options.requireTimestamp,
+    now,
+    requestUrl,
+    replay,
+  });
   const perKey = rateLimit({
     limiter: createRateLimiter({ limit: options.signedRateLimitPerMinute, now: options.rateLimitClock }),
     keyOf: (c) => `key:${c.req.header("API-PublicKey")}`,
   });
-  const perIp = rateLimit({ limiter: createRateLimiter({ limit: options.rateLimitPerMinute, now: options.rateLimitClock }), keyOf: (c) => clientIp(c, { trustProxy }) });
+  const perIp = rateLimit({
+    limiter: createRateLimiter({ limit: options.rateLimitPerMinute, now: options.rateLimitClock }),
+    keyOf: (c) => clientIp(c, { trustProxy }),
+  });
   // Checked before any credential is: a flood of bad signatures, tokens or secrets from one
   // client gets 429 at the cost of a map lookup, and other clients are unaffected.
-  const authFailures = createAuthFailureGuard({ limit: options.authFailureLimitPerMinute, now: options.rateLimitClock, keyOf: (c) => clientIp(c, { trustProxy }) });
+  const authFailures = createAuthFailureGuard({
+    limit: options.authFailureLimitPerMinute,
+    now: options.rateLimitClock,
+    keyOf: (c) => clientIp(c, { trustProxy }),
+  });
   for (const path of SIGNED) app.use(path, authFailures.wrap(signed), perKey);
   app.use("/api/*", async (c, next) => (isSigned(c.req.path) ? next() : perIp(c, next)));
 
@@ -189,19 +223,35 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
   // Only a wrong service secret counts against the caller here, not the verdicts on the
   // signatures it forwards: those are its users' failures, and it answers for them.
   app.use("/internal/*", authFailures.wrap(requireSecret("X-Service-Secret", options.serviceSecret)));
-  app.route("/internal", internalApi(exchange, { timestampWindowMs: options.timestampWindowMs, timestampMaxFutureMs, requireTimestamp: options.requireTimestamp, now, replay }));
+  app.route(
+    "/internal",
+    internalApi(exchange, {
+      timestampWindowMs: options.timestampWindowMs,
+      timestampMaxFutureMs,
+      requireTimestamp: options.requireTimestamp,
+      now,
+      replay,
+    }),
+  );
   app.use("/admin/*", authFailures.wrap(requireSecret("Authorization", options.adminToken, "Bearer")));
   app.route("/admin", adminApi(exchange));
 
   app.notFound((c) => {
     throw notFound(`No endpoint ${c.req.method} ${c.req.path}`);
   });
-  app.onError(errorHandler({ log: options.log, classify: (error) => (isUnavailable(error) ? unavailable(error.message) : undefined) }));
+  app.onError(
+    errorHandler({
+      log: options.log,
+      classify: (error) => (isUnavailable(error) ? unavailable(error.message) : undefined),
+    }),
+  );
   return app;
 }
 
 function isSigned(path: string): boolean {
-  return SIGNED.some((pattern) => (pattern.endsWith("/*") ? path === pattern.slice(0, -2) || path.startsWith(pattern.slice(0, -1)) : path === pattern));
+  return SIGNED.some((pattern) =>
+    pattern.endsWith("/*") ? path === pattern.slice(0, -2) || path.startsWith(pattern.slice(0, -1)) : path === pattern,
+  );
 }
 
 /** The URL a client signed: its path and query on the public origin (see ExchangeAppOptions.publicUrl). */

@@ -10,6 +10,7 @@ export function parseBody<S extends z.ZodType>(schema: S, raw: string): z.output
   } catch {
     throw new ApiError(400, "INVALID_PARAM", "body: must be a JSON object");
   }
-  if (typeof value !== "object" || value === null || Array.isArray(value)) throw new ApiError(400, "INVALID_PARAM", "body: must be a JSON object");
+  if (typeof value !== "object" || value === null || Array.isArray(value))
+    throw new ApiError(400, "INVALID_PARAM", "body: must be a JSON object");
   return parseInput(schema, value, "body");
 }

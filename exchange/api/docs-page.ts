@@ -4,17 +4,25 @@
 type Json = Record<string, any>;
 
 const escape = (text: unknown) =>
-  String(text ?? "").replace(/[&<>"']/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!);
+  String(text ?? "").replace(
+    /[&<>"']/g,
+    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[c]!,
+  );
 
 function operationHtml(path: string, method: string, op: Json): string {
   const params = (op.parameters ?? []) as Json[];
   const rows = params
-    .map((p) => `<tr><td><code>${escape(p.name)}</code></td><td>${escape(p.in)}</td><td>${p.required ? "yes" : "no"}</td><td><code>${escape(JSON.stringify(p.schema))}</code></td><td>${escape(p.description)}</td></tr>`)
+    .map(
+      (p) =>
+        `<tr><td><code>${escape(p.name)}</code></td><td>${escape(p.in)}</td><td>${p.required ? "yes" : "no"}</td><td><code>${escape(JSON.stringify(p.schema))}</code></td><td>${escape(p.description)}</td></tr>`,
+    )
     .join("");
   const responses = Object.entries(op.responses as Record<string, Json>)
     .map(([status, r]) => `<li><code>${escape(status)}</code> ${escape(r.description)}</li>`)
     .join("");
-  const body = op.requestBody ? `<p>Body: <code>${escape(JSON.stringify(op.requestBody.content["application/json"].schema))}</code></p>` : "";
+  const body = op.requestBody
+    ? `<p>Body: <code>${escape(JSON.stringify(op.requestBody.content["application/json"].schema))}</code></p>`
+    : "";
   return `<section id="${escape(op.operationId)}">
 <h2><span class="method ${escape(method)}">${escape(method.toUpperCase())}</span> <code>${escape(path)}</code></h2>
 <p><strong>${escape(op.summary)}</strong> <em>(${escape((op.tags ?? []).join(", "))})</em></p>
@@ -25,7 +33,9 @@ ${body}<ul>${responses}</ul></section>`;
 
 export function docsPage(document: Json): string {
   const sections = Object.entries(document.paths as Record<string, Json>)
-    .flatMap(([path, operations]) => Object.entries(operations).map(([method, op]) => operationHtml(path, method, op as Json)))
+    .flatMap(([path, operations]) =>
+      Object.entries(operations).map(([method, op]) => operationHtml(path, method, op as Json)),
+    )
     .join("\n");
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escape(document.info.title)}</title>

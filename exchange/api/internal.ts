@@ -18,7 +18,16 @@ const verifyBody = z.strictObject({
   }),
 });
 
-export function internalApi(exchange: Exchange, options: { timestampWindowMs: number; timestampMaxFutureMs?: number; requireTimestamp: boolean; now?: () => number; replay?: ReplayGuard }) {
+export function internalApi(
+  exchange: Exchange,
+  options: {
+    timestampWindowMs: number;
+    timestampMaxFutureMs?: number;
+    requireTimestamp: boolean;
+    now?: () => number;
+    replay?: ReplayGuard;
+  },
+) {
   const app = new Hono();
   app.post("/verify-signature", async (c) => {
     let raw: unknown;

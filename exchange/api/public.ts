@@ -21,7 +21,10 @@ const MAX_CANDLES = 5000;
 /** ISO 8601 UTC without offset: 2026-04-29T12:00:00, optional fraction, optional Z; date-only means midnight. */
 const isoUtc = z
   .string({ error: "is required" })
-  .regex(/^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?Z?)?$/, "must be ISO 8601 UTC without offset, e.g. 2026-04-29T12:00:00")
+  .regex(
+    /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?Z?)?$/,
+    "must be ISO 8601 UTC without offset, e.g. 2026-04-29T12:00:00",
+  )
   .transform((text, ctx) => {
     const [date, time = "00:00:00"] = text.replace(/Z$/, "").split("T");
     const [hms, fraction = ""] = time.split(".");
@@ -36,7 +39,9 @@ const isoUtc = z
   })
   .meta({ format: "date-time", example: "2026-04-29T12:00:00" });
 
-const pairQuery = z.object({ currencyPairCode: pairCode.meta({ description: "Pair code <base>_<target>", example: "ALPHA_USDT" }) });
+const pairQuery = z.object({
+  currencyPairCode: pairCode.meta({ description: "Pair code <base>_<target>", example: "ALPHA_USDT" }),
+});
 const positiveInt = (max: number, fallback: number, name: string) =>
   z.coerce
     .number({ error: "must be an integer" })
@@ -99,7 +104,12 @@ const candleSchema = z.object({
   volumeBase: decimal,
 });
 
-const pairSettingSchema = z.object({ code: z.string(), digitsPrice: z.number().int(), digitsAmount: z.number().int(), minQuoteAmount: decimal.nullable() });
+const pairSettingSchema = z.object({
+  code: z.string(),
+  digitsPrice: z.number().int(),
+  digitsAmount: z.number().int(),
+  minQuoteAmount: decimal.nullable(),
+});
 
 export const commissionSchema = z.object({
   commissionId: z.uuid(),
@@ -198,10 +208,20 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
           marketData.levels(pair, isBid, 40).map((level) => {
             const amount = decimalJson(formatAmount(level.lots, pair.spec));
             const quoteAmount = decimalJson(tickLotText(BigInt(level.priceTicks) * level.lots, pair));
-            return { isBid, price: decimalJson(formatPrice(level.priceTicks, pair.spec)), amount, quoteAmount, currencyTo: amount, currencyFrom: quoteAmount };
+            return {
+              isBid,
+              price: decimalJson(formatPrice(level.priceTicks, pair.spec)),
+              amount,
+              quoteAmount,
+              currencyTo: amount,
+              currencyFrom: quoteAmount,
+            };
           });
         // Kept as UTF-8 bytes: encoding 8 KB of text on every write was most of the remaining cost.
-        orderbookCache.set(pair.row.code, (cached = { version, body: Buffer.from(JSON.stringify([...side(true), ...side(false)])) }));
+        orderbookCache.set(
+          pair.row.code,
+          (cached = { version, body: Buffer.from(JSON.stringify([...side(true), ...side(false)])) }),
+        );
       }
       return c.body(cached.body, 200, { "Content-Type": "application/json" });
     },
@@ -267,14 +287,20 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
       access: "public",
       query: ohlcQuery,
       response: z.array(candleSchema),
-      errors: [unknownPair, { status: 400, code: "INVALID_PARAM", when: "end is before start, or the range spans too many intervals" }],
+      errors: [
+        unknownPair,
+        { status: 400, code: "INVALID_PARAM", when: "end is before start, or the range spans too many intervals" },
+      ],
     },
     async ({ query, c }) => {
       const pair = pairOf(query.currencyPairCode);
       if (query.end < query.start) throw invalidParam("end", "must not be before start");
       const [startMs, endMs] = [Math.floor(query.start / 1000), Math.floor(query.end / 1000)];
       if (bucketCount(query.interval, startMs, endMs) > MAX_CANDLES) {
-        throw invalidParam("end", `the range spans more than ${MAX_CANDLES} ${query.interval} intervals; split it into several calls`);
+        throw invalidParam(
+          "end",
+          `the range spans more than ${MAX_CANDLES} ${query.interval} intervals; split it into several calls`,
+        );
       }
       const candles = await readCandles(exchange.db, pair.row.code, query.interval, startMs, endMs);
       return c.json(
@@ -294,7 +320,14 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
   registry.route(
     app,
     "/api",
-    { method: "get", path: "/api/currencies", tag: "Reference", summary: "Currency codes, in display order", access: "public", response: z.array(z.string()) },
+    {
+      method: "get",
+      path: "/api/currencies",
+      tag: "Reference",
+      summary: "Currency codes, in display order",
+      access: "public",
+      response: z.array(z.string()),
+    },
     ({ c }) =>
       c.json(
         [...exchange.reference.currencies.values()]
@@ -306,7 +339,14 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
   registry.route(
     app,
     "/api",
-    { method: "get", path: "/api/currencies/pairs", tag: "Reference", summary: "Settings of every active pair", access: "public", response: z.array(pairSettingSchema) },
+    {
+      method: "get",
+      path: "/api/currencies/pairs",
+      tag: "Reference",
+      summary: "Settings of every active pair",
+      access: "public",
+      response: z.array(pairSettingSchema),
+    },
     ({ c }) =>
       c.json(
         [...exchange.reference.pairs.values()]
@@ -338,4 +378,3 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
 
   return app;
 }
-

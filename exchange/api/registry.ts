@@ -14,7 +14,11 @@ export interface ErrorDoc {
   readonly when: string;
 }
 
-export interface RouteDoc<Q extends z.ZodObject = z.ZodObject, P extends z.ZodObject = z.ZodObject, B extends z.ZodType = z.ZodType> {
+export interface RouteDoc<
+  Q extends z.ZodObject = z.ZodObject,
+  P extends z.ZodObject = z.ZodObject,
+  B extends z.ZodType = z.ZodType,
+> {
   readonly method: "get" | "post" | "delete";
   /** OpenAPI form: /api/orders/{id}. */
   readonly path: string;

@@ -9,12 +9,19 @@ export const decimalText = z
   .transform((value) => (typeof value === "string" ? value : value.text))
   // The bound keeps huge digit strings from reaching BigInt; the exact bound of each amount
   // (what its numeric(78, 0) column holds) is checked where its currency's decimals are known.
-  .pipe(z.string().max(100, "must be at most 100 characters").regex(/^\d+(\.\d+)?$/, "must be a plain non-negative decimal such as 12.5 (no exponent)"));
+  .pipe(
+    z
+      .string()
+      .max(100, "must be at most 100 characters")
+      .regex(/^\d+(\.\d+)?$/, "must be a plain non-negative decimal such as 12.5 (no exponent)"),
+  );
 
 const integerText = (min: number, max: number) =>
   z.coerce.number({ error: "must be an integer" }).int("must be an integer").min(min).max(max);
 
-export const pairCode = z.string({ error: "is required" }).regex(/^[A-Z0-9]{1,16}_[A-Z0-9]{1,16}$/, "must be a pair code such as ALPHA_USDT");
+export const pairCode = z
+  .string({ error: "is required" })
+  .regex(/^[A-Z0-9]{1,16}_[A-Z0-9]{1,16}$/, "must be a pair code such as ALPHA_USDT");
 
 export const placeOrderBody = z.strictObject({
   isBid: z.boolean({ error: "must be true or false" }),
@@ -26,7 +33,10 @@ export const placeOrderBody = z.strictObject({
   postOnly: z.boolean().optional(),
   selfTradePrevention: z.enum(["cancel_resting", "cancel_taker"]).optional(),
   quoteAmount: decimalText.optional(),
-  clientOrderId: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, "must be 1 to 64 characters of A-Z a-z 0-9 _ . : -").optional(),
+  clientOrderId: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, "must be 1 to 64 characters of A-Z a-z 0-9 _ . : -")
+    .optional(),
 });
 
 export const listOrdersQuery = z.object({
@@ -38,7 +48,12 @@ export const listOrdersQuery = z.object({
 
 /** A page of a signed list: the items and where they stand in the whole. */
 export const pageOf = <T extends z.ZodType>(item: T) =>
-  z.object({ items: z.array(item), pageNumber: z.number().int(), pageSize: z.number().int(), totalItems: z.number().int() });
+  z.object({
+    items: z.array(item),
+    pageNumber: z.number().int(),
+    pageSize: z.number().int(),
+    totalItems: z.number().int(),
+  });
 
 export const pageQuery = z.object({
   pageNumber: integerText(1, 1_000_000).default(1),
@@ -54,13 +69,20 @@ export const orderIdParam = z.object({ id: z.uuid("must be an order id (UUID)") 
  * surrogate, and a commit that fails stops the exchange, so such text must never get that far.
  */
 export const storedText = (max: number) =>
-  z.string().min(1, "must not be empty").max(max, `must be at most ${max} characters`).regex(/^[\x20-\x7e]+$/, "must be printable ASCII");
+  z
+    .string()
+    .min(1, "must not be empty")
+    .max(max, `must be at most ${max} characters`)
+    .regex(/^[\x20-\x7e]+$/, "must be printable ASCII");
 
 export const withdrawalBody = z.strictObject({
   currencyCode: z.string().regex(/^[A-Z0-9]{1,16}$/, "must be a currency code"),
   amount: decimalText,
   address: z.string().regex(/^[A-Za-z0-9:._-]{1,128}$/, "must be a chain address: 1 to 128 of A-Z a-z 0-9 : . _ -"),
-  clientWithdrawalId: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, "must be 1 to 64 characters of A-Z a-z 0-9 _ . : -").optional(),
+  clientWithdrawalId: z
+    .string()
+    .regex(/^[A-Za-z0-9_.:-]{1,64}$/, "must be 1 to 64 characters of A-Z a-z 0-9 _ . : -")
+    .optional(),
 });
 
 /** An integer in a body parsed by parseJsonExact. */

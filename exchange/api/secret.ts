@@ -13,7 +13,8 @@ export function requireSecret(header: string, secret: string, scheme?: "Bearer")
   return async (c, next) => {
     let given = c.req.header(header) ?? "";
     if (scheme !== undefined) given = given.startsWith(`${scheme} `) ? given.slice(scheme.length + 1) : "";
-    if (given === "" || !secretsEqual(given, secret)) throw new ApiError(401, "UNAUTHORIZED", `Missing or wrong ${header}`);
+    if (given === "" || !secretsEqual(given, secret))
+      throw new ApiError(401, "UNAUTHORIZED", `Missing or wrong ${header}`);
     await next();
   };
 }

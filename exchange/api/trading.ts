@@ -38,7 +38,9 @@ export const orderSchema = z.object({
   filledQuoteAmount: decimal,
   remainingAmount: decimal.meta({ description: "Still resting on the book (0 once the order is closed)" }),
   status: z.enum(["open", "filled", "cancelled", "rejected"]),
-  reason: z.string().nullable().meta({ description: "Why it closed without a full fill: UNFILLED, SELF_TRADE, USER_CANCEL, BUDGET_EXHAUSTED, ..." }),
+  reason: z.string().nullable().meta({
+    description: "Why it closed without a full fill: UNFILLED, SELF_TRADE, USER_CANCEL, BUDGET_EXHAUSTED, ...",
+  }),
   createdAt: z.string(),
   updatedAt: z.string(),
   fills: z.array(fillSchema).optional(),
@@ -48,7 +50,11 @@ const orderPage = pageOf(orderSchema);
 const placeErrors = [
   { status: 400, code: "UNKNOWN_PAIR", when: "currencyPairCode is not a trading pair" },
   { status: 400, code: "INSUFFICIENT_BALANCE", when: "the order needs more than the available balance" },
-  { status: 400, code: "MIN_QUOTE_AMOUNT", when: "price x amount (or the market buy budget) is below the pair's minQuoteAmount" },
+  {
+    status: 400,
+    code: "MIN_QUOTE_AMOUNT",
+    when: "price x amount (or the market buy budget) is below the pair's minQuoteAmount",
+  },
   { status: 400, code: "NO_LIQUIDITY", when: "a market order finds no opposite side" },
   { status: 400, code: "POST_ONLY_WOULD_TAKE", when: "a post-only order would trade at once" },
   { status: 400, code: "FOK_NOT_FILLABLE", when: "a fill-or-kill order cannot fill in full" },
@@ -90,7 +96,16 @@ export function ordersApi(registry: RouteRegistry, exchange: Exchange) {
   registry.route(
     app,
     base,
-    { method: "get", path: "/api/orders", tag: "Trading", summary: "The caller's orders, newest first", access: "signed", query: listOrdersQuery, response: orderPage, errors: [placeErrors[0]] },
+    {
+      method: "get",
+      path: "/api/orders",
+      tag: "Trading",
+      summary: "The caller's orders, newest first",
+      access: "signed",
+      query: listOrdersQuery,
+      response: orderPage,
+      errors: [placeErrors[0]],
+    },
     async ({ query, c }) => {
       if (query.currencyPairCode !== undefined) exchange.reference.pair(query.currencyPairCode);
       const userId = c.get("auth").userId;
@@ -98,7 +113,12 @@ export function ordersApi(registry: RouteRegistry, exchange: Exchange) {
       const page =
         query.status === "open"
           ? pageOfRows(exchange.openOrdersOf(userId, query.currencyPairCode), query.pageNumber, query.pageSize)
-          : await listOrders(exchange.db, userId, { pairCode: query.currencyPairCode, scope: query.status, page: query.pageNumber, pageSize: query.pageSize });
+          : await listOrders(exchange.db, userId, {
+              pairCode: query.currencyPairCode,
+              scope: query.status,
+              page: query.pageNumber,
+              pageSize: query.pageSize,
+            });
       return c.json(pageView(page, query, (order) => orderView(exchange, order)));
     },
   );

@@ -8,8 +8,17 @@ import { isoFromMicros, isoFromMs } from "./time.ts";
 // from exact integers (decimalJson), as SPEC.md's decimals are.
 
 /** A stored page as the API answers it, each row through `view`. */
-export function pageView<R, V>(result: { items: readonly R[]; totalItems: number }, query: { pageNumber: number; pageSize: number }, view: (row: R) => V) {
-  return { items: result.items.map(view), pageNumber: query.pageNumber, pageSize: query.pageSize, totalItems: result.totalItems };
+export function pageView<R, V>(
+  result: { items: readonly R[]; totalItems: number },
+  query: { pageNumber: number; pageSize: number },
+  view: (row: R) => V,
+) {
+  return {
+    items: result.items.map(view),
+    pageNumber: query.pageNumber,
+    pageSize: query.pageSize,
+    totalItems: result.totalItems,
+  };
 }
 
 export function orderView(exchange: Exchange, order: OrderRow, fills?: readonly DealRow[]) {
@@ -94,7 +103,12 @@ export function withdrawalView(exchange: Exchange, row: WithdrawalRow) {
 }
 
 /** SPEC.md's type codes: "1" Refill is given; the others are ours (exchange/README.md). */
-const COMMISSION_TYPE_KEYS: Record<string, string> = { "1": "Refill", "2": "Withdrawal", "3": "TradeMaker", "4": "TradeTaker" };
+const COMMISSION_TYPE_KEYS: Record<string, string> = {
+  "1": "Refill",
+  "2": "Withdrawal",
+  "3": "TradeMaker",
+  "4": "TradeTaker",
+};
 const COMMISSION_TYPE_TEXT: Record<string, string> = {
   "1": "Deposit commission",
   "2": "Withdrawal commission",
@@ -121,4 +135,3 @@ export function commissionView(row: CommissionRow) {
     hashCode: `${row.commissionTypeCode}_${row.currencyCode ?? ""}_${row.currencyAdapterCode ?? ""}`,
   };
 }
-

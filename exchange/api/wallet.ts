@@ -12,7 +12,15 @@ import { balanceViews, commissionView, depositView, pageView, withdrawalView } f
 
 const decimal = z.number().meta({ description: "Decimal, exact (JSON number)" });
 const balanceSchema = z.object({ currencyCode: z.string(), available: decimal, locked: decimal, total: decimal });
-const depositSchema = z.object({ id: z.string(), currencyCode: z.string(), amount: decimal, fee: decimal, credited: decimal, reference: z.string().nullable(), createdAt: z.string() });
+const depositSchema = z.object({
+  id: z.string(),
+  currencyCode: z.string(),
+  amount: decimal,
+  fee: decimal,
+  credited: decimal,
+  reference: z.string().nullable(),
+  createdAt: z.string(),
+});
 const withdrawalSchema = z.object({
   id: z.uuid(),
   clientWithdrawalId: z.string().nullable(),
@@ -31,14 +39,29 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
   registry.route(
     app,
     "/api",
-    { method: "get", path: "/api/balances", tag: "Wallet", summary: "The caller's balance in every currency", access: "signed", response: z.array(balanceSchema) },
+    {
+      method: "get",
+      path: "/api/balances",
+      tag: "Wallet",
+      summary: "The caller's balance in every currency",
+      access: "signed",
+      response: z.array(balanceSchema),
+    },
     ({ c }) => c.json(balanceViews(exchange, c.get("auth").userId)),
   );
 
   registry.route(
     app,
     "/api",
-    { method: "get", path: "/api/deposits", tag: "Wallet", summary: "The caller's credited deposits, newest first", access: "signed", query: pageQuery, response: pageOf(depositSchema) },
+    {
+      method: "get",
+      path: "/api/deposits",
+      tag: "Wallet",
+      summary: "The caller's credited deposits, newest first",
+      access: "signed",
+      query: pageQuery,
+      response: pageOf(depositSchema),
+    },
     async ({ query, c }) => {
       const result = await listDeposits(exchange.db, c.get("auth").userId, query.pageNumber, query.pageSize);
       return c.json(pageView(result, query, (row) => depositView(exchange, row)));
@@ -48,7 +71,15 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
   registry.route(
     app,
     "/api",
-    { method: "get", path: "/api/withdrawals", tag: "Wallet", summary: "The caller's withdrawals, newest first", access: "signed", query: pageQuery, response: pageOf(withdrawalSchema) },
+    {
+      method: "get",
+      path: "/api/withdrawals",
+      tag: "Wallet",
+      summary: "The caller's withdrawals, newest first",
+      access: "signed",
+      query: pageQuery,
+      response: pageOf(withdrawalSchema),
+    },
     async ({ query, c }) => {
       const result = await listWithdrawals(exchange.db, c.get("auth").userId, query.pageNumber, query.pageSize);
       return c.json(pageView(result, query, (row) => withdrawalView(exchange, row)));

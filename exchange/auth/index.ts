@@ -12,7 +12,13 @@ export {
 } from "./signing.ts";
 export type { SignRequestInput, SignatureParts } from "./signing.ts";
 export { DEFAULT_MAX_FUTURE_MS, DEFAULT_TIMESTAMP_WINDOW_MS, verifySignedRequest } from "./verify.ts";
-export type { KeyResolver, ResolvedKey, SignedRequestHeaders, VerifySignedRequestInput, VerifySignedRequestResult } from "./verify.ts";
+export type {
+  KeyResolver,
+  ResolvedKey,
+  SignedRequestHeaders,
+  VerifySignedRequestInput,
+  VerifySignedRequestResult,
+} from "./verify.ts";
 export { PRIVATE_KEY_PREFIX, PUBLIC_KEY_PREFIX, createKeyVault, generateApiKeyPair, parseServerKey } from "./keys.ts";
 export type { ApiKeyPair, KeyVault } from "./keys.ts";
 export { signatureRejection, signedRequest } from "./middleware.ts";

@@ -52,7 +52,8 @@ describe("key vault", () => {
       [version, iv, tag],
       [version, iv, tag, ciphertext, ""],
     ];
-    for (const parts of tampered) assert.throws(() => vault.decrypt(publicKey, parts.join(":")), Error, parts.join(":"));
+    for (const parts of tampered)
+      assert.throws(() => vault.decrypt(publicKey, parts.join(":")), Error, parts.join(":"));
     assert.throws(() => vault.decrypt(publicKey, ""));
   });
 
@@ -92,11 +93,19 @@ describe("parseServerKey", () => {
   });
 
   it("explains what it wants, without echoing the value", () => {
-    const wrong = [bytes.toString("hex").slice(2), randomBytes(48).toString("base64"), randomBytes(16).toString("base64"), "", "correct horse battery staple", bytes.toString("hex") + "00"];
+    const wrong = [
+      bytes.toString("hex").slice(2),
+      randomBytes(48).toString("base64"),
+      randomBytes(16).toString("base64"),
+      "",
+      "correct horse battery staple",
+      bytes.toString("hex") + "00",
+    ];
     for (const text of wrong) {
       assert.throws(
         () => parseServerKey(text),
-        (error: Error) => /64 hex characters or as base64/.test(error.message) && (text === "" || !error.message.includes(text)),
+        (error: Error) =>
+          /64 hex characters or as base64/.test(error.message) && (text === "" || !error.message.includes(text)),
         text,
       );
     }

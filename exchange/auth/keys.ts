@@ -52,7 +52,12 @@ export function createKeyVault(serverKey: Buffer): KeyVault {
       const cipher = createCipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
       cipher.setAAD(aad(publicKey));
       const ciphertext = Buffer.concat([cipher.update(privateKey, "utf8"), cipher.final()]);
-      return [VERSION, iv.toString("base64"), cipher.getAuthTag().toString("base64"), ciphertext.toString("base64")].join(":");
+      return [
+        VERSION,
+        iv.toString("base64"),
+        cipher.getAuthTag().toString("base64"),
+        ciphertext.toString("base64"),
+      ].join(":");
     },
     decrypt(publicKey, stored) {
       const parts = stored.split(":");
@@ -60,7 +65,8 @@ export function createKeyVault(serverKey: Buffer): KeyVault {
       const iv = strictBase64(parts[1]!);
       const tag = strictBase64(parts[2]!);
       const ciphertext = strictBase64(parts[3]!);
-      if (iv?.length !== IV_BYTES || tag?.length !== TAG_BYTES || ciphertext === undefined) throw new Error("stored API key: malformed");
+      if (iv?.length !== IV_BYTES || tag?.length !== TAG_BYTES || ciphertext === undefined)
+        throw new Error("stored API key: malformed");
       const decipher = createDecipheriv("aes-256-gcm", key, iv, { authTagLength: TAG_BYTES });
       decipher.setAAD(aad(publicKey));
       decipher.setAuthTag(tag);

@@ -7,7 +7,9 @@ import { signRequest } from "./signing.ts";
 
 const NOW = 1_700_000_000_000;
 const alice = { publicKey: "pk_alice", privateKey: "sk_alice" };
-const users: Record<string, { privateKey: string; userId: string }> = { pk_alice: { privateKey: "sk_alice", userId: "u-alice" } };
+const users: Record<string, { privateKey: string; userId: string }> = {
+  pk_alice: { privateKey: "sk_alice", userId: "u-alice" },
+};
 const ORDER = '{"isBid":true,"currencyPairCode":"ALPHA_USDT","amount":1.5,"price":0.25}';
 
 function app(options: Partial<SignedRequestOptions> = {}) {
@@ -15,7 +17,12 @@ function app(options: Partial<SignedRequestOptions> = {}) {
   const api = new Hono<{ Variables: SignedVariables }>();
   api.use("/api/*", signedRequest({ resolveKey: (k) => users[k], now: () => NOW, ...options }));
   // Echoes what a handler sees, and proves it can parse the verified bytes.
-  const echo = (c: any) => c.json({ auth: c.get("auth"), rawBody: c.get("rawBody"), parsed: c.get("rawBody") === "" ? null : JSON.parse(c.get("rawBody")) });
+  const echo = (c: any) =>
+    c.json({
+      auth: c.get("auth"),
+      rawBody: c.get("rawBody"),
+      parsed: c.get("rawBody") === "" ? null : JSON.parse(c.get("rawBody")),
+    });
   api.post("/api/orders", echo);
   api.get("/api/balances", echo);
   api.delete("/api/orders/:id", echo);
@@ -24,7 +31,11 @@ function app(options: Partial<SignedRequestOptions> = {}) {
 }
 
 async function send(api: Hono<any>, method: string, url: string, body: string, headers: Record<string, string>) {
-  const res = await api.request(url, { method, headers: { "content-type": "application/json", ...headers }, ...(body === "" ? {} : { body }) });
+  const res = await api.request(url, {
+    method,
+    headers: { "content-type": "application/json", ...headers },
+    ...(body === "" ? {} : { body }),
+  });
   return { status: res.status, json: (await res.json()) as any };
 }
 
@@ -42,7 +53,10 @@ describe("signedRequest middleware", () => {
   it("signs GET and DELETE with an empty body and hides any body sent with them", async () => {
     const { api } = app();
     const get = "http://localhost/api/balances?currency=USDT";
-    assert.deepEqual((await send(api, "GET", get, "", signRequest({ ...alice, method: "GET", url: get }))).json.rawBody, "");
+    assert.deepEqual(
+      (await send(api, "GET", get, "", signRequest({ ...alice, method: "GET", url: get }))).json.rawBody,
+      "",
+    );
     const del = "http://localhost/api/orders/7";
     const res = await send(api, "DELETE", del, '{"all":true}', signRequest({ ...alice, method: "DELETE", url: del }));
     assert.equal(res.status, 200);
@@ -94,9 +108,18 @@ describe("signedRequest middleware", () => {
     const url = "http://localhost/api/balances";
     const { api } = app({ timestampWindowMs: 5_000, requireTimestamp: true });
     assert.equal((await send(api, "GET", url, "", signRequest({ ...alice, method: "GET", url }))).status, 401);
-    assert.equal((await send(api, "GET", url, "", signRequest({ ...alice, method: "GET", url, timestamp: NOW - 5_000 }))).status, 200);
-    assert.equal((await send(api, "GET", url, "", signRequest({ ...alice, method: "GET", url, timestamp: NOW + 5_001 }))).status, 401);
-    const tampered = { ...signRequest({ ...alice, method: "GET", url, timestamp: NOW }), "API-Timestamp": String(NOW + 1) };
+    assert.equal(
+      (await send(api, "GET", url, "", signRequest({ ...alice, method: "GET", url, timestamp: NOW - 5_000 }))).status,
+      200,
+    );
+    assert.equal(
+      (await send(api, "GET", url, "", signRequest({ ...alice, method: "GET", url, timestamp: NOW + 5_001 }))).status,
+      401,
+    );
+    const tampered = {
+      ...signRequest({ ...alice, method: "GET", url, timestamp: NOW }),
+      "API-Timestamp": String(NOW + 1),
+    };
     assert.equal((await send(api, "GET", url, "", tampered)).status, 401);
   });
 

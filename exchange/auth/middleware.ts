@@ -36,7 +36,10 @@ export interface SignedRequestOptions {
 }
 
 /** The answer to a refused signature: 401 UNAUTHORIZED, or 429 when the replay cache is full. */
-export function signatureRejection(verdict: { readonly reason: string; readonly retryAfterSeconds?: number }): ApiError {
+export function signatureRejection(verdict: {
+  readonly reason: string;
+  readonly retryAfterSeconds?: number;
+}): ApiError {
   if (verdict.retryAfterSeconds !== undefined) return rateLimited(verdict.retryAfterSeconds, verdict.reason);
   return new ApiError(401, "UNAUTHORIZED", verdict.reason);
 }
@@ -50,7 +53,8 @@ export function signedRequest(options: SignedRequestOptions): MiddlewareHandler<
   const windowMs = options.timestampWindowMs ?? DEFAULT_TIMESTAMP_WINDOW_MS;
   if (!Number.isFinite(windowMs) || windowMs < 0) throw new Error("timestampWindowMs must be a non-negative number");
   const maxFutureMs = options.timestampMaxFutureMs ?? DEFAULT_MAX_FUTURE_MS;
-  if (!Number.isFinite(maxFutureMs) || maxFutureMs < 0) throw new Error("timestampMaxFutureMs must be a non-negative number");
+  if (!Number.isFinite(maxFutureMs) || maxFutureMs < 0)
+    throw new Error("timestampMaxFutureMs must be a non-negative number");
   const now = options.now ?? Date.now;
   const requestUrl = options.requestUrl ?? ((c: Context) => c.req.url);
 

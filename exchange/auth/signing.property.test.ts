@@ -12,18 +12,34 @@ const params = { seed, numRuns: 300 };
 const key = fc.string({ unit: "binary", minLength: 1, maxLength: 64 });
 const body = fc.oneof(fc.json(), fc.string({ unit: "binary", maxLength: 200 }));
 /** Any Unicode scalar value (no surrogate halves: those are not text and have no UTF-8 form). */
-const scalar = fc.oneof(fc.integer({ min: 0, max: 0xd7ff }), fc.integer({ min: 0xe000, max: 0x10ffff })).map((cp) => String.fromCodePoint(cp));
+const scalar = fc
+  .oneof(fc.integer({ min: 0, max: 0xd7ff }), fc.integer({ min: 0xe000, max: 0x10ffff }))
+  .map((cp) => String.fromCodePoint(cp));
 
 describe("signing properties", () => {
   it("sign/verify round trip over random keys, URLs and bodies", () => {
     fc.assert(
-      fc.property(key, key, fc.webUrl({ withQueryParameters: true }), body, fc.option(fc.nat(), { nil: undefined }), (publicKey, privateKey, url, text, timestamp) => {
-        const full = signatureText({ publicKey, url, body: text, timestamp });
-        assert.match(sign(privateKey, full), /^[0-9a-f]{64}$/);
-        assert.equal(verifySignature(privateKey, full, sign(privateKey, full)), true);
-        const headers = signRequest({ publicKey, privateKey, method: "POST", url, body: text, timestamp });
-        assert.equal(verifySignature(privateKey, signatureText({ publicKey, url: new URL(url).href.replace(/#.*$/, ""), body: text, timestamp }), headers["API-Signature"]!), true);
-      }),
+      fc.property(
+        key,
+        key,
+        fc.webUrl({ withQueryParameters: true }),
+        body,
+        fc.option(fc.nat(), { nil: undefined }),
+        (publicKey, privateKey, url, text, timestamp) => {
+          const full = signatureText({ publicKey, url, body: text, timestamp });
+          assert.match(sign(privateKey, full), /^[0-9a-f]{64}$/);
+          assert.equal(verifySignature(privateKey, full, sign(privateKey, full)), true);
+          const headers = signRequest({ publicKey, privateKey, method: "POST", url, body: text, timestamp });
+          assert.equal(
+            verifySignature(
+              privateKey,
+              signatureText({ publicKey, url: new URL(url).href.replace(/#.*$/, ""), body: text, timestamp }),
+              headers["API-Signature"]!,
+            ),
+            true,
+          );
+        },
+      ),
       params,
     );
   });

@@ -7,7 +7,8 @@ const PUBLIC = "pk_example";
 const PRIVATE = "sk_example";
 const URL_ = "https://host/api/orders";
 const BODY = '{"isBid":true,"currencyPairCode":"ALPHA_USDT","amount":1.5,"price":0.25}';
-const hmac = (key: string, text: string) => createHmac("sha256", Buffer.from(key, "utf8")).update(Buffer.from(text, "utf8")).digest("hex");
+const hmac = (key: string, text: string) =>
+  createHmac("sha256", Buffer.from(key, "utf8")).update(Buffer.from(text, "utf8")).digest("hex");
 
 describe("signing: known answers", () => {
   it("signs publicKey + url + body with HMAC-SHA256, lowercase hex", () => {
@@ -35,26 +36,44 @@ describe("signing: known answers", () => {
       "API-PublicKey": PUBLIC,
       "API-Signature": hmac(PRIVATE, PUBLIC + URL_ + BODY),
     });
-    assert.deepEqual(signRequest({ publicKey: PUBLIC, privateKey: PRIVATE, method: "GET", url: `${URL_}?pageSize=5`, timestamp: 42 }), {
-      "API-PublicKey": PUBLIC,
-      "API-Signature": hmac(PRIVATE, `${PUBLIC}${URL_}?pageSize=5` + "42"),
-      "API-Timestamp": "42",
-    });
+    assert.deepEqual(
+      signRequest({ publicKey: PUBLIC, privateKey: PRIVATE, method: "GET", url: `${URL_}?pageSize=5`, timestamp: 42 }),
+      {
+        "API-PublicKey": PUBLIC,
+        "API-Signature": hmac(PRIVATE, `${PUBLIC}${URL_}?pageSize=5` + "42"),
+        "API-Timestamp": "42",
+      },
+    );
     // DELETE is signed with the empty body.
     const del = signRequest({ publicKey: PUBLIC, privateKey: PRIVATE, method: "DELETE", url: `${URL_}/7` });
     assert.equal(del["API-Signature"], hmac(PRIVATE, `${PUBLIC}${URL_}/7`));
   });
 
   it("signRequest signs the URL as fetch sends it", () => {
-    const headers = signRequest({ publicKey: PUBLIC, privateKey: PRIVATE, method: "GET", url: "HTTP://Host:80/api/orders?a=1#frag" });
+    const headers = signRequest({
+      publicKey: PUBLIC,
+      privateKey: PRIVATE,
+      method: "GET",
+      url: "HTTP://Host:80/api/orders?a=1#frag",
+    });
     assert.equal(headers["API-Signature"], hmac(PRIVATE, `${PUBLIC}http://host/api/orders?a=1`));
   });
 
   it("signRequest refuses a body on GET/DELETE and a non-integer timestamp", () => {
-    assert.throws(() => signRequest({ publicKey: PUBLIC, privateKey: PRIVATE, method: "GET", url: URL_, body: "{}" }), TypeError);
-    assert.throws(() => signRequest({ publicKey: PUBLIC, privateKey: PRIVATE, method: "delete", url: URL_, body: "{}" }), TypeError);
+    assert.throws(
+      () => signRequest({ publicKey: PUBLIC, privateKey: PRIVATE, method: "GET", url: URL_, body: "{}" }),
+      TypeError,
+    );
+    assert.throws(
+      () => signRequest({ publicKey: PUBLIC, privateKey: PRIVATE, method: "delete", url: URL_, body: "{}" }),
+      TypeError,
+    );
     for (const timestamp of [1.5, -1, Number.NaN, 2 ** 60]) {
-      assert.throws(() => signRequest({ publicKey: PUBLIC, privateKey: PRIVATE, method: "GET", url: URL_, timestamp }), TypeError, String(timestamp));
+      assert.throws(
+        () => signRequest({ publicKey: PUBLIC, privateKey: PRIVATE, method: "GET", url: URL_, timestamp }),
+        TypeError,
+        String(timestamp),
+      );
     }
   });
 });
@@ -84,7 +103,17 @@ describe("verifySignature", () => {
 
   // Decision: only lowercase hex, as the spec writes it. One canonical encoding per request.
   it("rejects uppercase hex, wrong lengths and non-hex without throwing", () => {
-    const bad = [good.toUpperCase(), good.slice(2), good + "00", good.slice(0, 63), "", "zz" + good.slice(2), ` ${good.slice(1)}`, "0x" + good.slice(2), "é".repeat(64)];
+    const bad = [
+      good.toUpperCase(),
+      good.slice(2),
+      good + "00",
+      good.slice(0, 63),
+      "",
+      "zz" + good.slice(2),
+      ` ${good.slice(1)}`,
+      "0x" + good.slice(2),
+      "é".repeat(64),
+    ];
     for (const signature of bad) assert.equal(verifySignature(PRIVATE, text, signature), false, signature);
     assert.equal(verifySignature(PRIVATE, text, undefined as unknown as string), false);
     assert.equal(verifySignature(PRIVATE, text, 42 as unknown as string), false);

@@ -2,7 +2,13 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { createReplayGuard } from "./replay.ts";
 import { sign, signRequest, signatureText } from "./signing.ts";
-import { DEFAULT_MAX_FUTURE_MS, DEFAULT_TIMESTAMP_WINDOW_MS, verifySignedRequest, type ResolvedKey, type VerifySignedRequestInput } from "./verify.ts";
+import {
+  DEFAULT_MAX_FUTURE_MS,
+  DEFAULT_TIMESTAMP_WINDOW_MS,
+  verifySignedRequest,
+  type ResolvedKey,
+  type VerifySignedRequestInput,
+} from "./verify.ts";
 
 const NOW = 1_700_000_000_000;
 const alice = { publicKey: "pk_alice", privateKey: "sk_alice", userId: "u-alice" };
@@ -58,9 +64,15 @@ describe("verifySignedRequest", () => {
 
   it("names missing headers", async () => {
     const base = request();
-    assert.match(await reason({ ...base, headers: { ...base.headers, publicKey: undefined } }), /Missing API-PublicKey/);
+    assert.match(
+      await reason({ ...base, headers: { ...base.headers, publicKey: undefined } }),
+      /Missing API-PublicKey/,
+    );
     assert.match(await reason({ ...base, headers: { ...base.headers, publicKey: "" } }), /Missing API-PublicKey/);
-    assert.match(await reason({ ...base, headers: { ...base.headers, signature: undefined } }), /Missing API-Signature/);
+    assert.match(
+      await reason({ ...base, headers: { ...base.headers, signature: undefined } }),
+      /Missing API-Signature/,
+    );
     assert.match(await reason({ ...base, headers: {} }), /Missing/);
   });
 
@@ -69,16 +81,25 @@ describe("verifySignedRequest", () => {
     const good = base.headers.signature!;
     for (const signature of [good.toUpperCase(), good.slice(1), good + "0", "g".repeat(64), ` ${good.slice(1)}`]) {
       const store = keys();
-      assert.match(await reason({ ...base, resolveKey: store.resolve, headers: { ...base.headers, signature } }), /Malformed API-Signature/);
+      assert.match(
+        await reason({ ...base, resolveKey: store.resolve, headers: { ...base.headers, signature } }),
+        /Malformed API-Signature/,
+      );
       assert.deepEqual(store.lookups, []);
     }
   });
 
   it("refuses unknown keys and absurdly long ones without a lookup", async () => {
     const base = request();
-    assert.match(await reason({ ...base, headers: { ...base.headers, publicKey: "pk_unknown" } }), /Unknown or revoked/);
+    assert.match(
+      await reason({ ...base, headers: { ...base.headers, publicKey: "pk_unknown" } }),
+      /Unknown or revoked/,
+    );
     const store = keys();
-    assert.match(await reason({ ...base, resolveKey: store.resolve, headers: { ...base.headers, publicKey: "p".repeat(10_000) } }), /Unknown or revoked/);
+    assert.match(
+      await reason({ ...base, resolveKey: store.resolve, headers: { ...base.headers, publicKey: "p".repeat(10_000) } }),
+      /Unknown or revoked/,
+    );
     assert.deepEqual(store.lookups, []);
   });
 
@@ -103,7 +124,7 @@ describe("verifySignedRequest", () => {
 
   it("signs GET and DELETE with the empty body, whatever arrives", async () => {
     const get = request({ method: "GET" });
-    assert.equal((await verifySignedRequest({ ...get, body: "{\"sneaky\":1}" })).ok, true);
+    assert.equal((await verifySignedRequest({ ...get, body: '{"sneaky":1}' })).ok, true);
     const del = request({ method: "DELETE" });
     assert.equal((await verifySignedRequest({ ...del, body: "junk" })).ok, true);
     assert.equal((await verifySignedRequest({ ...del, method: "delete" })).ok, true);
@@ -133,16 +154,38 @@ describe("verifySignedRequest", () => {
 
     it("is covered by the signature: altering, adding or removing it fails", async () => {
       const signed = request({ timestamp: NOW });
-      assert.match(await reason({ ...signed, headers: { ...signed.headers, timestamp: String(NOW + 1) } }), /Invalid API-Signature/);
-      assert.match(await reason({ ...signed, headers: { ...signed.headers, timestamp: undefined } }), /Invalid API-Signature/);
+      assert.match(
+        await reason({ ...signed, headers: { ...signed.headers, timestamp: String(NOW + 1) } }),
+        /Invalid API-Signature/,
+      );
+      assert.match(
+        await reason({ ...signed, headers: { ...signed.headers, timestamp: undefined } }),
+        /Invalid API-Signature/,
+      );
       const unsigned = request();
-      assert.match(await reason({ ...unsigned, headers: { ...unsigned.headers, timestamp: String(NOW) } }), /Invalid API-Signature/);
+      assert.match(
+        await reason({ ...unsigned, headers: { ...unsigned.headers, timestamp: String(NOW) } }),
+        /Invalid API-Signature/,
+      );
     });
 
     it("refuses non-canonical integers", async () => {
       const base = request({ timestamp: NOW });
-      for (const timestamp of ["1.7e12", "+1700000000000", "01700000000000", " 1700000000000", "1700000000000.0", "-1700000000000", "abc", "9".repeat(40)]) {
-        assert.match(await reason({ ...base, headers: { ...base.headers, timestamp } }), /Malformed API-Timestamp/, timestamp);
+      for (const timestamp of [
+        "1.7e12",
+        "+1700000000000",
+        "01700000000000",
+        " 1700000000000",
+        "1700000000000.0",
+        "-1700000000000",
+        "abc",
+        "9".repeat(40),
+      ]) {
+        assert.match(
+          await reason({ ...base, headers: { ...base.headers, timestamp } }),
+          /Malformed API-Timestamp/,
+          timestamp,
+        );
       }
     });
 
@@ -176,8 +219,14 @@ describe("verifySignedRequest", () => {
       assert.equal((await verifySignedRequest(ahead)).ok, true);
       // Restarted at NOW: the same bytes are within the clock rule, but the start rule refuses them.
       const restarted = createReplayGuard({ startedAt: NOW });
-      assert.match(await reason({ ...ahead, now: () => NOW + 10, replay: restarted }), /before this server started \(timestamps from 1700000001000 are accepted\)/);
-      assert.equal((await verifySignedRequest(request({ timestamp: NOW + 1_000, now: () => NOW + 10, replay: restarted }))).ok, true);
+      assert.match(
+        await reason({ ...ahead, now: () => NOW + 10, replay: restarted }),
+        /before this server started \(timestamps from 1700000001000 are accepted\)/,
+      );
+      assert.equal(
+        (await verifySignedRequest(request({ timestamp: NOW + 1_000, now: () => NOW + 10, replay: restarted }))).ok,
+        true,
+      );
     });
 
     it("never claims an invalid signature, so only a key's owner fills the cache", async () => {
@@ -198,7 +247,10 @@ describe("verifySignedRequest", () => {
       const replay = createReplayGuard({ startedAt: NOW - 10_000, maxEntries: 1 });
       assert.equal((await verifySignedRequest(request({ timestamp: NOW, replay }))).ok, true);
       const verdict = await verifySignedRequest(request({ timestamp: NOW + 1, replay }));
-      assert.ok(!verdict.ok && verdict.retryAfterSeconds !== undefined && verdict.retryAfterSeconds >= 1, JSON.stringify(verdict));
+      assert.ok(
+        !verdict.ok && verdict.retryAfterSeconds !== undefined && verdict.retryAfterSeconds >= 1,
+        JSON.stringify(verdict),
+      );
     });
   });
 });

@@ -81,13 +81,17 @@ export async function verifySignedRequest(input: VerifySignedRequestInput): Prom
     // The server's clock is no secret and lets a client diagnose its skew.
     if (now - at > windowMs) return fail(`Stale API-Timestamp: more than ${windowMs} ms behind server time ${now}`);
     if (at - now > maxFutureMs) {
-      return fail(`API-Timestamp ${timestamp} is ${at - now} ms ahead of server time ${now}; at most ${maxFutureMs} ms ahead is accepted (check the client's clock)`);
+      return fail(
+        `API-Timestamp ${timestamp} is ${at - now} ms ahead of server time ${now}; at most ${maxFutureMs} ms ahead is accepted (check the client's clock)`,
+      );
     }
     // The previous process may have accepted any timestamp up to its last moment + maxFutureMs,
     // and a restart forgot which: everything below this process's start + maxFutureMs is refused.
     if (input.replay !== undefined && at < input.replay.startedAt + maxFutureMs) {
       const from = input.replay.startedAt + maxFutureMs;
-      return fail(`API-Timestamp ${timestamp} is before this server started (timestamps from ${from} are accepted); sign the request again with the current time`);
+      return fail(
+        `API-Timestamp ${timestamp} is before this server started (timestamps from ${from} are accepted); sign the request again with the current time`,
+      );
     }
   }
 
@@ -101,9 +105,16 @@ export async function verifySignedRequest(input: VerifySignedRequestInput): Prom
   if (input.replay !== undefined && timestamp !== undefined && timestamp !== "") {
     const now = input.now();
     const claim = input.replay.claim(signature, Number(timestamp) + windowMs, now);
-    if (claim === "replay") return fail("Replayed request: this signature (API-Timestamp " + timestamp + ") was already used; sign each request anew");
+    if (claim === "replay")
+      return fail(
+        "Replayed request: this signature (API-Timestamp " + timestamp + ") was already used; sign each request anew",
+      );
     if (claim === "full") {
-      return { ok: false, reason: "Too many timestamped requests in flight to remember them all; retry shortly", retryAfterSeconds: input.replay.retryAfterSeconds(now) };
+      return {
+        ok: false,
+        reason: "Too many timestamped requests in flight to remember them all; retry shortly",
+        retryAfterSeconds: input.replay.retryAfterSeconds(now),
+      };
     }
   }
   return { ok: true, userId: key.userId, publicKey };

@@ -28,19 +28,26 @@ function fakeServer(options: { pairs?: Response; order?: (call: Call) => Respons
     const body = typeof init.body === "string" ? init.body : "";
     const who = headers["API-PublicKey"] ?? null;
     if (who !== null) {
-      const expected = sign(secrets[who], signatureText({ publicKey: who, url: input, body, timestamp: headers["API-Timestamp"] }));
+      const expected = sign(
+        secrets[who],
+        signatureText({ publicKey: who, url: input, body, timestamp: headers["API-Timestamp"] }),
+      );
       assert.equal(headers["API-Signature"], expected, `bad signature on ${method} ${input}`);
     }
     const call: Call = { method, url: input, who, body: body === "" ? null : JSON.parse(body) };
     calls.push(call);
-    const json = (status: number, value: string) => new Response(value, { status, headers: { "RateLimit-Limit": String(options.limit ?? 1200) } });
+    const json = (status: number, value: string) =>
+      new Response(value, { status, headers: { "RateLimit-Limit": String(options.limit ?? 1200) } });
     const path = new URL(input).pathname;
     if (path === "/api/currencies/pairs") return options.pairs ?? json(200, PAIRS);
     if (method === "DELETE" && path === "/api/orders") return json(200, `{"cancelled":[]}`);
     if (method === "POST" && path === "/api/orders") {
       if (options.order) return options.order(call);
       const ioc = call.body!.timeInForce === "IOC";
-      return json(201, `{"id":"x","status":"${ioc ? "filled" : "open"}","filledAmount":${ioc ? call.body!.amount : 0},"filledQuoteAmount":0}`);
+      return json(
+        201,
+        `{"id":"x","status":"${ioc ? "filled" : "open"}","filledAmount":${ioc ? call.body!.amount : 0},"filledQuoteAmount":0}`,
+      );
     }
     return json(404, `{"code":"NOT_FOUND","message":"no ${method} ${path}"}`);
   }) as typeof fetch;
@@ -48,7 +55,14 @@ function fakeServer(options: { pairs?: Response; order?: (call: Call) => Respons
 }
 
 function bot(http: ExchangeHttp, intervalMs = 1500, log: string[] = []) {
-  return new MarketMakerBot({ http, maker, taker, random: createRandom("test"), intervalMs, log: (line) => log.push(line) });
+  return new MarketMakerBot({
+    http,
+    maker,
+    taker,
+    random: createRandom("test"),
+    intervalMs,
+    log: (line) => log.push(line),
+  });
 }
 
 describe("MarketMakerBot", () => {
@@ -83,7 +97,12 @@ describe("MarketMakerBot", () => {
       assert.equal(mine[0].url, `http://exchange.test:8080/api/orders?currencyPairCode=${code}`);
       assert.equal(mine[0].who, maker.publicKey);
       const quotes = mine.slice(1, 11);
-      assert.ok(quotes.every((call) => call.who === maker.publicKey && call.body!.currencyPairCode === code && call.body!.timeInForce === "GTC"));
+      assert.ok(
+        quotes.every(
+          (call) =>
+            call.who === maker.publicKey && call.body!.currencyPairCode === code && call.body!.timeInForce === "GTC",
+        ),
+      );
       assert.equal(quotes.filter((call) => call.body!.isBid).length, 5);
       assert.ok(quotes.every((call) => typeof call.body!.amount === "string" && typeof call.body!.price === "string"));
       assert.equal(mine[11].who, taker.publicKey);
@@ -110,12 +129,23 @@ describe("MarketMakerBot", () => {
       limit: 100_000,
       order: (call) =>
         call.who === maker.publicKey && refuse
-          ? new Response(`{"code":"RATE_LIMITED","message":"Too many requests; retry in 30 s"}`, { status: 429, headers: { "Retry-After": "30" } })
+          ? new Response(`{"code":"RATE_LIMITED","message":"Too many requests; retry in 30 s"}`, {
+              status: 429,
+              headers: { "Retry-After": "30" },
+            })
           : new Response(`{"code":"INSUFFICIENT_BALANCE","message":"not enough"}`, { status: 400 }),
     });
     const log: string[] = [];
     let now = 1_000_000;
-    const b = new MarketMakerBot({ http, maker, taker, random: createRandom("x"), intervalMs: 1500, log: (line) => log.push(line), now: () => now });
+    const b = new MarketMakerBot({
+      http,
+      maker,
+      taker,
+      random: createRandom("x"),
+      intervalMs: 1500,
+      log: (line) => log.push(line),
+      now: () => now,
+    });
     await b.loadPairs();
     const first = await b.tick();
     // The first pair's ten quotes are refused; the maker then waits, so the second pair is not tried.
@@ -140,9 +170,14 @@ describe("MarketMakerBot", () => {
     const { http } = fakeServer({
       limit: 100_000,
       order: (call) =>
-        new Response(call.who === maker.publicKey ? `{"id":"m","status":"open","filledAmount":0,"filledQuoteAmount":0}` : `{"id":"t","status":"cancelled","filledAmount":0,"filledQuoteAmount":0}`, {
-          status: 201,
-        }),
+        new Response(
+          call.who === maker.publicKey
+            ? `{"id":"m","status":"open","filledAmount":0,"filledQuoteAmount":0}`
+            : `{"id":"t","status":"cancelled","filledAmount":0,"filledQuoteAmount":0}`,
+          {
+            status: 201,
+          },
+        ),
     });
     const b = bot(http);
     await b.loadPairs();

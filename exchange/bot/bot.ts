@@ -96,7 +96,10 @@ export class MarketMakerBot {
     const configs = this.options.markets ?? DEFAULT_MARKETS;
     let settings: PairSettings[];
     try {
-      const rows = await this.options.http.get<{ code: string; digitsPrice: unknown; digitsAmount: unknown; minQuoteAmount: unknown }[]>("/api/currencies/pairs");
+      const rows =
+        await this.options.http.get<
+          { code: string; digitsPrice: unknown; digitsAmount: unknown; minQuoteAmount: unknown }[]
+        >("/api/currencies/pairs");
       settings = rows.map((row) => ({
         code: row.code,
         digitsPrice: Number(decimalText(row.digitsPrice)),
@@ -130,7 +133,12 @@ export class MarketMakerBot {
     this.totals.ticks++;
     const quotes = 2 * (this.options.ladder ?? DEFAULT_LADDER).levels;
     const limit = Math.floor((this.options.http.signedLimit ?? DEFAULT_SIGNED_LIMIT) * RATE_LIMIT_SHARE);
-    const count = pairsPerTick({ pairs: this.markets.length, quotesPerPair: quotes, intervalMs: this.options.intervalMs, requestsPerMinute: limit });
+    const count = pairsPerTick({
+      pairs: this.markets.length,
+      quotesPerPair: quotes,
+      intervalMs: this.options.intervalMs,
+      requestsPerMinute: limit,
+    });
     const requote = new Set<MarketState>();
     for (let i = 0; i < count; i++) requote.add(this.markets[(this.cursor + i) % this.markets.length]);
     this.cursor = this.markets.length === 0 ? 0 : (this.cursor + count) % this.markets.length;
@@ -172,7 +180,9 @@ export class MarketMakerBot {
     // ladderOrders lists the bids, then the asks: quotes[i] is the quote behind orders[i].
     const quotes = [...ladder.bids, ...ladder.asks];
     const orders = ladderOrders(code, ladder);
-    const results = await Promise.allSettled(orders.map((order) => http.signed<OrderAnswer>(maker, "POST", "/api/orders", order)));
+    const results = await Promise.allSettled(
+      orders.map((order) => http.signed<OrderAnswer>(maker, "POST", "/api/orders", order)),
+    );
     let posted = 0;
     let errors = 0;
     const placed: Ladder = { bids: [], asks: [] };
@@ -215,7 +225,7 @@ export class MarketMakerBot {
       if (who === "maker") this.makerPausedUntil = Math.max(this.makerPausedUntil, until);
       else this.takerPausedUntil = Math.max(this.takerPausedUntil, until);
     }
-    const code = error instanceof ApiCallError ? error.code : (error as Error)?.name ?? "Error";
+    const code = error instanceof ApiCallError ? error.code : ((error as Error)?.name ?? "Error");
     const key = `${who}:${code}`;
     const seen = (this.errorCounts.get(key) ?? 0) + 1;
     this.errorCounts.set(key, seen);
@@ -227,7 +237,11 @@ export class MarketMakerBot {
 
   /** Cancels every open order of the market maker (on stop). */
   async cancelAll(): Promise<number> {
-    const answer = await this.options.http.signed<{ cancelled: unknown[] }>(this.options.maker, "DELETE", "/api/orders");
+    const answer = await this.options.http.signed<{ cancelled: unknown[] }>(
+      this.options.maker,
+      "DELETE",
+      "/api/orders",
+    );
     return answer.cancelled.length;
   }
 }

@@ -55,10 +55,22 @@ export class ExchangeHttp {
     const url = `${this.baseUrl}${path}`;
     const body = payload === undefined ? "" : JSON.stringify(payload);
     const headers: Record<string, string> = {
-      ...signRequest({ publicKey: key.publicKey, privateKey: key.privateKey, method, url, body, timestamp: this.nextTimestamp() }),
+      ...signRequest({
+        publicKey: key.publicKey,
+        privateKey: key.privateKey,
+        method,
+        url,
+        body,
+        timestamp: this.nextTimestamp(),
+      }),
       ...(body === "" ? {} : { "content-type": "application/json" }),
     };
-    const response = await this.fetchImpl(url, { method, headers, ...(body === "" ? {} : { body }), signal: AbortSignal.timeout(this.timeoutMs) });
+    const response = await this.fetchImpl(url, {
+      method,
+      headers,
+      ...(body === "" ? {} : { body }),
+      signal: AbortSignal.timeout(this.timeoutMs),
+    });
     const limit = Number(response.headers.get("RateLimit-Limit"));
     if (Number.isSafeInteger(limit) && limit > 0) this.signedLimit = limit;
     return this.answer<T>(response);

@@ -46,17 +46,26 @@ describe("planMarket", () => {
   });
 
   it("rounds minQuoteAmount up and accepts none", () => {
-    const odd = planMarket({ code: "X_Y", digitsPrice: 2, digitsAmount: 0, minQuoteAmount: "0.001" }, { startMid: "10", levelQuote: "5", takerQuote: "1" });
+    const odd = planMarket(
+      { code: "X_Y", digitsPrice: 2, digitsAmount: 0, minQuoteAmount: "0.001" },
+      { startMid: "10", levelQuote: "5", takerQuote: "1" },
+    );
     assert.ok(odd.ok);
     assert.equal(odd.value.minValue, 1n);
-    const none = planMarket({ code: "X_Y", digitsPrice: 2, digitsAmount: 0, minQuoteAmount: null }, { startMid: "10", levelQuote: "5", takerQuote: "1" });
+    const none = planMarket(
+      { code: "X_Y", digitsPrice: 2, digitsAmount: 0, minQuoteAmount: null },
+      { startMid: "10", levelQuote: "5", takerQuote: "1" },
+    );
     assert.ok(none.ok);
     assert.equal(none.value.minValue, 0n);
   });
 
   it("refuses a start price off the tick grid, too coarse or not positive", () => {
     for (const startMid of ["3000.001", "0", "-1", "abc", "0.5"]) {
-      const result = planMarket({ code: "X_Y", digitsPrice: 2, digitsAmount: 0, minQuoteAmount: null }, { startMid, levelQuote: "5", takerQuote: "1" });
+      const result = planMarket(
+        { code: "X_Y", digitsPrice: 2, digitsAmount: 0, minQuoteAmount: null },
+        { startMid, levelQuote: "5", takerQuote: "1" },
+      );
       assert.equal(result.ok, false, startMid);
     }
   });
@@ -142,16 +151,32 @@ describe("buildLadder", () => {
   });
 
   it("keeps at least one tick of half-spread on a coarse price", () => {
-    const coarse: MarketPlan = { ...plan("ETH_USDT"), startMid: 100n, minMid: 50n, maxMid: 200n, minValue: 0n, levelValue: 1n };
+    const coarse: MarketPlan = {
+      ...plan("ETH_USDT"),
+      startMid: 100n,
+      minMid: 50n,
+      maxMid: 200n,
+      minValue: 0n,
+      levelValue: 1n,
+    };
     const ladder = buildLadder(coarse, 100n, { levels: 2, spreadBps: 2, stepBps: 1 });
-    assert.deepEqual(ladder.bids.map((q) => q.priceTicks), [99n, 98n]);
-    assert.deepEqual(ladder.asks.map((q) => q.priceTicks), [101n, 102n]);
+    assert.deepEqual(
+      ladder.bids.map((q) => q.priceTicks),
+      [99n, 98n],
+    );
+    assert.deepEqual(
+      ladder.asks.map((q) => q.priceTicks),
+      [101n, 102n],
+    );
   });
 
   it("drops bids that would reach zero", () => {
     const coarse: MarketPlan = { ...plan("ETH_USDT"), minValue: 0n, levelValue: 1n };
     const ladder = buildLadder(coarse, 3n, { levels: 5, spreadBps: 0, stepBps: 0 });
-    assert.deepEqual(ladder.bids.map((q) => q.priceTicks), [2n, 1n]);
+    assert.deepEqual(
+      ladder.bids.map((q) => q.priceTicks),
+      [2n, 1n],
+    );
     assert.equal(ladder.asks.length, 5);
   });
 
@@ -159,7 +184,14 @@ describe("buildLadder", () => {
     const ladder = buildLadder(plan("ALPHA_USDT"), 5000n);
     const orders = ladderOrders("ALPHA_USDT", ladder);
     assert.equal(orders.length, 10);
-    assert.deepEqual(orders[0], { isBid: true, currencyPairCode: "ALPHA_USDT", amount: ladder.bids[0].amount, price: ladder.bids[0].price, type: "limit", timeInForce: "GTC" });
+    assert.deepEqual(orders[0], {
+      isBid: true,
+      currencyPairCode: "ALPHA_USDT",
+      amount: ladder.bids[0].amount,
+      price: ladder.bids[0].price,
+      type: "limit",
+      timeInForce: "GTC",
+    });
     assert.equal(orders[5].isBid, false);
   });
 });

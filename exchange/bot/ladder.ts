@@ -101,14 +101,25 @@ export function planMarket(settings: PairSettings, config: MarketConfig): Result
   const { code, digitsPrice, digitsAmount } = settings;
   const digits = valueDigits(settings);
   const startMid = parseUnits(config.startMid, digitsPrice, "exact");
-  if (!startMid.ok || startMid.value <= 0n) return fail("INVALID_MARKET", `${code}: start mid ${config.startMid} is not a positive price with ${digitsPrice} decimals`);
-  if (startMid.value < 100n) return fail("INVALID_MARKET", `${code}: start mid ${config.startMid} is under 100 ticks; the walk and ladder need finer prices`);
+  if (!startMid.ok || startMid.value <= 0n)
+    return fail(
+      "INVALID_MARKET",
+      `${code}: start mid ${config.startMid} is not a positive price with ${digitsPrice} decimals`,
+    );
+  if (startMid.value < 100n)
+    return fail(
+      "INVALID_MARKET",
+      `${code}: start mid ${config.startMid} is under 100 ticks; the walk and ladder need finer prices`,
+    );
   const minValue = settings.minQuoteAmount === null ? ok(0n) : parseUnits(settings.minQuoteAmount, digits, "up");
-  if (!minValue.ok || minValue.value < 0n) return fail("INVALID_MARKET", `${code}: minQuoteAmount ${settings.minQuoteAmount} is not a decimal`);
+  if (!minValue.ok || minValue.value < 0n)
+    return fail("INVALID_MARKET", `${code}: minQuoteAmount ${settings.minQuoteAmount} is not a decimal`);
   const levelValue = parseUnits(config.levelQuote, digits, "up");
   const takerValue = parseUnits(config.takerQuote, digits, "up");
-  if (!levelValue.ok || levelValue.value <= 0n) return fail("INVALID_MARKET", `${code}: level quote ${config.levelQuote} is not a positive decimal`);
-  if (!takerValue.ok || takerValue.value <= 0n) return fail("INVALID_MARKET", `${code}: taker quote ${config.takerQuote} is not a positive decimal`);
+  if (!levelValue.ok || levelValue.value <= 0n)
+    return fail("INVALID_MARKET", `${code}: level quote ${config.levelQuote} is not a positive decimal`);
+  if (!takerValue.ok || takerValue.value <= 0n)
+    return fail("INVALID_MARKET", `${code}: taker quote ${config.takerQuote} is not a positive decimal`);
   return ok({
     code,
     digitsPrice,
@@ -124,7 +135,8 @@ export function planMarket(settings: PairSettings, config: MarketConfig): Result
 
 /** max(1, mid x bps / 10000), in ticks. */
 export function bpsOf(mid: bigint, bps: number): bigint {
-  if (!Number.isSafeInteger(bps) || bps < 0) throw new RangeError(`basis points must be a non-negative integer, got ${bps}`);
+  if (!Number.isSafeInteger(bps) || bps < 0)
+    throw new RangeError(`basis points must be a non-negative integer, got ${bps}`);
   const ticks = (mid * BigInt(bps)) / 10_000n;
   return ticks > 0n ? ticks : 1n;
 }
@@ -133,7 +145,12 @@ export function bpsOf(mid: bigint, bps: number): bigint {
  * One step of the walk: a uniform move of at most maxStepBps of the mid, reflected back inside
  * [minMid, maxMid] when it would leave it.
  */
-export function nextMid(plan: Pick<MarketPlan, "minMid" | "maxMid">, mid: bigint, random: Random, maxStepBps = DEFAULT_MAX_STEP_BPS): bigint {
+export function nextMid(
+  plan: Pick<MarketPlan, "minMid" | "maxMid">,
+  mid: bigint,
+  random: Random,
+  maxStepBps = DEFAULT_MAX_STEP_BPS,
+): bigint {
   const maxStep = bpsOf(mid, maxStepBps);
   let next = mid + randomBigInt(random, -maxStep, maxStep);
   if (next < plan.minMid) next = plan.minMid + (plan.minMid - next);
@@ -151,8 +168,19 @@ export function lotsFor(plan: Pick<MarketPlan, "minValue">, priceTicks: bigint, 
   return lots > 0n ? lots : 1n;
 }
 
-export function quote(plan: Pick<MarketPlan, "digitsPrice" | "digitsAmount">, isBid: boolean, priceTicks: bigint, lots: bigint): Quote {
-  return { isBid, priceTicks, lots, price: formatUnits(priceTicks, plan.digitsPrice), amount: formatUnits(lots, plan.digitsAmount) };
+export function quote(
+  plan: Pick<MarketPlan, "digitsPrice" | "digitsAmount">,
+  isBid: boolean,
+  priceTicks: bigint,
+  lots: bigint,
+): Quote {
+  return {
+    isBid,
+    priceTicks,
+    lots,
+    price: formatUnits(priceTicks, plan.digitsPrice),
+    amount: formatUnits(lots, plan.digitsAmount),
+  };
 }
 
 /** `levels` bids under and asks over the mid, each level larger than the one before. */
@@ -201,14 +229,26 @@ export function takerOrder(plan: MarketPlan, ladder: Ladder, random: Random): Or
   const lots = lotsFor(plan, valuedAt, value);
   const amount = formatUnits(lots, plan.digitsAmount);
   if (market) return { isBid, currencyPairCode: plan.code, amount, type: "market", timeInForce: "IOC" };
-  return { isBid, currencyPairCode: plan.code, amount, price: formatUnits(limit, plan.digitsPrice), type: "limit", timeInForce: "IOC" };
+  return {
+    isBid,
+    currencyPairCode: plan.code,
+    amount,
+    price: formatUnits(limit, plan.digitsPrice),
+    type: "limit",
+    timeInForce: "IOC",
+  };
 }
 
 /**
  * How many pairs the market maker can re-quote per tick within `requestsPerMinute` on its key
  * (one cancel-all plus one request per quote); at least 1, at most `pairs`. The pairs take turns.
  */
-export function pairsPerTick(args: { pairs: number; quotesPerPair: number; intervalMs: number; requestsPerMinute: number }): number {
+export function pairsPerTick(args: {
+  pairs: number;
+  quotesPerPair: number;
+  intervalMs: number;
+  requestsPerMinute: number;
+}): number {
   if (args.pairs <= 0) return 0;
   const ticksPerMinute = 60_000 / Math.max(1, args.intervalMs);
   const perPair = (1 + args.quotesPerPair) * ticksPerMinute;

@@ -60,15 +60,18 @@ async function credentials(): Promise<{ maker: DemoCredential; taker: DemoCreden
       const entries = await readDemoCredentials(env.DEMO_CREDENTIALS);
       const maker = entries?.find((entry) => entry.label === MAKER_LABEL);
       const taker = entries?.find((entry) => entry.label === TAKER_LABEL);
-      if (entries === undefined) waiting(`${env.DEMO_CREDENTIALS} does not exist yet (start the exchange with EXCHANGE_DEMO=true)`);
-      else if (maker === undefined || taker === undefined) waiting(`${env.DEMO_CREDENTIALS} has no ${MAKER_LABEL} or ${TAKER_LABEL}`);
+      if (entries === undefined)
+        waiting(`${env.DEMO_CREDENTIALS} does not exist yet (start the exchange with EXCHANGE_DEMO=true)`);
+      else if (maker === undefined || taker === undefined)
+        waiting(`${env.DEMO_CREDENTIALS} has no ${MAKER_LABEL} or ${TAKER_LABEL}`);
       else {
         await http.signed(maker, "GET", "/api/balances");
         await http.signed(taker, "GET", "/api/balances");
         return { maker, taker };
       }
     } catch (error) {
-      if (error instanceof ApiCallError && error.status === 401) waiting(`the exchange does not accept the keys in ${env.DEMO_CREDENTIALS} yet (${error.message})`);
+      if (error instanceof ApiCallError && error.status === 401)
+        waiting(`the exchange does not accept the keys in ${env.DEMO_CREDENTIALS} yet (${error.message})`);
       else if (error instanceof ApiCallError) waiting(`the exchange answers ${error.status} ${error.message}`);
       else if (!(error instanceof TypeError)) waiting((error as Error).message);
       else waiting(`${env.EXCHANGE_URL} does not answer (${(error as Error).cause ?? (error as Error).message})`);
@@ -80,27 +83,43 @@ async function credentials(): Promise<{ maker: DemoCredential; taker: DemoCreden
 }
 
 try {
-  log(`bot: exchange ${env.EXCHANGE_URL}, credentials ${env.DEMO_CREDENTIALS}, every ${env.BOT_INTERVAL_MS} ms, BOT_SEED=${seed}`);
+  log(
+    `bot: exchange ${env.EXCHANGE_URL}, credentials ${env.DEMO_CREDENTIALS}, every ${env.BOT_INTERVAL_MS} ms, BOT_SEED=${seed}`,
+  );
   const keys = await credentials();
-  const bot = new MarketMakerBot({ http, maker: keys.maker, taker: keys.taker, random: createRandom(seed), intervalMs: env.BOT_INTERVAL_MS, log });
+  const bot = new MarketMakerBot({
+    http,
+    maker: keys.maker,
+    taker: keys.taker,
+    random: createRandom(seed),
+    intervalMs: env.BOT_INTERVAL_MS,
+    log,
+  });
   await bot.loadPairs();
   if (bot.pairs.length === 0) throw new Error("no pair to quote");
   const leftover = await bot.cancelAll();
-  log(`bot: quoting ${bot.pairs.join(", ")} as ${keys.maker.label} (${keys.maker.userId}), taking as ${keys.taker.label} (${keys.taker.userId})${leftover > 0 ? `; cancelled ${leftover} leftover orders` : ""}`);
+  log(
+    `bot: quoting ${bot.pairs.join(", ")} as ${keys.maker.label} (${keys.maker.userId}), taking as ${keys.taker.label} (${keys.taker.userId})${leftover > 0 ? `; cancelled ${leftover} leftover orders` : ""}`,
+  );
 
   let lastSummary = Date.now();
   while (!stopping) {
     const started = Date.now();
     try {
       const summary = await bot.tick();
-      if (summary.tick === 1) log(`bot: first round: quoted ${summary.quoted.join(", ") || "nothing"}, ${summary.trades} taker trades, ${summary.errors} errors`);
+      if (summary.tick === 1)
+        log(
+          `bot: first round: quoted ${summary.quoted.join(", ") || "nothing"}, ${summary.trades} taker trades, ${summary.errors} errors`,
+        );
     } catch (error) {
       // tick() catches API errors itself; anything here is unexpected, but the bot keeps going.
       log(`bot: round failed: ${(error as Error).stack ?? error}`);
     }
     if (Date.now() - lastSummary >= SUMMARY_EVERY_MS) {
       const t = bot.totals;
-      log(`bot: ${t.ticks} rounds, ${t.quotes} quotes, ${t.takerOrders} taker orders of which ${t.takerFills} traded, ${t.errors} errors; mids ${bot.mids().join(", ")}`);
+      log(
+        `bot: ${t.ticks} rounds, ${t.quotes} quotes, ${t.takerOrders} taker orders of which ${t.takerFills} traded, ${t.errors} errors; mids ${bot.mids().join(", ")}`,
+      );
       lastSummary = Date.now();
     }
     if (!stopping) await pause(Math.max(0, env.BOT_INTERVAL_MS - (Date.now() - started)));

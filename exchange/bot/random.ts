@@ -23,7 +23,8 @@ export function createRandom(seed: string): Random {
 
 /** A uniform integer in [min, max] (inclusive), for small ranges. */
 export function randomInt(random: Random, min: number, max: number): number {
-  if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || max < min) throw new RangeError(`randomInt: bad range [${min}, ${max}]`);
+  if (!Number.isSafeInteger(min) || !Number.isSafeInteger(max) || max < min)
+    throw new RangeError(`randomInt: bad range [${min}, ${max}]`);
   return min + Math.floor(random() * (max - min + 1));
 }
 

@@ -28,14 +28,24 @@ export function parseDemoCredentials(text: string): DemoCredential[] {
     const row = entry as Record<string, unknown> | null;
     const text = (name: string) => {
       const value = row?.[name];
-      if (typeof value !== "string" || value === "") throw new Error(`entry ${index}: ${name} must be a non-empty string`);
+      if (typeof value !== "string" || value === "")
+        throw new Error(`entry ${index}: ${name} must be a non-empty string`);
       return value;
     };
     const level = row?.level;
-    if (typeof level !== "number" || !Number.isInteger(level)) throw new Error(`entry ${index}: level must be an integer`);
+    if (typeof level !== "number" || !Number.isInteger(level))
+      throw new Error(`entry ${index}: level must be an integer`);
     const address = row?.address ?? null;
-    if (address !== null && typeof address !== "string") throw new Error(`entry ${index}: address must be a string or null`);
-    return { userId: text("userId"), level, address, publicKey: text("publicKey"), privateKey: text("privateKey"), label: text("label") };
+    if (address !== null && typeof address !== "string")
+      throw new Error(`entry ${index}: address must be a string or null`);
+    return {
+      userId: text("userId"),
+      level,
+      address,
+      publicKey: text("publicKey"),
+      privateKey: text("privateKey"),
+      label: text("label"),
+    };
   });
 }
 

@@ -1,5 +1,13 @@
 import { randomUUID } from "node:crypto";
-import { insertCommission, insertCurrency, upsertPair, type CommissionRow, type CurrencyRow, type Db, type PairRow } from "../store/index.ts";
+import {
+  insertCommission,
+  insertCurrency,
+  upsertPair,
+  type CommissionRow,
+  type CurrencyRow,
+  type Db,
+  type PairRow,
+} from "../store/index.ts";
 
 // The demo market `npm start` opens: the chain's native asset, a stable coin and the seeded agent
 // tokens, pairs against the stable coin (and one against the native asset), and a commission table
@@ -26,17 +34,71 @@ const agentToken = (code: string, name: string, position: number): CurrencyRow =
 
 export const DEMO_REFERENCE_DATA: ReferenceData = {
   currencies: [
-    { code: "USDT", name: "Tether USD", decimals: 6, canDeposit: true, canWithdraw: true, minWithdraw: "5", maxWithdraw: "1000000", unifiedCryptoassetId: 825, adapterCode: "ERC20", position: 1 },
-    { code: "ETH", name: "Ether", decimals: 18, canDeposit: true, canWithdraw: true, minWithdraw: "0.005", maxWithdraw: "1000", unifiedCryptoassetId: 1027, adapterCode: "EVM", position: 2 },
+    {
+      code: "USDT",
+      name: "Tether USD",
+      decimals: 6,
+      canDeposit: true,
+      canWithdraw: true,
+      minWithdraw: "5",
+      maxWithdraw: "1000000",
+      unifiedCryptoassetId: 825,
+      adapterCode: "ERC20",
+      position: 1,
+    },
+    {
+      code: "ETH",
+      name: "Ether",
+      decimals: 18,
+      canDeposit: true,
+      canWithdraw: true,
+      minWithdraw: "0.005",
+      maxWithdraw: "1000",
+      unifiedCryptoassetId: 1027,
+      adapterCode: "EVM",
+      position: 2,
+    },
     agentToken("ALPHA", "Alpha Agent", 3),
     agentToken("BETA", "Beta Agent", 4),
     agentToken("GAMMA", "Gamma Agent", 5),
   ],
   pairs: [
-    { code: "ETH_USDT", base: "ETH", quote: "USDT", digitsPrice: 2, digitsAmount: 4, minQuoteAmount: "1", active: true },
-    { code: "ALPHA_USDT", base: "ALPHA", quote: "USDT", digitsPrice: 4, digitsAmount: 2, minQuoteAmount: "1", active: true },
-    { code: "BETA_USDT", base: "BETA", quote: "USDT", digitsPrice: 4, digitsAmount: 2, minQuoteAmount: "1", active: true },
-    { code: "GAMMA_ETH", base: "GAMMA", quote: "ETH", digitsPrice: 8, digitsAmount: 2, minQuoteAmount: "0.0005", active: true },
+    {
+      code: "ETH_USDT",
+      base: "ETH",
+      quote: "USDT",
+      digitsPrice: 2,
+      digitsAmount: 4,
+      minQuoteAmount: "1",
+      active: true,
+    },
+    {
+      code: "ALPHA_USDT",
+      base: "ALPHA",
+      quote: "USDT",
+      digitsPrice: 4,
+      digitsAmount: 2,
+      minQuoteAmount: "1",
+      active: true,
+    },
+    {
+      code: "BETA_USDT",
+      base: "BETA",
+      quote: "USDT",
+      digitsPrice: 4,
+      digitsAmount: 2,
+      minQuoteAmount: "1",
+      active: true,
+    },
+    {
+      code: "GAMMA_ETH",
+      base: "GAMMA",
+      quote: "ETH",
+      digitsPrice: 8,
+      digitsAmount: 2,
+      minQuoteAmount: "0.0005",
+      active: true,
+    },
   ],
   commissions: [
     // Trades: maker and taker, default and from level 20 (SPEC.md: privileged traders pay less).
@@ -54,7 +116,14 @@ export const DEMO_REFERENCE_DATA: ReferenceData = {
   ],
 };
 
-function commission(typeCode: string, currencyCode: string | null, adapterCode: string | null, percent: string, minimum: string, minLevel: number) {
+function commission(
+  typeCode: string,
+  currencyCode: string | null,
+  adapterCode: string | null,
+  percent: string,
+  minimum: string,
+  minLevel: number,
+) {
   return {
     currencyCode,
     currencyPairCode: null,

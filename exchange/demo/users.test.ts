@@ -31,7 +31,9 @@ function fakeExchange() {
   const users = new Map<string, FakeUser>();
   const keys = new Map<string, { userId: string; privateKey: string }>();
   const deposits: { userId: string; currency: string; amount: string; depositId?: string }[] = [];
-  const currencies = new Map(DEMO_CURRENCIES.map((row) => [row.code, { row, spec: { code: row.code, decimals: row.decimals } }]));
+  const currencies = new Map(
+    DEMO_CURRENCIES.map((row) => [row.code, { row, spec: { code: row.code, decimals: row.decimals } }]),
+  );
   const fake = {
     reference: { currencies },
     user: (id: string) => users.get(id),
@@ -46,7 +48,13 @@ function fakeExchange() {
       keys.set(pair.publicKey, { userId, privateKey: pair.privateKey });
       return pair;
     },
-    deposit: async (args: { userId: string; currency: string; amount: string; reference: string | null; depositId?: string }) => {
+    deposit: async (args: {
+      userId: string;
+      currency: string;
+      amount: string;
+      reference: string | null;
+      depositId?: string;
+    }) => {
       const spec = currencies.get(args.currency)!.spec;
       const parsed = parseUnits(args.amount, spec.decimals, "exact");
       assert.ok(parsed.ok && parsed.value > 0n, `${args.amount} is not an exact ${args.currency} amount`);
@@ -90,7 +98,8 @@ describe("ensureDemoUsers", () => {
         ["market-taker", 20],
       ],
     );
-    for (const entry of written) assert.deepEqual(Object.keys(entry).sort(), ["address", "label", "level", "privateKey", "publicKey", "userId"]);
+    for (const entry of written)
+      assert.deepEqual(Object.keys(entry).sort(), ["address", "label", "level", "privateKey", "publicKey", "userId"]);
     const maker = byLabel.get("market-maker")!.userId;
     assert.equal(deposits.find((d) => d.userId === maker && d.currency === "USDT")!.amount, "2500000");
   });
@@ -115,7 +124,10 @@ describe("ensureDemoUsers", () => {
     const second = await ensureDemoUsers(fresh.exchange, file);
     assert.equal(second.created.length, 4);
     assert.equal(fresh.users.size, 4);
-    assert.notDeepEqual(second.credentials.map((e) => e.userId), first.credentials.map((e) => e.userId));
+    assert.notDeepEqual(
+      second.credentials.map((e) => e.userId),
+      first.credentials.map((e) => e.userId),
+    );
     assert.deepEqual(await readDemoCredentials(file), second.credentials);
   });
 
@@ -167,8 +179,17 @@ describe("parseDemoCredentials", () => {
   it("refuses malformed content with the entry named", () => {
     assert.throws(() => parseDemoCredentials("{"), /not JSON/);
     assert.throws(() => parseDemoCredentials("{}"), /JSON array/);
-    assert.throws(() => parseDemoCredentials(`[{"userId":"u","level":1,"address":null,"publicKey":"p","label":"l"}]`), /entry 0: privateKey/);
-    assert.throws(() => parseDemoCredentials(`[{"userId":"u","level":"1","address":null,"publicKey":"p","privateKey":"s","label":"l"}]`), /entry 0: level/);
+    assert.throws(
+      () => parseDemoCredentials(`[{"userId":"u","level":1,"address":null,"publicKey":"p","label":"l"}]`),
+      /entry 0: privateKey/,
+    );
+    assert.throws(
+      () =>
+        parseDemoCredentials(
+          `[{"userId":"u","level":"1","address":null,"publicKey":"p","privateKey":"s","label":"l"}]`,
+        ),
+      /entry 0: level/,
+    );
     assert.deepEqual(parseDemoCredentials(`[{"userId":"u","level":1,"publicKey":"p","privateKey":"s","label":"l"}]`), [
       { userId: "u", level: 1, address: null, publicKey: "p", privateKey: "s", label: "l" },
     ]);

@@ -94,7 +94,14 @@ async function createDemoUser(exchange: Exchange, spec: DemoUserSpec): Promise<D
       depositId: `demo-${user.id}-${currency.row.code}`,
     });
   }
-  return { userId: user.id, level: user.level, address: user.address, publicKey: key.publicKey, privateKey: key.privateKey, label: spec.label };
+  return {
+    userId: user.id,
+    level: user.level,
+    address: user.address,
+    publicKey: key.publicKey,
+    privateKey: key.privateKey,
+    label: spec.label,
+  };
 }
 
 /** Written whole under a temporary name, then renamed, so a reader never sees half a file. */

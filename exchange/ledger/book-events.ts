@@ -12,7 +12,12 @@ import type { Entry, LedgerState } from "./types.ts";
  * placed a hold before a rejected command releases it (a rejected duplicate id must
  * never release the resting order's hold).
  */
-export function applyBookEvents(state: LedgerState, pair: PairSpec, fees: TradeFees, events: readonly BookEvent[]): Entry[] {
+export function applyBookEvents(
+  state: LedgerState,
+  pair: PairSpec,
+  fees: TradeFees,
+  events: readonly BookEvent[],
+): Entry[] {
   const entries: Entry[] = [];
   const apply = (entry: Entry | null) => {
     if (entry === null) return;

@@ -1,6 +1,14 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { COMMISSION_TYPES, commissionsForLevel, feeFor, NO_FEE, resolveFeeRule, resolvePairFees, type CommissionRecord } from "./commissions.ts";
+import {
+  COMMISSION_TYPES,
+  commissionsForLevel,
+  feeFor,
+  NO_FEE,
+  resolveFeeRule,
+  resolvePairFees,
+  type CommissionRecord,
+} from "./commissions.ts";
 import { AGT, rate, testPair, USD } from "./test-fixtures.ts";
 
 function record(overrides: Partial<CommissionRecord>): CommissionRecord {
@@ -40,8 +48,14 @@ describe("resolveFeeRule", () => {
     ];
     const query = { typeCode: COMMISSION_TYPES.tradeTaker, currency: AGT, pairCode: "AGT_USD" };
     assert.deepEqual(resolveFeeRule(records, query), { ok: true, value: { rate: rate(1n, 3), minimum: 0n } });
-    assert.deepEqual(resolveFeeRule(records.slice(0, 2), query), { ok: true, value: { rate: rate(2n, 3), minimum: 0n } });
-    assert.deepEqual(resolveFeeRule(records.slice(0, 1), query), { ok: true, value: { rate: rate(3n, 3), minimum: 0n } });
+    assert.deepEqual(resolveFeeRule(records.slice(0, 2), query), {
+      ok: true,
+      value: { rate: rate(2n, 3), minimum: 0n },
+    });
+    assert.deepEqual(resolveFeeRule(records.slice(0, 1), query), {
+      ok: true,
+      value: { rate: rate(3n, 3), minimum: 0n },
+    });
   });
 
   it("applies the minimum only in its own currency, rounded up to a whole unit", () => {
@@ -54,7 +68,10 @@ describe("resolveFeeRule", () => {
   });
 
   it("means no fee when nothing matches, and a stable error for a bad row", () => {
-    assert.deepEqual(resolveFeeRule([], { typeCode: COMMISSION_TYPES.refill, currency: USD }), { ok: true, value: NO_FEE });
+    assert.deepEqual(resolveFeeRule([], { typeCode: COMMISSION_TYPES.refill, currency: USD }), {
+      ok: true,
+      value: NO_FEE,
+    });
     const bad = resolveFeeRule([record({ percent: "2" })], { typeCode: COMMISSION_TYPES.tradeTaker, currency: USD });
     assert.ok(!bad.ok && bad.code === "INVALID_COMMISSION");
   });
@@ -63,11 +80,19 @@ describe("resolveFeeRule", () => {
     const records = [
       record({ commissionTypeCode: COMMISSION_TYPES.refill, currencyCode: "USD", percent: "0" }),
       record({ commissionTypeCode: COMMISSION_TYPES.withdrawal, currencyCode: "USD", percent: "0.01" }),
-      record({ commissionTypeCode: COMMISSION_TYPES.withdrawal, currencyCode: "USD", currencyAdapterCode: "ETH", percent: "0.02" }),
+      record({
+        commissionTypeCode: COMMISSION_TYPES.withdrawal,
+        currencyCode: "USD",
+        currencyAdapterCode: "ETH",
+        percent: "0.02",
+      }),
     ];
     const withdrawal = { typeCode: COMMISSION_TYPES.withdrawal, currency: USD };
     assert.deepEqual(resolveFeeRule(records, withdrawal), { ok: true, value: { rate: rate(1n, 2), minimum: 0n } });
-    assert.deepEqual(resolveFeeRule(records, { ...withdrawal, adapterCode: "ETH" }), { ok: true, value: { rate: rate(2n, 2), minimum: 0n } });
+    assert.deepEqual(resolveFeeRule(records, { ...withdrawal, adapterCode: "ETH" }), {
+      ok: true,
+      value: { rate: rate(2n, 2), minimum: 0n },
+    });
   });
 });
 
@@ -76,7 +101,12 @@ describe("resolvePairFees", () => {
     const fees = resolvePairFees(
       [
         record({ commissionTypeCode: COMMISSION_TYPES.tradeMaker, percent: "0.001" }),
-        record({ commissionTypeCode: COMMISSION_TYPES.tradeTaker, percent: "0.002", minimum: "0.01", commissionCurrencyCode: "USD" }),
+        record({
+          commissionTypeCode: COMMISSION_TYPES.tradeTaker,
+          percent: "0.002",
+          minimum: "0.01",
+          commissionCurrencyCode: "USD",
+        }),
       ],
       testPair(),
     );
@@ -88,7 +118,13 @@ describe("resolvePairFees", () => {
 });
 
 describe("commissionsForLevel", () => {
-  const row = (id: string, typeCode: string, minLevel: number, percent: string, currencyCode: string | null = null) => ({
+  const row = (
+    id: string,
+    typeCode: string,
+    minLevel: number,
+    percent: string,
+    currencyCode: string | null = null,
+  ) => ({
     commissionId: id,
     currencyCode,
     currencyPairCode: null,
@@ -99,14 +135,29 @@ describe("commissionsForLevel", () => {
     commissionTypeCode: typeCode,
     minLevel,
   });
-  const rows = [row("d3", "3", 0, "0.002"), row("t3", "3", 20, "0.001"), row("d4", "4", 0, "0.003"), row("x3", "3", 50, "0.0005"), row("c3", "3", 0, "0.004", "USDT")];
+  const rows = [
+    row("d3", "3", 0, "0.002"),
+    row("t3", "3", 20, "0.001"),
+    row("d4", "4", 0, "0.003"),
+    row("x3", "3", 50, "0.0005"),
+    row("c3", "3", 0, "0.004", "USDT"),
+  ];
 
   it("gives default rows below every tier", () => {
-    assert.deepEqual(commissionsForLevel(rows, 0).map((r) => r.commissionId), ["d3", "d4", "c3"]);
+    assert.deepEqual(
+      commissionsForLevel(rows, 0).map((r) => r.commissionId),
+      ["d3", "d4", "c3"],
+    );
   });
 
   it("lets the highest reached tier shadow the default of the same slot only", () => {
-    assert.deepEqual(commissionsForLevel(rows, 20).map((r) => r.commissionId), ["t3", "d4", "c3"]);
-    assert.deepEqual(commissionsForLevel(rows, 99).map((r) => r.commissionId), ["d4", "x3", "c3"]);
+    assert.deepEqual(
+      commissionsForLevel(rows, 20).map((r) => r.commissionId),
+      ["t3", "d4", "c3"],
+    );
+    assert.deepEqual(
+      commissionsForLevel(rows, 99).map((r) => r.commissionId),
+      ["d4", "x3", "c3"],
+    );
   });
 });

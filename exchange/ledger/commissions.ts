@@ -56,7 +56,10 @@ export interface FeeQuery {
  * means no fee. The `minimum` applies only when it is measured in the fee's own
  * currency: converting it would need a price, which has no place in a pure ledger.
  */
-export function resolveFeeRule(records: readonly CommissionRecord[], query: FeeQuery): Result<FeeRule, "INVALID_COMMISSION"> {
+export function resolveFeeRule(
+  records: readonly CommissionRecord[],
+  query: FeeQuery,
+): Result<FeeRule, "INVALID_COMMISSION"> {
   let best: CommissionRecord | undefined;
   let bestScore = -1;
   for (const record of records) {
@@ -64,7 +67,10 @@ export function resolveFeeRule(records: readonly CommissionRecord[], query: FeeQ
     if (!matches(record.currencyPairCode, query.pairCode)) continue;
     if (!matches(record.currencyCode, query.currency.code)) continue;
     if (!matches(record.currencyAdapterCode, query.adapterCode)) continue;
-    const score = (record.currencyPairCode !== null ? 4 : 0) + (record.currencyCode !== null ? 2 : 0) + (record.currencyAdapterCode !== null ? 1 : 0);
+    const score =
+      (record.currencyPairCode !== null ? 4 : 0) +
+      (record.currencyCode !== null ? 2 : 0) +
+      (record.currencyAdapterCode !== null ? 1 : 0);
     if (score > bestScore) {
       best = record;
       bestScore = score;
@@ -77,7 +83,10 @@ export function resolveFeeRule(records: readonly CommissionRecord[], query: FeeQ
   if (minimumCurrency !== query.currency.code) return ok({ rate: rate.value, minimum: 0n });
   const minimum = parseUnits(best.minimum, query.currency.decimals, "up");
   if (!minimum.ok || minimum.value < 0n) {
-    return fail("INVALID_COMMISSION", `commission ${best.commissionId}: minimum ${best.minimum} is not a ${query.currency.code} amount`);
+    return fail(
+      "INVALID_COMMISSION",
+      `commission ${best.commissionId}: minimum ${best.minimum} is not a ${query.currency.code} amount`,
+    );
   }
   return ok({ rate: rate.value, minimum: minimum.value });
 }
@@ -104,7 +113,10 @@ export function feesOfTrade(fees: TradeFees, trade: TradeEvent): PairFees {
  * the one with the highest least level not above the user's wins, so a tier row overrides the
  * default row it shadows and nothing else.
  */
-export function commissionsForLevel<R extends CommissionRecord & { readonly minLevel: number }>(records: readonly R[], level: number): R[] {
+export function commissionsForLevel<R extends CommissionRecord & { readonly minLevel: number }>(
+  records: readonly R[],
+  level: number,
+): R[] {
   const bySlot = new Map<string, R>();
   for (const record of records) {
     if (record.minLevel > level) continue;
@@ -116,10 +128,15 @@ export function commissionsForLevel<R extends CommissionRecord & { readonly minL
 }
 
 function slotOf(record: CommissionRecord): string {
-  return [record.commissionTypeCode, record.currencyCode, record.currencyPairCode, record.currencyAdapterCode].join("\u0000");
+  return [record.commissionTypeCode, record.currencyCode, record.currencyPairCode, record.currencyAdapterCode].join(
+    "\u0000",
+  );
 }
 
-export function resolvePairFees(records: readonly CommissionRecord[], pair: PairSpec): Result<PairFees, "INVALID_COMMISSION"> {
+export function resolvePairFees(
+  records: readonly CommissionRecord[],
+  pair: PairSpec,
+): Result<PairFees, "INVALID_COMMISSION"> {
   const rules: FeeRule[] = [];
   for (const typeCode of [COMMISSION_TYPES.tradeMaker, COMMISSION_TYPES.tradeTaker]) {
     for (const currency of [pair.base, pair.quote]) {

@@ -40,22 +40,56 @@ describe("holdForOrder", () => {
     fund(ledger, "alice", USD, 10_000_000n);
     hold(ledger, { orderId: "m", userId: "alice", isBid: true, type: "market", amount: 100, quoteBudget: 1_000_000n });
     assert.equal(balanceOf(ledger, "alice", "USD").locked, 1_000_000n);
-    const noBudget = holdForOrder(ledger, pair, { orderId: "m2", userId: "alice", isBid: true, type: "market", amount: 100 });
+    const noBudget = holdForOrder(ledger, pair, {
+      orderId: "m2",
+      userId: "alice",
+      isBid: true,
+      type: "market",
+      amount: 100,
+    });
     assert.ok(!noBudget.ok && noBudget.code === "QUOTE_BUDGET_REQUIRED");
   });
 
   it("refuses insufficient funds, a reused order id, a bad order and an order below the minimum", () => {
     const ledger = createLedger();
     fund(ledger, "alice", USD, 2_499_999n);
-    const short = holdForOrder(ledger, pair, { orderId: "b", userId: "alice", isBid: true, type: "limit", price: 250, amount: 100 });
+    const short = holdForOrder(ledger, pair, {
+      orderId: "b",
+      userId: "alice",
+      isBid: true,
+      type: "limit",
+      price: 250,
+      amount: 100,
+    });
     assert.ok(!short.ok && short.code === "INSUFFICIENT_FUNDS");
     hold(ledger, { orderId: "b", userId: "alice", isBid: true, type: "limit", price: 1, amount: 1 });
-    const reused = holdForOrder(ledger, pair, { orderId: "b", userId: "alice", isBid: true, type: "limit", price: 1, amount: 1 });
+    const reused = holdForOrder(ledger, pair, {
+      orderId: "b",
+      userId: "alice",
+      isBid: true,
+      type: "limit",
+      price: 1,
+      amount: 1,
+    });
     assert.ok(!reused.ok && reused.code === "DUPLICATE_ORDER_ID");
-    const bad = holdForOrder(ledger, pair, { orderId: "c", userId: "alice", isBid: true, type: "limit", price: 1.5, amount: 1 });
+    const bad = holdForOrder(ledger, pair, {
+      orderId: "c",
+      userId: "alice",
+      isBid: true,
+      type: "limit",
+      price: 1.5,
+      amount: 1,
+    });
     assert.ok(!bad.ok && bad.code === "INVALID_ORDER");
     const withMinimum = testPair("1");
-    const small = holdForOrder(ledger, withMinimum, { orderId: "d", userId: "alice", isBid: true, type: "limit", price: 250, amount: 10 });
+    const small = holdForOrder(ledger, withMinimum, {
+      orderId: "d",
+      userId: "alice",
+      isBid: true,
+      type: "limit",
+      price: 250,
+      amount: 10,
+    });
     assert.ok(!small.ok && small.code === "BELOW_MIN_QUOTE_AMOUNT");
   });
 });
@@ -82,8 +116,18 @@ describe("settleTrade", () => {
     hold(ledger, { orderId: "ask", userId: "bob", isBid: false, type: "limit", price: 240, amount: 100 });
     hold(ledger, { orderId: "bid", userId: "alice", isBid: true, type: "limit", price: 250, amount: 100 });
     const trade: TradeEvent = {
-      type: "trade", tradeSeq: 7, makerOrderId: "ask", makerUserId: "bob", takerOrderId: "bid", takerUserId: "alice",
-      takerIsBid: true, price: 240, amount: 100, makerRemaining: 0, takerRemaining: 0, timestamp: 0,
+      type: "trade",
+      tradeSeq: 7,
+      makerOrderId: "ask",
+      makerUserId: "bob",
+      takerOrderId: "bid",
+      takerUserId: "alice",
+      takerIsBid: true,
+      price: 240,
+      amount: 100,
+      makerRemaining: 0,
+      takerRemaining: 0,
+      timestamp: 0,
     };
     const entry = settleTrade(pair, testFees, trade);
     applyEntry(ledger, entry);
@@ -101,11 +145,23 @@ describe("settleTrade", () => {
 
   it("applies the minimum fee to a small fill", () => {
     const trade: TradeEvent = {
-      type: "trade", tradeSeq: 1, makerOrderId: "bid", makerUserId: "alice", takerOrderId: "ask", takerUserId: "bob",
-      takerIsBid: false, price: 100, amount: 1, makerRemaining: 0, takerRemaining: 0, timestamp: 0,
+      type: "trade",
+      tradeSeq: 1,
+      makerOrderId: "bid",
+      makerUserId: "alice",
+      takerOrderId: "ask",
+      takerUserId: "bob",
+      takerIsBid: false,
+      price: 100,
+      amount: 1,
+      makerRemaining: 0,
+      takerRemaining: 0,
+      timestamp: 0,
     };
     // Alice, the maker, buys 100 AGT units: 0.1% is 1 unit (rounded up), the minimum is 5.
-    const fee = settleTrade(pair, testFees, trade).postings.find((posting) => posting.account.kind === "fees" && posting.currency === "AGT");
+    const fee = settleTrade(pair, testFees, trade).postings.find(
+      (posting) => posting.account.kind === "fees" && posting.currency === "AGT",
+    );
     assert.equal(fee?.delta, 5n);
   });
 });

@@ -21,11 +21,16 @@ export interface OrderHoldRequest {
 }
 
 /** What an order must lock: bids lock quote (price x amount, or the budget), asks lock base. */
-export function requiredHold(pair: PairSpec, order: OrderHoldRequest): Result<{ currency: string; amount: bigint }, LedgerRejectCode> {
-  if (!isPositiveSafeInteger(order.amount)) return fail("INVALID_ORDER", `order ${order.orderId}: amount must be a positive whole number of lots`);
+export function requiredHold(
+  pair: PairSpec,
+  order: OrderHoldRequest,
+): Result<{ currency: string; amount: bigint }, LedgerRejectCode> {
+  if (!isPositiveSafeInteger(order.amount))
+    return fail("INVALID_ORDER", `order ${order.orderId}: amount must be a positive whole number of lots`);
   if (!order.isBid) return ok({ currency: pair.base.code, amount: baseUnitsOfLots(order.amount, pair) });
   if (order.type === "limit") {
-    if (!isPositiveSafeInteger(order.price)) return fail("INVALID_ORDER", `order ${order.orderId}: price must be a positive whole number of ticks`);
+    if (!isPositiveSafeInteger(order.price))
+      return fail("INVALID_ORDER", `order ${order.orderId}: price must be a positive whole number of ticks`);
     return ok({ currency: pair.quote.code, amount: quoteUnitsOf(order.price, order.amount, pair) });
   }
   if (order.quoteBudget === undefined || order.quoteBudget <= 0n) {
@@ -34,21 +39,33 @@ export function requiredHold(pair: PairSpec, order: OrderHoldRequest): Result<{ 
   return ok({ currency: pair.quote.code, amount: order.quoteBudget });
 }
 
-export function holdForOrder(state: LedgerState, pair: PairSpec, order: OrderHoldRequest): Result<Entry, LedgerRejectCode> {
+export function holdForOrder(
+  state: LedgerState,
+  pair: PairSpec,
+  order: OrderHoldRequest,
+): Result<Entry, LedgerRejectCode> {
   const required = requiredHold(pair, order);
   if (!required.ok) return required;
   const { currency, amount } = required.value;
-  if (holdOf(state, order.orderId) !== undefined) return fail("DUPLICATE_ORDER_ID", `order ${order.orderId} already holds funds`);
+  if (holdOf(state, order.orderId) !== undefined)
+    return fail("DUPLICATE_ORDER_ID", `order ${order.orderId} already holds funds`);
   // A market sell's value is unknown until it trades, so only orders with a known
   // quote value (limit orders, and market buys by their budget) meet the minimum here.
   if (pair.minQuoteAmount !== null && (order.isBid || order.type === "limit")) {
     const quoteValue = order.isBid ? amount : quoteUnitsOf(order.price!, order.amount, pair);
     if (quoteValue < pair.minQuoteAmount) {
-      return fail("BELOW_MIN_QUOTE_AMOUNT", `order ${order.orderId}: worth ${quoteValue} ${pair.quote.code} units, minimum ${pair.minQuoteAmount}`);
+      return fail(
+        "BELOW_MIN_QUOTE_AMOUNT",
+        `order ${order.orderId}: worth ${quoteValue} ${pair.quote.code} units, minimum ${pair.minQuoteAmount}`,
+      );
     }
   }
   const available = balanceOf(state, order.userId, currency).available;
-  if (available < amount) return fail("INSUFFICIENT_FUNDS", `order ${order.orderId}: needs ${amount} ${currency} units, ${available} available`);
+  if (available < amount)
+    return fail(
+      "INSUFFICIENT_FUNDS",
+      `order ${order.orderId}: needs ${amount} ${currency} units, ${available} available`,
+    );
   return ok({
     kind: "order-hold",
     ref: order.orderId,
@@ -90,10 +107,18 @@ export function settleTrade(pair: PairSpec, tradeFees: TradeFees, trade: TradeEv
     ? { userId: trade.makerUserId, orderId: trade.makerOrderId, fee: feeFor(quote, fees.maker.quote) }
     : { userId: trade.takerUserId, orderId: trade.takerOrderId, fee: feeFor(quote, fees.taker.quote) };
   const postings: Posting[] = [
-    { account: { kind: "locked", userId: buyer.userId, orderId: buyer.orderId }, currency: pair.quote.code, delta: -quote },
+    {
+      account: { kind: "locked", userId: buyer.userId, orderId: buyer.orderId },
+      currency: pair.quote.code,
+      delta: -quote,
+    },
     { account: { kind: "available", userId: seller.userId }, currency: pair.quote.code, delta: quote - seller.fee },
     { account: { kind: "fees" }, currency: pair.quote.code, delta: seller.fee },
-    { account: { kind: "locked", userId: seller.userId, orderId: seller.orderId }, currency: pair.base.code, delta: -base },
+    {
+      account: { kind: "locked", userId: seller.userId, orderId: seller.orderId },
+      currency: pair.base.code,
+      delta: -base,
+    },
     { account: { kind: "available", userId: buyer.userId }, currency: pair.base.code, delta: base - buyer.fee },
     { account: { kind: "fees" }, currency: pair.base.code, delta: buyer.fee },
   ];

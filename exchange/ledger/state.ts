@@ -19,7 +19,8 @@ export function supplyOf(state: LedgerState, currency: string): bigint {
 export function recountSupply(state: LedgerState): void {
   state.supply.clear();
   const add = (currency: string, amount: bigint) => state.supply.set(currency, supplyOf(state, currency) + amount);
-  for (const own of state.balances.values()) for (const [currency, balance] of own) add(currency, balance.available + balance.locked);
+  for (const own of state.balances.values())
+    for (const [currency, balance] of own) add(currency, balance.available + balance.locked);
   for (const [currency, amount] of state.fees) add(currency, amount);
 }
 
@@ -46,7 +47,8 @@ export function applyEntry(state: LedgerState, entry: Entry): void {
   const holds = new Map<string, { userId: string; currency: string; delta: bigint }>();
   for (const { account, currency, delta } of entry.postings) {
     perCurrency.set(currency, (perCurrency.get(currency) ?? 0n) + delta);
-    if (account.kind === "available") accumulate(available, `${account.userId}\u0000${currency}`, account.userId, currency, delta);
+    if (account.kind === "available")
+      accumulate(available, `${account.userId}\u0000${currency}`, account.userId, currency, delta);
     if (account.kind === "locked") accumulate(holds, account.orderId, account.userId, currency, delta);
   }
   for (const [currency, sum] of perCurrency) {
@@ -62,7 +64,8 @@ export function applyEntry(state: LedgerState, entry: Entry): void {
     if (hold !== undefined && (hold.userId !== userId || hold.currency !== currency)) {
       throw new Error(`${entry.kind} ${entry.ref}: hold ${orderId} belongs to ${hold.userId} in ${hold.currency}`);
     }
-    if ((hold?.amount ?? 0n) + delta < 0n) throw new Error(`${entry.kind} ${entry.ref}: hold ${orderId} would go negative`);
+    if ((hold?.amount ?? 0n) + delta < 0n)
+      throw new Error(`${entry.kind} ${entry.ref}: hold ${orderId} would go negative`);
   }
 
   for (const { userId, currency, delta } of available.values()) {

@@ -18,7 +18,13 @@ function funded(amount: bigint) {
 describe("deposit", () => {
   it("credits the amount less the deposit fee and books the fee", () => {
     const ledger = createLedger();
-    const entry = deposit(ledger, { depositId: "d1", userId: "alice", currency: USD, amount: 1_000n, fee: { rate: rate(1n, 2), minimum: 0n } });
+    const entry = deposit(ledger, {
+      depositId: "d1",
+      userId: "alice",
+      currency: USD,
+      amount: 1_000n,
+      fee: { rate: rate(1n, 2), minimum: 0n },
+    });
     assert.ok(entry.ok);
     applyEntry(ledger, entry.value);
     assert.deepEqual(balanceOf(ledger, "alice", "USD"), { available: 990n, locked: 0n });
@@ -41,15 +47,26 @@ describe("deposit", () => {
   it("keeps every balance and fee total within storage whatever deposits and withdrawals arrive (seed pinned)", () => {
     const seed = 20261123;
     console.log(`# ledger storage-bound property seed ${seed}`);
-    const amount = fc.oneof(fc.bigInt({ min: 1n, max: 10n ** 6n }), fc.bigInt({ min: 1n, max: MAX_STORED_UNITS }), fc.constant(MAX_STORED_UNITS));
-    const step = fc.record({ withdraw: fc.boolean(), user: fc.constantFrom("alice", "bob", "carol"), amount, feePpm: fc.bigInt({ min: 0n, max: 10_000n }) });
+    const amount = fc.oneof(
+      fc.bigInt({ min: 1n, max: 10n ** 6n }),
+      fc.bigInt({ min: 1n, max: MAX_STORED_UNITS }),
+      fc.constant(MAX_STORED_UNITS),
+    );
+    const step = fc.record({
+      withdraw: fc.boolean(),
+      user: fc.constantFrom("alice", "bob", "carol"),
+      amount,
+      feePpm: fc.bigInt({ min: 0n, max: 10_000n }),
+    });
     fc.assert(
       fc.property(fc.array(step, { maxLength: 40 }), (steps) => {
         const ledger = createLedger();
         steps.forEach((s, i) => {
           const fee = { rate: rate(s.feePpm, 6), minimum: 0n };
           const request = { userId: s.user, currency: USD, amount: s.amount, fee };
-          const entry = s.withdraw ? withdraw(ledger, { ...request, withdrawalId: `w${i}` }) : deposit(ledger, { ...request, depositId: `d${i}` });
+          const entry = s.withdraw
+            ? withdraw(ledger, { ...request, withdrawalId: `w${i}` })
+            : deposit(ledger, { ...request, depositId: `d${i}` });
           if (entry.ok) applyEntry(ledger, entry.value);
           let total = feesCollected(ledger, "USD");
           for (const user of ["alice", "bob", "carol"]) {
@@ -71,7 +88,13 @@ describe("deposit", () => {
 describe("withdraw", () => {
   it("debits the amount, keeps the fee and sends the rest out", () => {
     const ledger = funded(1_000n);
-    const entry = withdraw(ledger, { withdrawalId: "w1", userId: "alice", currency: USD, amount: 600n, fee: { rate: rate(1n, 2), minimum: 10n } });
+    const entry = withdraw(ledger, {
+      withdrawalId: "w1",
+      userId: "alice",
+      currency: USD,
+      amount: 600n,
+      fee: { rate: rate(1n, 2), minimum: 10n },
+    });
     assert.ok(entry.ok);
     const external = entry.value.postings.find((posting) => posting.account.kind === "external");
     assert.equal(external?.delta, 590n);
@@ -82,9 +105,21 @@ describe("withdraw", () => {
 
   it("refuses more than is available, and an amount the fee would swallow", () => {
     const ledger = funded(1_000n);
-    const tooMuch = withdraw(ledger, { withdrawalId: "w1", userId: "alice", currency: USD, amount: 1_001n, fee: NO_FEE });
+    const tooMuch = withdraw(ledger, {
+      withdrawalId: "w1",
+      userId: "alice",
+      currency: USD,
+      amount: 1_001n,
+      fee: NO_FEE,
+    });
     assert.ok(!tooMuch.ok && tooMuch.code === "INSUFFICIENT_FUNDS");
-    const belowFee = withdraw(ledger, { withdrawalId: "w2", userId: "alice", currency: USD, amount: 10n, fee: { rate: rate(0n, 0), minimum: 10n } });
+    const belowFee = withdraw(ledger, {
+      withdrawalId: "w2",
+      userId: "alice",
+      currency: USD,
+      amount: 10n,
+      fee: { rate: rate(0n, 0), minimum: 10n },
+    });
     assert.ok(!belowFee.ok && belowFee.code === "AMOUNT_BELOW_FEE");
     assert.deepEqual(balanceOf(ledger, "alice", "USD"), { available: 1_000n, locked: 0n });
   });

@@ -25,7 +25,10 @@ export function deposit(state: LedgerState, request: DepositRequest): Result<Ent
   if (amount <= 0n) return fail("INVALID_AMOUNT", `deposit ${depositId}: amount must be positive`);
   const held = supplyOf(state, currency.code);
   if (held + amount > MAX_STORED_UNITS) {
-    return fail("OUT_OF_RANGE", `deposit ${depositId}: ${currency.code} held would exceed 10^78 - 1 base units (${held} held, ${amount} more)`);
+    return fail(
+      "OUT_OF_RANGE",
+      `deposit ${depositId}: ${currency.code} held would exceed 10^78 - 1 base units (${held} held, ${amount} more)`,
+    );
   }
   const fee = feeFor(amount, request.fee);
   return ok({
@@ -56,7 +59,8 @@ export function withdraw(state: LedgerState, request: WithdrawalRequest): Result
     return fail("INSUFFICIENT_FUNDS", `withdrawal ${withdrawalId}: ${amount} requested, ${available} available`);
   }
   const fee = feeFor(amount, request.fee);
-  if (fee >= amount) return fail("AMOUNT_BELOW_FEE", `withdrawal ${withdrawalId}: the fee ${fee} takes the whole amount`);
+  if (fee >= amount)
+    return fail("AMOUNT_BELOW_FEE", `withdrawal ${withdrawalId}: the fee ${fee} takes the whole amount`);
   return ok({
     kind: "withdrawal",
     ref: withdrawalId,

@@ -33,19 +33,22 @@ export function candleRowsOf(deals: readonly DealRow[]): CandleRow[] {
     for (const level of ROLLUP_LEVELS) {
       const bucketMs = bucketStart(level, timeMs);
       const key = `${deal.pairCode}\u0000${level}\u0000${bucketMs}`;
-      rows.set(key, merge(rows.get(key), {
-        pairCode: deal.pairCode,
-        level,
-        bucketMs,
-        open: deal.priceTicks,
-        high: deal.priceTicks,
-        low: deal.priceTicks,
-        close: deal.priceTicks,
-        volumeLots: BigInt(deal.amountLots),
-        volumeTickLots: BigInt(deal.priceTicks) * BigInt(deal.amountLots),
-        firstSeq: deal.tradeSeq,
-        lastSeq: deal.tradeSeq,
-      }));
+      rows.set(
+        key,
+        merge(rows.get(key), {
+          pairCode: deal.pairCode,
+          level,
+          bucketMs,
+          open: deal.priceTicks,
+          high: deal.priceTicks,
+          low: deal.priceTicks,
+          close: deal.priceTicks,
+          volumeLots: BigInt(deal.amountLots),
+          volumeTickLots: BigInt(deal.priceTicks) * BigInt(deal.amountLots),
+          firstSeq: deal.tradeSeq,
+          lastSeq: deal.tradeSeq,
+        }),
+      );
     }
   }
   return [...rows.values()];
@@ -109,7 +112,13 @@ export async function upsertCandles(tx: Queryable, rows: readonly CandleRow[]): 
 }
 
 /** Candles of `interval` whose bucket overlaps [startMs, endMs], oldest first; empty buckets are left out. */
-export async function readCandles(db: Queryable, pairCode: string, interval: Interval, startMs: number, endMs: number): Promise<Candle[]> {
+export async function readCandles(
+  db: Queryable,
+  pairCode: string,
+  interval: Interval,
+  startMs: number,
+  endMs: number,
+): Promise<Candle[]> {
   const level = sourceLevel(interval);
   const records = await db.query<Record<string, string>>(
     `select bucket_ms::text as bucket_ms, open_ticks::text as open_ticks, high_ticks::text as high_ticks, low_ticks::text as low_ticks,

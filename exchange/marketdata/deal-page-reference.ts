@@ -8,7 +8,11 @@ import type { DealRange } from "./recent-deals.ts";
  */
 export function referencePage(all: readonly DealRow[], range: DealRange): DealRow[] {
   return all
-    .filter((d) => (range.sinceUs === undefined || d.executedAtUs >= range.sinceUs) && (range.untilUs === undefined || d.executedAtUs <= range.untilUs))
+    .filter(
+      (d) =>
+        (range.sinceUs === undefined || d.executedAtUs >= range.sinceUs) &&
+        (range.untilUs === undefined || d.executedAtUs <= range.untilUs),
+    )
     .filter((d) => range.takerIsBid === undefined || d.takerIsBid === range.takerIsBid)
     .sort((a, b) => b.executedAtUs - a.executedAtUs || b.tradeSeq - a.tradeSeq)
     .slice(range.offset, range.offset + range.limit);

@@ -2,7 +2,18 @@
 // calendar buckets, the rest fixed lengths. The rollup keeps minute, hour and day candles; every
 // interval is built from the largest stored one that divides it, so no request scans raw deals.
 
-export const INTERVALS = ["minute", "minutes3", "minutes5", "minutes15", "minutes30", "hour", "hour4", "day", "month", "year"] as const;
+export const INTERVALS = [
+  "minute",
+  "minutes3",
+  "minutes5",
+  "minutes15",
+  "minutes30",
+  "hour",
+  "hour4",
+  "day",
+  "month",
+  "year",
+] as const;
 export type Interval = (typeof INTERVALS)[number];
 
 export const ROLLUP_LEVELS = ["minute", "hour", "day"] as const;
@@ -32,7 +43,9 @@ export function bucketStart(interval: Interval, timeMs: number): number {
   const fixed = FIXED_MS[interval];
   if (fixed !== undefined) return Math.floor(timeMs / fixed) * fixed;
   const date = new Date(timeMs);
-  return interval === "month" ? Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1) : Date.UTC(date.getUTCFullYear(), 0, 1);
+  return interval === "month"
+    ? Date.UTC(date.getUTCFullYear(), date.getUTCMonth(), 1)
+    : Date.UTC(date.getUTCFullYear(), 0, 1);
 }
 
 /** Start of the bucket after the one starting at `startMs`. */
@@ -40,7 +53,9 @@ export function nextBucket(interval: Interval, startMs: number): number {
   const fixed = FIXED_MS[interval];
   if (fixed !== undefined) return startMs + fixed;
   const date = new Date(startMs);
-  return interval === "month" ? Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1) : Date.UTC(date.getUTCFullYear() + 1, 0, 1);
+  return interval === "month"
+    ? Date.UTC(date.getUTCFullYear(), date.getUTCMonth() + 1, 1)
+    : Date.UTC(date.getUTCFullYear() + 1, 0, 1);
 }
 
 /** How many buckets of `interval` a range spans (an upper bound for request limits). */

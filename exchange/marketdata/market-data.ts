@@ -96,7 +96,12 @@ export class MarketData {
   snapshot(pair: Pair): PairSnapshot {
     const code = pair.row.code;
     const committed = this.exchange.committed;
-    return { pair, stats: this.windowOf(code).stats(this.nowUs()), bestBid: committed.best(code, true), bestAsk: committed.best(code, false) };
+    return {
+      pair,
+      stats: this.windowOf(code).stats(this.nowUs()),
+      bestBid: committed.best(code, true),
+      bestAsk: committed.best(code, false),
+    };
   }
 
   /** Committed price levels of one side, best first; `maxLevels` Infinity for the whole side. */
@@ -129,4 +134,3 @@ export function percentChange(from: number | null, to: number | null): string {
 export function tickLotText(ticksTimesLots: bigint, pair: Pair): string {
   return formatUnits(ticksTimesLots, pair.spec.digitsPrice + pair.spec.digitsAmount);
 }
-

@@ -16,7 +16,6 @@ import type { DealRange } from "./recent-deals.ts";
 const SEED = Number(process.env.QUERIES_SEED ?? 77);
 console.log(`deal queries test: QUERIES_SEED=${SEED}`);
 
-
 describe("deal queries on PGlite", () => {
   let dir: string;
   let db: Db;
@@ -67,13 +66,20 @@ describe("deal queries on PGlite", () => {
         limit: 1 + Math.floor(random() * 60),
       };
       const page = await dealsPage(db, "ALPHA_USDT", range);
-      assert.deepEqual(page.map((d) => d.tradeSeq), referencePage(deals, range).map((d) => d.tradeSeq), JSON.stringify(range));
+      assert.deepEqual(
+        page.map((d) => d.tradeSeq),
+        referencePage(deals, range).map((d) => d.tradeSeq),
+        JSON.stringify(range),
+      );
     }
   });
 
   it("reads rows back exactly, and the newest N oldest first", async () => {
     const [newest] = await dealsPage(db, "ALPHA_USDT", { offset: 0, limit: 1 });
     assert.deepEqual(newest, deals.at(-1));
-    assert.deepEqual((await latestDeals(db, "ALPHA_USDT", 3)).map((d) => d.tradeSeq), [148, 149, 150]);
+    assert.deepEqual(
+      (await latestDeals(db, "ALPHA_USDT", 3)).map((d) => d.tradeSeq),
+      [148, 149, 150],
+    );
   });
 });

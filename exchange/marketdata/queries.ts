@@ -9,7 +9,10 @@ export async function recentDeals(db: Queryable, pairCode: string, sinceUs: numb
     `select ${DEAL_COLUMNS} from deals where pair_code = $1 and executed_at_us <= $2 order by executed_at_us desc, trade_seq desc limit 1`,
     [pairCode, sinceUs],
   );
-  const inside = await db.query<DealRecord>(`select ${DEAL_COLUMNS} from deals where pair_code = $1 and executed_at_us > $2 order by trade_seq`, [pairCode, sinceUs]);
+  const inside = await db.query<DealRecord>(
+    `select ${DEAL_COLUMNS} from deals where pair_code = $1 and executed_at_us > $2 order by trade_seq`,
+    [pairCode, sinceUs],
+  );
   return [...before, ...inside].map(dealOf);
 }
 

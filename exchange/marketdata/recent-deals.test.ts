@@ -24,7 +24,6 @@ const deal = (tradeSeq: number, executedAtUs: number, takerIsBid: boolean): Deal
   executedAtUs,
 });
 
-
 describe("RecentDeals", () => {
   it("answers a page exactly as the database would, or declines", () => {
     let answered = 0;
@@ -65,7 +64,10 @@ describe("RecentDeals", () => {
               continue;
             }
             answered++;
-            assert.deepEqual(page.map((d) => d.tradeSeq), referencePage(all, range).map((d) => d.tradeSeq));
+            assert.deepEqual(
+              page.map((d) => d.tradeSeq),
+              referencePage(all, range).map((d) => d.tradeSeq),
+            );
           }
         },
       ),
@@ -78,8 +80,15 @@ describe("RecentDeals", () => {
     const recent = new RecentDeals(100);
     recent.load("A_B", [], true);
     recent.add(Array.from({ length: 1000 }, (_, i) => deal(i + 1, i * 10, i % 2 === 0)));
-    assert.deepEqual(recent.page("A_B", { offset: 0, limit: 3 })?.map((d) => d.tradeSeq), [1000, 999, 998]);
-    assert.equal(recent.page("A_B", { offset: 100, limit: 10 }), undefined, "older than memory can hold: ask the database");
+    assert.deepEqual(
+      recent.page("A_B", { offset: 0, limit: 3 })?.map((d) => d.tradeSeq),
+      [1000, 999, 998],
+    );
+    assert.equal(
+      recent.page("A_B", { offset: 100, limit: 10 }),
+      undefined,
+      "older than memory can hold: ask the database",
+    );
     assert.deepEqual(recent.page("A_B", { sinceUs: 9_900, offset: 0, limit: 100 })?.length, 10);
   });
 });

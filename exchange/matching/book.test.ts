@@ -7,9 +7,20 @@ for (const { name, create } of implementations) {
     it("rests a limit order that does not cross", () => {
       const book = create();
       const events = place(book, { orderId: "b1", isBid: true, price: 100, amount: 5 });
-      assert.deepEqual(events.map((event) => event.type), ["accepted", "done"]);
+      assert.deepEqual(
+        events.map((event) => event.type),
+        ["accepted", "done"],
+      );
       assert.deepEqual(lastEvent(events), {
-        type: "done", orderId: "b1", userId: "alice", isBid: true, price: 100, filled: 0, remaining: 5, status: "resting", reason: null,
+        type: "done",
+        orderId: "b1",
+        userId: "alice",
+        isBid: true,
+        price: 100,
+        filled: 0,
+        remaining: 5,
+        status: "resting",
+        reason: null,
       });
       assert.equal(book.bestBid(), 100);
       assert.equal(book.bestAsk(), null);
@@ -51,7 +62,15 @@ for (const { name, create } of implementations) {
       const events = place(book, { orderId: "bid", isBid: true, price: 105, amount: 5 });
       assert.deepEqual(trades(events), [["ask", "bid", 99, 2]]);
       assert.deepEqual(lastEvent(events), {
-        type: "done", orderId: "bid", userId: "alice", isBid: true, price: 105, filled: 2, remaining: 3, status: "resting", reason: null,
+        type: "done",
+        orderId: "bid",
+        userId: "alice",
+        isBid: true,
+        price: 105,
+        filled: 2,
+        remaining: 3,
+        status: "resting",
+        reason: null,
       });
       assert.equal(book.bestBid(), 105);
       assert.equal(book.bestAsk(), null);
@@ -70,9 +89,18 @@ for (const { name, create } of implementations) {
       const book = create({ lastTradeSeq: 41 });
       place(book, { orderId: "a1", userId: "bob", isBid: false, price: 100, amount: 1 });
       place(book, { orderId: "a2", userId: "bob", isBid: false, price: 101, amount: 1 });
-      const events = place(book, { orderId: "t", isBid: true, price: 101, amount: 2, timestamp: 1_714_000_000_123_456 });
+      const events = place(book, {
+        orderId: "t",
+        isBid: true,
+        price: 101,
+        amount: 2,
+        timestamp: 1_714_000_000_123_456,
+      });
       const seqs = events.flatMap((event) => (event.type === "trade" ? [[event.tradeSeq, event.timestamp]] : []));
-      assert.deepEqual(seqs, [[42, 1_714_000_000_123_456], [43, 1_714_000_000_123_456]]);
+      assert.deepEqual(seqs, [
+        [42, 1_714_000_000_123_456],
+        [43, 1_714_000_000_123_456],
+      ]);
       assert.equal(book.lastTradeSeq, 43);
     });
   });
@@ -84,7 +112,15 @@ for (const { name, create } of implementations) {
       const events = place(book, { orderId: "ioc", isBid: true, price: 100, amount: 5, timeInForce: "IOC" });
       assert.deepEqual(trades(events), [["ask", "ioc", 100, 2]]);
       assert.deepEqual(lastEvent(events), {
-        type: "done", orderId: "ioc", userId: "alice", isBid: true, price: 100, filled: 2, remaining: 3, status: "cancelled", reason: "UNFILLED",
+        type: "done",
+        orderId: "ioc",
+        userId: "alice",
+        isBid: true,
+        price: 100,
+        filled: 2,
+        remaining: 3,
+        status: "cancelled",
+        reason: "UNFILLED",
       });
       assert.equal(book.bestBid(), null);
     });
@@ -104,7 +140,10 @@ for (const { name, create } of implementations) {
       place(book, { orderId: "ask1", userId: "bob", isBid: false, price: 100, amount: 2 });
       place(book, { orderId: "ask2", userId: "carol", isBid: false, price: 101, amount: 5 });
       const events = place(book, { orderId: "fok", isBid: true, price: 101, amount: 3, timeInForce: "FOK" });
-      assert.deepEqual(trades(events), [["ask1", "fok", 100, 2], ["ask2", "fok", 101, 1]]);
+      assert.deepEqual(trades(events), [
+        ["ask1", "fok", 100, 2],
+        ["ask2", "fok", 101, 1],
+      ]);
       assert.equal(doneStatus(events), "filled");
     });
   });
@@ -115,9 +154,20 @@ for (const { name, create } of implementations) {
       place(book, { orderId: "bid1", userId: "bob", isBid: true, price: 100, amount: 2 });
       place(book, { orderId: "bid2", userId: "bob", isBid: true, price: 90, amount: 2 });
       const events = place(book, { orderId: "m", isBid: false, type: "market", amount: 5 });
-      assert.deepEqual(trades(events), [["bid1", "m", 100, 2], ["bid2", "m", 90, 2]]);
+      assert.deepEqual(trades(events), [
+        ["bid1", "m", 100, 2],
+        ["bid2", "m", 90, 2],
+      ]);
       assert.deepEqual(lastEvent(events), {
-        type: "done", orderId: "m", userId: "alice", isBid: false, price: null, filled: 4, remaining: 1, status: "cancelled", reason: "UNFILLED",
+        type: "done",
+        orderId: "m",
+        userId: "alice",
+        isBid: false,
+        price: null,
+        filled: 4,
+        remaining: 1,
+        status: "cancelled",
+        reason: "UNFILLED",
       });
     });
 
@@ -135,9 +185,20 @@ for (const { name, create } of implementations) {
       place(book, { orderId: "ask2", userId: "bob", isBid: false, price: 150, amount: 10 });
       // 3 * 100 = 300 spent, 349 left buys two lots at 150 (300), 49 is not enough for a third.
       const events = place(book, { orderId: "m", isBid: true, type: "market", amount: 100, quoteBudget: 649n });
-      assert.deepEqual(trades(events), [["ask1", "m", 100, 3], ["ask2", "m", 150, 2]]);
+      assert.deepEqual(trades(events), [
+        ["ask1", "m", 100, 3],
+        ["ask2", "m", 150, 2],
+      ]);
       assert.deepEqual(lastEvent(events), {
-        type: "done", orderId: "m", userId: "alice", isBid: true, price: null, filled: 5, remaining: 95, status: "cancelled", reason: "BUDGET_EXHAUSTED",
+        type: "done",
+        orderId: "m",
+        userId: "alice",
+        isBid: true,
+        price: null,
+        filled: 5,
+        remaining: 95,
+        status: "cancelled",
+        reason: "BUDGET_EXHAUSTED",
       });
       assert.equal(book.order("ask2")?.remaining, 8);
     });
@@ -147,7 +208,10 @@ for (const { name, create } of implementations) {
       place(book, { orderId: "other", userId: "bob", isBid: false, price: 102, amount: 2 });
       place(book, { orderId: "own", userId: "alice", isBid: false, price: 102, amount: 1 });
       const events = place(book, { orderId: "m", isBid: true, type: "market", amount: 2, quoteBudget: 102n });
-      assert.deepEqual(events.map((event) => event.type), ["accepted", "trade", "done"]);
+      assert.deepEqual(
+        events.map((event) => event.type),
+        ["accepted", "trade", "done"],
+      );
       assert.equal(book.order("own")?.remaining, 1);
       assert.equal(book.order("other")?.remaining, 1);
     });
@@ -155,9 +219,23 @@ for (const { name, create } of implementations) {
     it("FOK market buy counts its budget when deciding fillability", () => {
       const book = create();
       place(book, { orderId: "ask", userId: "bob", isBid: false, price: 100, amount: 10 });
-      const tooPoor = place(book, { orderId: "m1", isBid: true, type: "market", amount: 5, timeInForce: "FOK", quoteBudget: 499n });
+      const tooPoor = place(book, {
+        orderId: "m1",
+        isBid: true,
+        type: "market",
+        amount: 5,
+        timeInForce: "FOK",
+        quoteBudget: 499n,
+      });
       assert.deepEqual(tooPoor, [{ type: "rejected", orderId: "m1", code: "FOK_NOT_FILLABLE" }]);
-      const enough = place(book, { orderId: "m2", isBid: true, type: "market", amount: 5, timeInForce: "FOK", quoteBudget: 500n });
+      const enough = place(book, {
+        orderId: "m2",
+        isBid: true,
+        type: "market",
+        amount: 5,
+        timeInForce: "FOK",
+        quoteBudget: 500n,
+      });
       assert.deepEqual(trades(enough), [["ask", "m2", 100, 5]]);
     });
   });
@@ -185,9 +263,27 @@ for (const { name, create } of implementations) {
       const book = create();
       place(book, { orderId: "own", userId: "alice", isBid: false, price: 100, amount: 2 });
       place(book, { orderId: "other", userId: "bob", isBid: false, price: 100, amount: 2 });
-      const events = place(book, { orderId: "t", userId: "alice", isBid: true, price: 100, amount: 3, selfTradePrevention: "cancel_resting" });
-      assert.deepEqual(events.map((event) => event.type), ["accepted", "cancelled", "trade", "done"]);
-      assert.deepEqual(events[1], { type: "cancelled", orderId: "own", userId: "alice", isBid: false, price: 100, remaining: 2, reason: "SELF_TRADE" });
+      const events = place(book, {
+        orderId: "t",
+        userId: "alice",
+        isBid: true,
+        price: 100,
+        amount: 3,
+        selfTradePrevention: "cancel_resting",
+      });
+      assert.deepEqual(
+        events.map((event) => event.type),
+        ["accepted", "cancelled", "trade", "done"],
+      );
+      assert.deepEqual(events[1], {
+        type: "cancelled",
+        orderId: "own",
+        userId: "alice",
+        isBid: false,
+        price: 100,
+        remaining: 2,
+        reason: "SELF_TRADE",
+      });
       assert.deepEqual(trades(events), [["other", "t", 100, 2]]);
       assert.equal(book.order("own"), undefined);
       assert.equal(book.order("t")?.remaining, 1);
@@ -198,10 +294,25 @@ for (const { name, create } of implementations) {
       place(book, { orderId: "other", userId: "bob", isBid: false, price: 100, amount: 1 });
       place(book, { orderId: "own", userId: "alice", isBid: false, price: 101, amount: 2 });
       place(book, { orderId: "behind", userId: "bob", isBid: false, price: 101, amount: 2 });
-      const events = place(book, { orderId: "t", userId: "alice", isBid: true, price: 101, amount: 4, selfTradePrevention: "cancel_taker" });
+      const events = place(book, {
+        orderId: "t",
+        userId: "alice",
+        isBid: true,
+        price: 101,
+        amount: 4,
+        selfTradePrevention: "cancel_taker",
+      });
       assert.deepEqual(trades(events), [["other", "t", 100, 1]]);
       assert.deepEqual(lastEvent(events), {
-        type: "done", orderId: "t", userId: "alice", isBid: true, price: 101, filled: 1, remaining: 3, status: "cancelled", reason: "SELF_TRADE",
+        type: "done",
+        orderId: "t",
+        userId: "alice",
+        isBid: true,
+        price: 101,
+        filled: 1,
+        remaining: 3,
+        status: "cancelled",
+        reason: "SELF_TRADE",
       });
       assert.equal(book.order("own")?.remaining, 2);
       assert.equal(book.order("t"), undefined);
@@ -212,12 +323,27 @@ for (const { name, create } of implementations) {
       place(book, { orderId: "own", userId: "alice", isBid: false, price: 100, amount: 5 });
       place(book, { orderId: "other", userId: "bob", isBid: false, price: 100, amount: 2 });
       for (const selfTradePrevention of ["cancel_resting", "cancel_taker"] as const) {
-        assert.deepEqual(place(book, { orderId: `fok-${selfTradePrevention}`, userId: "alice", amount: 3, price: 100, timeInForce: "FOK", selfTradePrevention }), [
-          { type: "rejected", orderId: `fok-${selfTradePrevention}`, code: "FOK_NOT_FILLABLE" },
-        ]);
+        assert.deepEqual(
+          place(book, {
+            orderId: `fok-${selfTradePrevention}`,
+            userId: "alice",
+            amount: 3,
+            price: 100,
+            timeInForce: "FOK",
+            selfTradePrevention,
+          }),
+          [{ type: "rejected", orderId: `fok-${selfTradePrevention}`, code: "FOK_NOT_FILLABLE" }],
+        );
       }
       assert.equal(book.order("own")?.remaining, 5);
-      const fillable = place(book, { orderId: "fok-ok", userId: "alice", amount: 2, price: 100, timeInForce: "FOK", selfTradePrevention: "cancel_resting" });
+      const fillable = place(book, {
+        orderId: "fok-ok",
+        userId: "alice",
+        amount: 2,
+        price: 100,
+        timeInForce: "FOK",
+        selfTradePrevention: "cancel_resting",
+      });
       assert.deepEqual(trades(fillable), [["other", "fok-ok", 100, 2]]);
       assert.equal(book.order("own"), undefined, "cancel_resting still removes the own order it passed");
     });
@@ -229,9 +355,19 @@ for (const { name, create } of implementations) {
       place(book, { orderId: "ask", userId: "bob", isBid: false, price: 100, amount: 5 });
       place(book, { orderId: "t", isBid: true, price: 100, amount: 2 });
       assert.deepEqual(book.execute({ kind: "cancel", orderId: "ask" }), [
-        { type: "cancelled", orderId: "ask", userId: "bob", isBid: false, price: 100, remaining: 3, reason: "USER_CANCEL" },
+        {
+          type: "cancelled",
+          orderId: "ask",
+          userId: "bob",
+          isBid: false,
+          price: 100,
+          remaining: 3,
+          reason: "USER_CANCEL",
+        },
       ]);
-      assert.deepEqual(book.execute({ kind: "cancel", orderId: "ask" }), [{ type: "rejected", orderId: "ask", code: "UNKNOWN_ORDER" }]);
+      assert.deepEqual(book.execute({ kind: "cancel", orderId: "ask" }), [
+        { type: "rejected", orderId: "ask", code: "UNKNOWN_ORDER" },
+      ]);
       assert.equal(book.bestAsk(), null);
     });
 
@@ -242,8 +378,14 @@ for (const { name, create } of implementations) {
       place(book, { orderId: "b-ask", userId: "bob", isBid: false, price: 105, amount: 1 });
       place(book, { orderId: "b-bid2", userId: "bob", isBid: true, price: 95, amount: 1 });
       const events = book.execute({ kind: "cancelAll", userId: "bob" });
-      assert.deepEqual(events.map((event) => event.type === "cancelled" && event.orderId), ["b-bid", "b-ask", "b-bid2"]);
-      assert.deepEqual(book.restingOrders().map((order) => order.orderId), ["a-ask"]);
+      assert.deepEqual(
+        events.map((event) => event.type === "cancelled" && event.orderId),
+        ["b-bid", "b-ask", "b-bid2"],
+      );
+      assert.deepEqual(
+        book.restingOrders().map((order) => order.orderId),
+        ["a-ask"],
+      );
       assert.deepEqual(book.execute({ kind: "cancelAll", userId: "bob" }), []);
     });
 
@@ -270,7 +412,11 @@ for (const { name, create } of implementations) {
       ["post-only market", { orderId: "v", type: "market", amount: 1, postOnly: true }, "INVALID_POST_ONLY"],
       ["post-only IOC", { orderId: "v", price: 1, amount: 1, timeInForce: "IOC", postOnly: true }, "INVALID_POST_ONLY"],
       ["budget on a limit order", { orderId: "v", price: 1, amount: 1, quoteBudget: 5n }, "INVALID_QUOTE_BUDGET"],
-      ["budget on a market sell", { orderId: "v", type: "market", isBid: false, amount: 1, quoteBudget: 5n }, "INVALID_QUOTE_BUDGET"],
+      [
+        "budget on a market sell",
+        { orderId: "v", type: "market", isBid: false, amount: 1, quoteBudget: 5n },
+        "INVALID_QUOTE_BUDGET",
+      ],
       ["zero budget", { orderId: "v", type: "market", amount: 1, quoteBudget: 0n }, "INVALID_QUOTE_BUDGET"],
     ];
     for (const [label, input, code] of cases) {

@@ -7,7 +7,8 @@ const DEAL_NAMESPACE = "5c0f7e0e-7c1b-4a53-9b8e-2f4a0f6d7d31";
 const namespaceBytes = Buffer.from(DEAL_NAMESPACE.replaceAll("-", ""), "hex");
 
 export function dealId(pairCode: string, tradeSeq: number): string {
-  if (!Number.isSafeInteger(tradeSeq) || tradeSeq <= 0) throw new RangeError(`tradeSeq must be a positive integer, got ${tradeSeq}`);
+  if (!Number.isSafeInteger(tradeSeq) || tradeSeq <= 0)
+    throw new RangeError(`tradeSeq must be a positive integer, got ${tradeSeq}`);
   const hash = createHash("sha1").update(namespaceBytes).update(`${pairCode}:${tradeSeq}`, "utf8").digest();
   hash[6] = (hash[6] & 0x0f) | 0x50; // version 5
   hash[8] = (hash[8] & 0x3f) | 0x80; // RFC variant

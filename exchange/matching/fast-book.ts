@@ -156,13 +156,43 @@ export class FastBook implements OrderBook {
 
     const filled = command.amount - remaining;
     if (remaining === 0) {
-      events.push({ type: "done", orderId, userId, isBid, price: limit, filled, remaining, status: "filled", reason: null });
+      events.push({
+        type: "done",
+        orderId,
+        userId,
+        isBid,
+        price: limit,
+        filled,
+        remaining,
+        status: "filled",
+        reason: null,
+      });
     } else if (endReason === null && limit !== null && command.timeInForce === "GTC") {
       this.rest(new RestingNode(orderId, userId, isBid, limit, remaining));
-      events.push({ type: "done", orderId, userId, isBid, price: limit, filled, remaining, status: "resting", reason: null });
+      events.push({
+        type: "done",
+        orderId,
+        userId,
+        isBid,
+        price: limit,
+        filled,
+        remaining,
+        status: "resting",
+        reason: null,
+      });
     } else {
       const reason = endReason ?? "UNFILLED";
-      events.push({ type: "done", orderId, userId, isBid, price: limit, filled, remaining, status: "cancelled", reason });
+      events.push({
+        type: "done",
+        orderId,
+        userId,
+        isBid,
+        price: limit,
+        filled,
+        remaining,
+        status: "cancelled",
+        reason,
+      });
     }
     return events;
   }
@@ -248,5 +278,11 @@ function cancelledEvent(node: RestingNode, reason: "USER_CANCEL" | "SELF_TRADE")
 }
 
 function snapshot(node: RestingNode): RestingOrder {
-  return { orderId: node.orderId, userId: node.userId, isBid: node.isBid, price: node.price, remaining: node.remaining };
+  return {
+    orderId: node.orderId,
+    userId: node.userId,
+    isBid: node.isBid,
+    price: node.price,
+    remaining: node.remaining,
+  };
 }

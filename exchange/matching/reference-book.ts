@@ -67,7 +67,11 @@ export class ReferenceBook implements OrderBook {
     for (const order of isBid ? this.bids : this.asks) {
       const last = levels[levels.length - 1];
       if (last !== undefined && last.price === order.price) {
-        levels[levels.length - 1] = { price: last.price, amount: last.amount + BigInt(order.remaining), orders: last.orders + 1 };
+        levels[levels.length - 1] = {
+          price: last.price,
+          amount: last.amount + BigInt(order.remaining),
+          orders: last.orders + 1,
+        };
       } else {
         levels.push({ price: order.price, amount: BigInt(order.remaining), orders: 1 });
       }
@@ -81,13 +85,18 @@ export class ReferenceBook implements OrderBook {
     if (invalid !== null) return [{ type: "rejected", orderId, code: invalid }];
     if (this.order(orderId) !== undefined) return [{ type: "rejected", orderId, code: "DUPLICATE_ORDER_ID" }];
     const opposite = isBid ? this.asks : this.bids;
-    if (command.type === "market" && opposite.length === 0) return [{ type: "rejected", orderId, code: "NO_LIQUIDITY" }];
+    if (command.type === "market" && opposite.length === 0)
+      return [{ type: "rejected", orderId, code: "NO_LIQUIDITY" }];
     if (command.postOnly && opposite.length > 0 && canTrade(command, opposite[0].price)) {
       return [{ type: "rejected", orderId, code: "POST_ONLY_WOULD_TAKE" }];
     }
     if (command.timeInForce === "FOK") {
       // Run the real matching on a throwaway copy and keep nothing of it.
-      const trial = matchAgainst(command, opposite.map((order) => ({ ...order })), []);
+      const trial = matchAgainst(
+        command,
+        opposite.map((order) => ({ ...order })),
+        [],
+      );
       if (trial.remaining > 0) return [{ type: "rejected", orderId, code: "FOK_NOT_FILLABLE" }];
     }
 
@@ -128,7 +137,9 @@ export class ReferenceBook implements OrderBook {
   private insert(order: ReferenceOrder): void {
     const side = order.isBid ? this.bids : this.asks;
     side.push(order);
-    side.sort((a, b) => (a.price === b.price ? a.arrival - b.arrival : order.isBid ? b.price - a.price : a.price - b.price));
+    side.sort((a, b) =>
+      a.price === b.price ? a.arrival - b.arrival : order.isBid ? b.price - a.price : a.price - b.price,
+    );
   }
 
   private removeById(orderId: string, reason: CancelReason): BookEvent {

@@ -32,7 +32,9 @@ export function place(book: OrderBook, input: PlaceInput): BookEvent[] {
 /** Compact trade view for assertions: [maker, taker, price, amount]. */
 export function trades(events: BookEvent[]): [string, string, number, number][] {
   return events.flatMap((event) =>
-    event.type === "trade" ? [[event.makerOrderId, event.takerOrderId, event.price, event.amount] as [string, string, number, number]] : [],
+    event.type === "trade"
+      ? [[event.makerOrderId, event.takerOrderId, event.price, event.amount] as [string, string, number, number]]
+      : [],
   );
 }
 

@@ -3,7 +3,7 @@ import { describe, it } from "node:test";
 import fc from "fast-check";
 import { ceilDiv, floorDiv, formatUnits, parseUnits } from "./decimal.ts";
 
-const value = <T,>(result: { ok: true; value: T } | { ok: false; code: string }) => {
+const value = <T>(result: { ok: true; value: T } | { ok: false; code: string }) => {
   if (!result.ok) throw new Error(`expected ok, got ${result.code}`);
   return result.value;
 };
@@ -49,10 +49,14 @@ describe("formatUnits", () => {
 
   it("round-trips with parseUnits for any integer and any digits", () => {
     fc.assert(
-      fc.property(fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }), fc.integer({ min: 0, max: 36 }), (units, digits) => {
-        assert.equal(value(parseUnits(formatUnits(units, digits), digits)), units);
-        assert.equal(value(parseUnits(formatUnits(units, digits, { trimZeros: true }), digits)), units);
-      }),
+      fc.property(
+        fc.bigInt({ min: -(10n ** 40n), max: 10n ** 40n }),
+        fc.integer({ min: 0, max: 36 }),
+        (units, digits) => {
+          assert.equal(value(parseUnits(formatUnits(units, digits), digits)), units);
+          assert.equal(value(parseUnits(formatUnits(units, digits, { trimZeros: true }), digits)), units);
+        },
+      ),
       { seed: 1, numRuns: 500 },
     );
   });

@@ -1,4 +1,13 @@
-export { ceilDiv, floorDiv, formatUnits, MAX_STORED_UNITS, parseUnits, pow10, type DecimalError, type Rounding } from "./decimal.ts";
+export {
+  ceilDiv,
+  floorDiv,
+  formatUnits,
+  MAX_STORED_UNITS,
+  parseUnits,
+  pow10,
+  type DecimalError,
+  type Rounding,
+} from "./decimal.ts";
 export { applyRateRoundingUp, parseRate, ZERO_RATE, type Rate } from "./rate.ts";
 export {
   baseUnitsOfLots,

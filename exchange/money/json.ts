@@ -22,7 +22,8 @@ export class JsonNumber {
 export function parseJsonExact(text: string): unknown {
   return JSON.parse(text, function (this: unknown, _key: string, value: unknown, context?: ReviverContext) {
     if (typeof value !== "number") return value;
-    if (context?.source === undefined) throw new Error("JSON.parse source text access is unavailable (Node >= 22 required)");
+    if (context?.source === undefined)
+      throw new Error("JSON.parse source text access is unavailable (Node >= 22 required)");
     return new JsonNumber(context.source);
   } as (this: unknown, key: string, value: unknown) => unknown);
 }

@@ -77,7 +77,10 @@ describe("pair conversions", () => {
     assert.equal(baseUnitsOfLots(1050, alpha), 10_500_000_000_000_000_000n);
     assert.equal(quoteUnitsOf(12345, 1050, alpha), 12_962_250n);
     // Products past 2^53 stay exact.
-    assert.equal(quoteUnitsOf(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, alpha), BigInt(Number.MAX_SAFE_INTEGER) ** 2n);
+    assert.equal(
+      quoteUnitsOf(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER, alpha),
+      BigInt(Number.MAX_SAFE_INTEGER) ** 2n,
+    );
   });
 
   it("turns a quote amount into a tick-lot budget rounded down", () => {

@@ -50,20 +50,24 @@ export function definePair(settings: PairSettings): Result<PairSpec, "INVALID_PA
     [`${base.code} decimals`, base.decimals, MAX_DECIMALS],
     [`${quote.code} decimals`, quote.decimals, MAX_DECIMALS],
   ] as const) {
-    if (!Number.isInteger(value) || value < 0 || value > max) problems.push(`${name} must be an integer in [0, ${max}]`);
+    if (!Number.isInteger(value) || value < 0 || value > max)
+      problems.push(`${name} must be an integer in [0, ${max}]`);
   }
   if (problems.length === 0) {
     if (digitsAmount > base.decimals) {
       problems.push(`digitsAmount ${digitsAmount} is finer than ${base.code}'s ${base.decimals} decimals`);
     }
     if (digitsPrice + digitsAmount > quote.decimals) {
-      problems.push(`digitsPrice + digitsAmount (${digitsPrice + digitsAmount}) is finer than ${quote.code}'s ${quote.decimals} decimals`);
+      problems.push(
+        `digitsPrice + digitsAmount (${digitsPrice + digitsAmount}) is finer than ${quote.code}'s ${quote.decimals} decimals`,
+      );
     }
   }
   let minQuoteAmount: bigint | null = null;
   if (problems.length === 0 && settings.minQuoteAmount != null) {
     const parsed = parseUnits(settings.minQuoteAmount, quote.decimals);
-    if (!parsed.ok || parsed.value < 0n) problems.push(`minQuoteAmount ${settings.minQuoteAmount} is not a valid ${quote.code} amount`);
+    if (!parsed.ok || parsed.value < 0n)
+      problems.push(`minQuoteAmount ${settings.minQuoteAmount} is not a valid ${quote.code} amount`);
     else minQuoteAmount = parsed.value;
   }
   if (problems.length > 0) return fail("INVALID_PAIR", `pair ${code}: ${problems.join("; ")}`);
@@ -71,12 +75,20 @@ export function definePair(settings: PairSettings): Result<PairSpec, "INVALID_PA
 }
 
 /** Decimal price text to ticks; "exact" refuses a price off the pair's tick grid. */
-export function parsePrice(text: string, pair: PairSpec, rounding: Rounding = "exact"): Result<number, ConversionError> {
+export function parsePrice(
+  text: string,
+  pair: PairSpec,
+  rounding: Rounding = "exact",
+): Result<number, ConversionError> {
   return toSafeInteger(parseUnits(text, pair.digitsPrice, rounding), text);
 }
 
 /** Decimal amount text (base currency) to lots. */
-export function parseAmount(text: string, pair: PairSpec, rounding: Rounding = "exact"): Result<number, ConversionError> {
+export function parseAmount(
+  text: string,
+  pair: PairSpec,
+  rounding: Rounding = "exact",
+): Result<number, ConversionError> {
   return toSafeInteger(parseUnits(text, pair.digitsAmount, rounding), text);
 }
 
@@ -103,10 +115,17 @@ export function tickLotsOfQuoteUnits(quoteUnits: bigint, pair: PairSpec): bigint
 }
 
 /** Decimal text to base units, refusing what a numeric(78, 0) column could not store (OUT_OF_RANGE). */
-export function parseCurrencyUnits(text: string, currency: CurrencySpec, rounding: Rounding = "exact"): Result<bigint, ConversionError> {
+export function parseCurrencyUnits(
+  text: string,
+  currency: CurrencySpec,
+  rounding: Rounding = "exact",
+): Result<bigint, ConversionError> {
   const parsed = parseUnits(text, currency.decimals, rounding);
   if (parsed.ok && (parsed.value > MAX_STORED_UNITS || parsed.value < -MAX_STORED_UNITS)) {
-    return fail("OUT_OF_RANGE", `${text} ${currency.code} is more than the ${MAX_STORED_UNITS_TEXT} base units an amount can hold`);
+    return fail(
+      "OUT_OF_RANGE",
+      `${text} ${currency.code} is more than the ${MAX_STORED_UNITS_TEXT} base units an amount can hold`,
+    );
   }
   return parsed;
 }

@@ -13,7 +13,8 @@ export const ZERO_RATE: Rate = { numerator: 0n, scale: 0 };
 export function parseRate(text: string): Result<Rate, "INVALID_RATE"> {
   const scale = text.includes(".") ? text.length - text.indexOf(".") - 1 : 0;
   const parsed = scale <= 36 ? parseUnits(text, scale) : undefined;
-  if (parsed === undefined || !parsed.ok) return fail("INVALID_RATE", `not a decimal fraction: ${JSON.stringify(text)}`);
+  if (parsed === undefined || !parsed.ok)
+    return fail("INVALID_RATE", `not a decimal fraction: ${JSON.stringify(text)}`);
   if (parsed.value < 0n || parsed.value > pow10(scale)) return fail("INVALID_RATE", `rate ${text} is outside [0, 1]`);
   return ok({ numerator: parsed.value, scale });
 }

@@ -18,7 +18,10 @@ if (env.EXCHANGE_DEMO) {
     const demo = await ensureDemoUsers(running.exchange, file);
     const what = demo.created.length === 0 ? "kept" : `created ${demo.created.join(", ")}`;
     console.log(`exchange: demo users (${what}); their API keys are in ${demo.file}`);
-    for (const entry of demo.credentials) console.log(`  ${entry.label.padEnd(13)} level ${String(entry.level).padEnd(3)} user ${entry.userId}  key ${entry.publicKey}`);
+    for (const entry of demo.credentials)
+      console.log(
+        `  ${entry.label.padEnd(13)} level ${String(entry.level).padEnd(3)} user ${entry.userId}  key ${entry.publicKey}`,
+      );
   } catch (error) {
     console.error("exchange: could not create the demo users", error);
     await running.close();

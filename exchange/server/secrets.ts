@@ -22,11 +22,22 @@ interface Given {
   readonly EXCHANGE_SERVICE_SECRET?: string;
 }
 
-export async function resolveSecrets(given: Given, file: string, production = process.env.NODE_ENV === "production"): Promise<ExchangeSecrets> {
-  const { EXCHANGE_SERVER_KEY: serverKey, EXCHANGE_ADMIN_TOKEN: adminToken, EXCHANGE_SERVICE_SECRET: serviceSecret } = given;
-  if (serverKey !== undefined && adminToken !== undefined && serviceSecret !== undefined) return { serverKey, adminToken, serviceSecret, file: null };
+export async function resolveSecrets(
+  given: Given,
+  file: string,
+  production = process.env.NODE_ENV === "production",
+): Promise<ExchangeSecrets> {
+  const {
+    EXCHANGE_SERVER_KEY: serverKey,
+    EXCHANGE_ADMIN_TOKEN: adminToken,
+    EXCHANGE_SERVICE_SECRET: serviceSecret,
+  } = given;
+  if (serverKey !== undefined && adminToken !== undefined && serviceSecret !== undefined)
+    return { serverKey, adminToken, serviceSecret, file: null };
   if (production) {
-    throw new Error("Invalid environment: EXCHANGE_SERVER_KEY, EXCHANGE_ADMIN_TOKEN and EXCHANGE_SERVICE_SECRET are required when NODE_ENV=production");
+    throw new Error(
+      "Invalid environment: EXCHANGE_SERVER_KEY, EXCHANGE_ADMIN_TOKEN and EXCHANGE_SERVICE_SECRET are required when NODE_ENV=production",
+    );
   }
   let stored: Partial<Record<"serverKey" | "adminToken" | "serviceSecret", string>> = {};
   if (existsSync(file)) stored = JSON.parse(await readFile(file, "utf8"));
@@ -36,10 +47,18 @@ export async function resolveSecrets(given: Given, file: string, production = pr
     adminToken: stored.adminToken ?? randomBytes(24).toString("base64url"),
     serviceSecret: stored.serviceSecret ?? randomBytes(24).toString("base64url"),
   };
-  if (kept.serverKey !== stored.serverKey || kept.adminToken !== stored.adminToken || kept.serviceSecret !== stored.serviceSecret) {
+  if (
+    kept.serverKey !== stored.serverKey ||
+    kept.adminToken !== stored.adminToken ||
+    kept.serviceSecret !== stored.serviceSecret
+  ) {
     await mkdir(dirname(file), { recursive: true });
     await writeFile(file, JSON.stringify(kept, null, 2) + "\n", { mode: 0o600 });
   }
-  const secrets = { serverKey: serverKey ?? kept.serverKey, adminToken: adminToken ?? kept.adminToken, serviceSecret: serviceSecret ?? kept.serviceSecret };
+  const secrets = {
+    serverKey: serverKey ?? kept.serverKey,
+    adminToken: adminToken ?? kept.adminToken,
+    serviceSecret: serviceSecret ?? kept.serviceSecret,
+  };
   return { ...secrets, file };
 }

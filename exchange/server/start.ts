@@ -47,13 +47,20 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
   const onFatal =
     options.onFatal ??
     ((error: unknown) => {
-      console.error("exchange: memory may be out of step with the database (a command failed midway); exiting so a restart reloads it", error);
+      console.error(
+        "exchange: memory may be out of step with the database (a command failed midway); exiting so a restart reloads it",
+        error,
+      );
       process.exit(1);
     });
   // A failed or hung commit is not fatal: the exchange refuses writes and reloads when the database is back.
   // On its own connection (db.writer), so a burst of reads cannot hold up a commit.
   // A committed-batch listener that throws is a bug like a command failing midway: onFatal.
-  const committer = createCommitter(db.writer, { timeoutMs: env.EXCHANGE_COMMIT_TIMEOUT_MS, maxPending: env.EXCHANGE_COMMIT_QUEUE_MAX, onFatal });
+  const committer = createCommitter(db.writer, {
+    timeoutMs: env.EXCHANGE_COMMIT_TIMEOUT_MS,
+    maxPending: env.EXCHANGE_COMMIT_QUEUE_MAX,
+    onFatal,
+  });
   const exchange = await Exchange.open({
     db,
     committer,
@@ -85,12 +92,16 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
   const acceptsFrom = replay.startedAt + env.SIGNATURE_MAX_FUTURE_MS;
   while (Date.now() < acceptsFrom) await new Promise((resolve) => setTimeout(resolve, acceptsFrom - Date.now()));
   const server = await new Promise<ServerType>((resolve) => {
-    const started = serve({ fetch: app.fetch, port: env.EXCHANGE_PORT, hostname: env.EXCHANGE_HOST }, () => resolve(started));
+    const started = serve({ fetch: app.fetch, port: env.EXCHANGE_PORT, hostname: env.EXCHANGE_HOST }, () =>
+      resolve(started),
+    );
   });
   const address = server.address();
   const port = typeof address === "object" && address !== null ? address.port : env.EXCHANGE_PORT;
   const url = `http://${env.EXCHANGE_HOST}:${port}`;
-  log(`exchange: serving ${url} (${db.kind}${env.DATABASE_URL ? `, schema ${env.EXCHANGE_DB_SCHEMA}` : ` in ${env.EXCHANGE_DATA_DIR}`})`);
+  log(
+    `exchange: serving ${url} (${db.kind}${env.DATABASE_URL ? `, schema ${env.EXCHANGE_DB_SCHEMA}` : ` in ${env.EXCHANGE_DATA_DIR}`})`,
+  );
   return {
     url,
     exchange,

@@ -6,7 +6,16 @@ import { after, before, describe, it } from "node:test";
 import { mulberry32 } from "../../lib/random.ts";
 import { createKeyVault, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
 import { seedReferenceData } from "../demo/reference-data.ts";
-import { createCommitter, loadState, migrate, openDb, type Db, type GroupCommitter, type OrderRow, type WriteUnit } from "../store/index.ts";
+import {
+  createCommitter,
+  loadState,
+  migrate,
+  openDb,
+  type Db,
+  type GroupCommitter,
+  type OrderRow,
+  type WriteUnit,
+} from "../store/index.ts";
 import { orderRow } from "../store/test-fixtures.ts";
 import { CommittedView } from "./committed-view.ts";
 import { Exchange } from "./exchange.ts";
@@ -16,22 +25,49 @@ console.log(`# committed view property test: VIEW_SEED=${SEED}`);
 
 /** A resting order on pair "P" of user "u1": 10 lots at 100 ticks. */
 const open = (id: string, patch: Partial<OrderRow> = {}): OrderRow =>
-  orderRow(id, { userId: "u1", pairCode: "P", priceTicks: 100, amountLots: 10, remainingLots: 10, createdAt: 0, updatedAt: 0, ...patch });
+  orderRow(id, {
+    userId: "u1",
+    pairCode: "P",
+    priceTicks: 100,
+    amountLots: 10,
+    remainingLots: 10,
+    createdAt: 0,
+    updatedAt: 0,
+    ...patch,
+  });
 
 describe("CommittedView", () => {
   it("aggregates open orders into levels, best first, and forgets them when they close", () => {
-    const view = CommittedView.of({ balances: [], fees: [], openOrders: [open("a"), open("b", { priceTicks: 101, seq: 2 }), open("c", { isBid: false, priceTicks: 105, seq: 3 })] });
+    const view = CommittedView.of({
+      balances: [],
+      fees: [],
+      openOrders: [
+        open("a"),
+        open("b", { priceTicks: 101, seq: 2 }),
+        open("c", { isBid: false, priceTicks: 105, seq: 3 }),
+      ],
+    });
     assert.deepEqual(view.levels("P", true, 10), [
       { priceTicks: 101, lots: 10n },
       { priceTicks: 100, lots: 10n },
     ]);
     assert.equal(view.best("P", false), 105);
     const before = view.version("P");
-    view.apply({ orders: [open("b", { priceTicks: 101, seq: 2, remainingLots: 4, filledLots: 6 }), open("d", { priceTicks: 100, seq: 4 })] });
+    view.apply({
+      orders: [
+        open("b", { priceTicks: 101, seq: 2, remainingLots: 4, filledLots: 6 }),
+        open("d", { priceTicks: 100, seq: 4 }),
+      ],
+    });
     assert.ok(view.version("P") > before);
     assert.deepEqual(view.levels("P", true, 1), [{ priceTicks: 101, lots: 4n }]);
     assert.deepEqual(view.levels("P", true, 10)[1], { priceTicks: 100, lots: 20n });
-    view.apply({ orders: [open("b", { priceTicks: 101, seq: 2, remainingLots: 0, status: "filled" }), open("c", { isBid: false, priceTicks: 105, status: "cancelled" })] });
+    view.apply({
+      orders: [
+        open("b", { priceTicks: 101, seq: 2, remainingLots: 0, status: "filled" }),
+        open("c", { isBid: false, priceTicks: 105, status: "cancelled" }),
+      ],
+    });
     assert.equal(view.best("P", true), 100);
     assert.equal(view.best("P", false), null);
     assert.deepEqual(
@@ -69,7 +105,12 @@ describe("CommittedView against the database (property)", () => {
     await migrate(db);
     await seedReferenceData(db);
     committer = createCommitter(db);
-    exchange = await Exchange.open({ db, committer, vault: createKeyVault(parseServerKey("44".repeat(32))), generateKeyPair: generateApiKeyPair });
+    exchange = await Exchange.open({
+      db,
+      committer,
+      vault: createKeyVault(parseServerKey("44".repeat(32))),
+      generateKeyPair: generateApiKeyPair,
+    });
   });
 
   after(async () => {
@@ -123,16 +164,32 @@ describe("CommittedView against the database (property)", () => {
       await Promise.allSettled(burst);
       for (const unit of units.splice(0)) replay.apply(unit);
       const stored = CommittedView.of(await loadState(db)).describe();
-      assert.deepEqual(exchange.committed.describe(), stored, `round ${round}: the committed view differs from the database`);
+      assert.deepEqual(
+        exchange.committed.describe(),
+        stored,
+        `round ${round}: the committed view differs from the database`,
+      );
       assert.deepEqual(replay.describe(), stored, `round ${round}: replaying the units differs from the database`);
       // Everything has committed, so the working state is the committed state.
       for (const isBid of [true, false]) {
-        const working = exchange.market("ALPHA_USDT").book.depth(isBid, Infinity).map((l) => ({ priceTicks: l.price, lots: l.amount }));
-        assert.deepEqual(exchange.committed.levels("ALPHA_USDT", isBid, Infinity), working, `round ${round}: committed book differs from the working book`);
+        const working = exchange
+          .market("ALPHA_USDT")
+          .book.depth(isBid, Infinity)
+          .map((l) => ({ priceTicks: l.price, lots: l.amount }));
+        assert.deepEqual(
+          exchange.committed.levels("ALPHA_USDT", isBid, Infinity),
+          working,
+          `round ${round}: committed book differs from the working book`,
+        );
       }
       checks++;
     }
     assert.equal(checks, 30);
-    assert.ok(exchange.committed.levels("ALPHA_USDT", true, 1).length + exchange.committed.levels("ALPHA_USDT", false, 1).length > 0, "the run left a book");
+    assert.ok(
+      exchange.committed.levels("ALPHA_USDT", true, 1).length +
+        exchange.committed.levels("ALPHA_USDT", false, 1).length >
+        0,
+      "the run left a book",
+    );
   });
 });

@@ -125,7 +125,8 @@ export class CommittedView {
 
   private bookOf(pairCode: string): Book {
     let book = this.books.get(pairCode);
-    if (book === undefined) this.books.set(pairCode, (book = { bids: new Side(true), asks: new Side(false), version: 0 }));
+    if (book === undefined)
+      this.books.set(pairCode, (book = { bids: new Side(true), asks: new Side(false), version: 0 }));
     return book;
   }
 
@@ -153,7 +154,8 @@ export class CommittedView {
   /** A user's open orders, newest first. */
   openOrdersOf(userId: string, pairCode?: string): OrderRow[] {
     const result: OrderRow[] = [];
-    for (const row of this.openByUser.get(userId)?.values() ?? []) if (pairCode === undefined || row.pairCode === pairCode) result.push(row);
+    for (const row of this.openByUser.get(userId)?.values() ?? [])
+      if (pairCode === undefined || row.pairCode === pairCode) result.push(row);
     return result.sort((a, b) => b.seq - a.seq);
   }
 
@@ -176,10 +178,25 @@ export class CommittedView {
   /** Everything the view holds as plain sorted data (tests compare two views with it). */
   describe(): unknown {
     const sortKey = <T>(entries: [string, T][]) => entries.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
-    const balances = sortKey([...this.allBalances()].filter((b) => b.available !== 0n || b.locked !== 0n).map((b) => [`${b.userId}/${b.currency}`, b]));
+    const balances = sortKey(
+      [...this.allBalances()]
+        .filter((b) => b.available !== 0n || b.locked !== 0n)
+        .map((b) => [`${b.userId}/${b.currency}`, b]),
+    );
     const books = sortKey(
-      [...this.books.keys()].map((code) => [code, { bids: this.levels(code, true, Infinity), asks: this.levels(code, false, Infinity) }] as [string, unknown]),
-    ).filter(([, book]) => (book as { bids: unknown[]; asks: unknown[] }).bids.length + (book as { bids: unknown[]; asks: unknown[] }).asks.length > 0);
+      [...this.books.keys()].map(
+        (code) =>
+          [code, { bids: this.levels(code, true, Infinity), asks: this.levels(code, false, Infinity) }] as [
+            string,
+            unknown,
+          ],
+      ),
+    ).filter(
+      ([, book]) =>
+        (book as { bids: unknown[]; asks: unknown[] }).bids.length +
+          (book as { bids: unknown[]; asks: unknown[] }).asks.length >
+        0,
+    );
     return {
       balances,
       fees: sortKey([...this.fees].filter(([, amount]) => amount !== 0n)),

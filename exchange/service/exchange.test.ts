@@ -42,14 +42,38 @@ describe("Exchange: a throw in the middle of a command is fatal", () => {
     const buyer = await exchange.createUser(0, null);
     await exchange.deposit({ userId: seller.id, currency: "ALPHA", amount: "100", reference: null });
     await exchange.deposit({ userId: buyer.id, currency: "USDT", amount: "100", reference: null });
-    await exchange.placeOrder(seller.id, { currencyPairCode: "ALPHA_USDT", isBid: false, type: "limit", amount: "10", price: "0.5" });
-    await assert.rejects(exchange.placeOrder(buyer.id, { currencyPairCode: "ALPHA_USDT", isBid: true, type: "limit", amount: "1000", price: "0.5" }), { code: "INSUFFICIENT_BALANCE" });
+    await exchange.placeOrder(seller.id, {
+      currencyPairCode: "ALPHA_USDT",
+      isBid: false,
+      type: "limit",
+      amount: "10",
+      price: "0.5",
+    });
+    await assert.rejects(
+      exchange.placeOrder(buyer.id, {
+        currencyPairCode: "ALPHA_USDT",
+        isBid: true,
+        type: "limit",
+        amount: "1000",
+        price: "0.5",
+      }),
+      { code: "INSUFFICIENT_BALANCE" },
+    );
     assert.equal(fatal.length, 0, "a refused order is a value, not a fatal error");
     // The fee of a trade is looked up while it settles, after the book has matched.
     exchange.reference.pairFees = () => {
       throw new Error("fee lookup failed");
     };
-    await assert.rejects(exchange.placeOrder(buyer.id, { currencyPairCode: "ALPHA_USDT", isBid: true, type: "limit", amount: "10", price: "0.5" }), /fee lookup failed/);
+    await assert.rejects(
+      exchange.placeOrder(buyer.id, {
+        currencyPairCode: "ALPHA_USDT",
+        isBid: true,
+        type: "limit",
+        amount: "10",
+        price: "0.5",
+      }),
+      /fee lookup failed/,
+    );
     assert.equal(fatal.length, 1);
     assert.match(String(fatal[0]), /fee lookup failed/);
   });
@@ -59,7 +83,8 @@ describe("Exchange: a throw in the middle of a command is fatal", () => {
 function faultyDb(db: Db) {
   let holding = false;
   const held: (() => void)[] = [];
-  const gate = <T>(run: () => Promise<T>): Promise<T> => (holding ? new Promise<T>((resolve, reject) => held.push(() => run().then(resolve, reject))) : run());
+  const gate = <T>(run: () => Promise<T>): Promise<T> =>
+    holding ? new Promise<T>((resolve, reject) => held.push(() => run().then(resolve, reject))) : run();
   const faulty: Db = {
     kind: db.kind,
     query: (sql, params, options) => gate(() => db.query(sql, params, options)),
@@ -110,12 +135,25 @@ describe("Exchange: a hung database", () => {
     const buyer = await exchange.createUser(0, null);
     await exchange.deposit({ userId: seller.id, currency: "ALPHA", amount: "100", reference: null });
     await exchange.deposit({ userId: buyer.id, currency: "USDT", amount: "100", reference: null });
-    await exchange.placeOrder(seller.id, { currencyPairCode: "ALPHA_USDT", isBid: false, type: "limit", amount: "10", price: "0.5" });
+    await exchange.placeOrder(seller.id, {
+      currencyPairCode: "ALPHA_USDT",
+      isBid: false,
+      type: "limit",
+      amount: "10",
+      price: "0.5",
+    });
     const bookBefore = exchange.committed.levels("ALPHA_USDT", false, 10);
     const buyerBefore = exchange.balances(buyer.id);
 
     // The order's clientOrderId lookup is already on its way when the database hangs; its commit is held.
-    const lost = { currencyPairCode: "ALPHA_USDT", isBid: true, type: "limit", amount: "4", price: "0.5", clientOrderId: "lost-1" } as const;
+    const lost = {
+      currencyPairCode: "ALPHA_USDT",
+      isBid: true,
+      type: "limit",
+      amount: "4",
+      price: "0.5",
+      clientOrderId: "lost-1",
+    } as const;
     const hung = exchange.placeOrder(buyer.id, lost);
     faulty.hang();
     while (committer.pending === 0) await new Promise((resolve) => setImmediate(resolve));
@@ -123,11 +161,27 @@ describe("Exchange: a hung database", () => {
     assert.deepEqual(exchange.committed.levels("ALPHA_USDT", false, 10), bookBefore);
     assert.deepEqual(exchange.balances(buyer.id), buyerBefore);
     assert.equal(exchange.market("ALPHA_USDT").book.depth(false, 1)[0].amount, 600n, "the working book did trade");
-    await assert.rejects(hung, (error: Error) => error instanceof DatabaseUnavailableError && /outcome is unknown/.test(error.message));
+    await assert.rejects(
+      hung,
+      (error: Error) => error instanceof DatabaseUnavailableError && /outcome is unknown/.test(error.message),
+    );
     assert.equal(exchange.ready, false);
-    await assert.rejects(exchange.placeOrder(buyer.id, { currencyPairCode: "ALPHA_USDT", isBid: true, type: "limit", amount: "1", price: "0.4" }), DatabaseUnavailableError);
+    await assert.rejects(
+      exchange.placeOrder(buyer.id, {
+        currencyPairCode: "ALPHA_USDT",
+        isBid: true,
+        type: "limit",
+        amount: "1",
+        price: "0.4",
+      }),
+      DatabaseUnavailableError,
+    );
     await assert.rejects(exchange.cancelAll(seller.id), DatabaseUnavailableError);
-    await assert.rejects(exchange.db.query("select 1"), DatabaseUnavailableError, "reads that need the database fail at once");
+    await assert.rejects(
+      exchange.db.query("select 1"),
+      DatabaseUnavailableError,
+      "reads that need the database fail at once",
+    );
     assert.equal(committer.pending, 0);
     assert.deepEqual(exchange.balances(buyer.id), buyerBefore, "reads are served from the committed view");
 
@@ -138,20 +192,42 @@ describe("Exchange: a hung database", () => {
       assert.ok(Date.now() < deadline, "the exchange did not recover");
       await new Promise((resolve) => setTimeout(resolve, 10));
     }
-    assert.deepEqual(exchange.committed.describe(), CommittedView.of(await loadState(raw)).describe(), "the committed view is the database");
-    assert.equal(exchange.committed.levels("ALPHA_USDT", false, 1)[0].lots, 600n, "the late commit is in the reloaded book");
+    assert.deepEqual(
+      exchange.committed.describe(),
+      CommittedView.of(await loadState(raw)).describe(),
+      "the committed view is the database",
+    );
+    assert.equal(
+      exchange.committed.levels("ALPHA_USDT", false, 1)[0].lots,
+      600n,
+      "the late commit is in the reloaded book",
+    );
     for (const isBid of [true, false]) {
-      const working = exchange.market("ALPHA_USDT").book.depth(isBid, Infinity).map((l) => ({ priceTicks: l.price, lots: l.amount }));
-      assert.deepEqual(exchange.committed.levels("ALPHA_USDT", isBid, Infinity), working, "the working book is the stored one");
+      const working = exchange
+        .market("ALPHA_USDT")
+        .book.depth(isBid, Infinity)
+        .map((l) => ({ priceTicks: l.price, lots: l.amount }));
+      assert.deepEqual(
+        exchange.committed.levels("ALPHA_USDT", isBid, Infinity),
+        working,
+        "the working book is the stored one",
+      );
     }
     // Its client was told the outcome is unknown: a retry with the same clientOrderId finds it.
     const retry = await exchange.placeOrder(buyer.id, lost);
     assert.equal(retry.replay, true, "the retry found the order that committed late");
     assert.equal(retry.order.filledLots, 400);
     assert.equal(retry.fills.length, 1);
-    const next = await exchange.placeOrder(buyer.id, { currencyPairCode: "ALPHA_USDT", isBid: true, type: "limit", amount: "2", price: "0.5" });
+    const next = await exchange.placeOrder(buyer.id, {
+      currencyPairCode: "ALPHA_USDT",
+      isBid: true,
+      type: "limit",
+      amount: "2",
+      price: "0.5",
+    });
     assert.equal(next.fills.length, 1, "it trades again");
-    for (const row of await exchange.reconcile()) assert.equal(row.balanced, true, `${row.currency} does not reconcile`);
+    for (const row of await exchange.reconcile())
+      assert.equal(row.balanced, true, `${row.currency} does not reconcile`);
     await exchange.close();
   });
 });

@@ -39,7 +39,14 @@ import { monotonicMicros, type MicrosClock } from "./clock.ts";
 import { CommittedView } from "./committed-view.ts";
 import { InFlight } from "./in-flight.ts";
 import { ReferenceData, type Currency, type Pair } from "./reference.ts";
-import { BOOK_REJECTIONS, balancesTouched, parseOrder, placeRejection, rowsOfEvents, type PlaceOrderInput } from "./trading.ts";
+import {
+  BOOK_REJECTIONS,
+  balancesTouched,
+  parseOrder,
+  placeRejection,
+  rowsOfEvents,
+  type PlaceOrderInput,
+} from "./trading.ts";
 
 // The exchange's in-memory core and its sequencing. Every command runs synchronously against
 // the books and the ledger (JavaScript runs one at a time, so no two commands interleave), then
@@ -51,7 +58,10 @@ import { BOOK_REJECTIONS, balancesTouched, parseOrder, placeRejection, rowsOfEve
 // write 503 before it changes anything, reads served from the committed view), waits for the
 // database, reloads the working state from it exactly as start-up does, and takes writes again.
 
-export type Committer = Pick<GroupCommitter, "commit" | "admit" | "failed" | "fail" | "onCommitted" | "onFailure" | "resume">;
+export type Committer = Pick<
+  GroupCommitter,
+  "commit" | "admit" | "failed" | "fail" | "onCommitted" | "onFailure" | "resume"
+>;
 
 export interface KeyVault {
   encrypt(publicKey: string, privateKey: string): string;
@@ -130,7 +140,11 @@ export class Exchange {
     this.options = options;
     this.nowMs = options.nowMs ?? Date.now;
     this.nowUs = options.nowUs ?? monotonicMicros();
-    this.guardedDb = guarded(options.db, () => !options.committer.failed, (error) => options.committer.fail(error));
+    this.guardedDb = guarded(
+      options.db,
+      () => !options.committer.failed,
+      (error) => options.committer.fail(error),
+    );
     this.load(state);
     options.committer.onCommitted((units) => this.committedBatch(units));
     options.committer.onFailure((error) => this.lostDatabase(error));
@@ -175,7 +189,8 @@ export class Exchange {
   private committedBatch(units: readonly WriteUnit[]): void {
     for (const unit of units) {
       this.committed.apply(unit);
-      if (unit.deals !== undefined && unit.deals.length > 0) for (const listener of this.dealListeners) listener(unit.deals);
+      if (unit.deals !== undefined && unit.deals.length > 0)
+        for (const listener of this.dealListeners) listener(unit.deals);
     }
   }
 
@@ -186,7 +201,9 @@ export class Exchange {
    */
   private lostDatabase(error: unknown): void {
     const log = this.options.log ?? ((message: string) => console.error(message));
-    log(`exchange: a commit failed (${(error as Error)?.message ?? error}); refusing writes until the database is back`);
+    log(
+      `exchange: a commit failed (${(error as Error)?.message ?? error}); refusing writes until the database is back`,
+    );
     if (this.recovery !== null) return;
     const { min, max } = this.options.recoveryDelayMs ?? { min: 100, max: 5_000 };
     this.recovery = (async () => {
@@ -201,7 +218,9 @@ export class Exchange {
           log("exchange: the database is back; state reloaded, taking commands again");
           return;
         } catch (failure) {
-          log(`exchange: the database is still unavailable (${(failure as Error)?.message ?? failure}); retrying in ${Math.min(delay * 2, max)} ms`);
+          log(
+            `exchange: the database is still unavailable (${(failure as Error)?.message ?? failure}); retrying in ${Math.min(delay * 2, max)} ms`,
+          );
         }
       }
     })().finally(() => (this.recovery = null));
@@ -262,7 +281,8 @@ export class Exchange {
     const row = this.apiKeys.get(publicKey);
     if (row === undefined) return undefined;
     let privateKey = this.plainKeys.get(publicKey);
-    if (privateKey === undefined) this.plainKeys.set(publicKey, (privateKey = this.options.vault.decrypt(publicKey, row.privateKeyEncrypted)));
+    if (privateKey === undefined)
+      this.plainKeys.set(publicKey, (privateKey = this.options.vault.decrypt(publicKey, row.privateKeyEncrypted)));
     return { userId: row.userId, privateKey };
   }
 
@@ -282,13 +302,14 @@ export class Exchange {
       `${userId}\u0000${clientOrderId}`,
       async () => {
         const earlier = await getOrderByClientId(this.db, userId, clientOrderId);
-        return earlier === null ? null : { order: earlier, fills: await listOrderDeals(this.db, earlier.id), replay: true };
+        return earlier === null
+          ? null
+          : { order: earlier, fills: await listOrderDeals(this.db, earlier.id), replay: true };
       },
       () => this.placeNow(userId, input),
     );
     return { ...value, replay };
   }
-
 
   private async placeNow(userId: string, input: PlaceOrderInput): Promise<OrderResult> {
     // Only new orders need an active pair; cancels and restarts reach the orders of an inactive one.
@@ -334,15 +355,17 @@ export class Exchange {
       createdAt: nowMs,
       updatedAt: nowMs,
     };
-    const applied = this.mutating(() => rowsOfEvents({
-      pair: market.pairRef,
-      ledger: this.ledger,
-      openOrders: this.openOrders,
-      taker,
-      events: outcome.value.events,
-      entries: outcome.value.entries,
-      nowMs,
-    }));
+    const applied = this.mutating(() =>
+      rowsOfEvents({
+        pair: market.pairRef,
+        ledger: this.ledger,
+        openOrders: this.openOrders,
+        taker,
+        events: outcome.value.events,
+        entries: outcome.value.entries,
+        nowMs,
+      }),
+    );
     await this.options.committer.commit(applied.unit);
     return { order: applied.orders[0], fills: applied.deals, replay: false };
   }
@@ -394,9 +417,21 @@ export class Exchange {
     return orders;
   }
 
-  private applyOutcome(market: Market, events: Parameters<typeof rowsOfEvents>[0]["events"], entries: readonly Entry[]) {
+  private applyOutcome(
+    market: Market,
+    events: Parameters<typeof rowsOfEvents>[0]["events"],
+    entries: readonly Entry[],
+  ) {
     return this.mutating(() =>
-      rowsOfEvents({ pair: market.pairRef, ledger: this.ledger, openOrders: this.openOrders, taker: null, events, entries, nowMs: this.nowMs() }),
+      rowsOfEvents({
+        pair: market.pairRef,
+        ledger: this.ledger,
+        openOrders: this.openOrders,
+        taker: null,
+        events,
+        entries,
+        nowMs: this.nowMs(),
+      }),
     );
   }
 
@@ -432,17 +467,32 @@ export class Exchange {
 
   /** A user's committed balances in every currency. */
   balances(userId: string): { currency: string; available: bigint; locked: bigint }[] {
-    return [...this.reference.currencies.keys()].map((currency) => ({ currency, ...this.committed.balance(userId, currency) }));
+    return [...this.reference.currencies.keys()].map((currency) => ({
+      currency,
+      ...this.committed.balance(userId, currency),
+    }));
   }
 
   /** Credits a deposit less its Refill commission; a repeated id returns the first deposit. */
-  async deposit(args: { userId: string; currency: string; amount: string; reference: string | null; depositId?: string }): Promise<DepositRow> {
+  async deposit(args: {
+    userId: string;
+    currency: string;
+    amount: string;
+    reference: string | null;
+    depositId?: string;
+  }): Promise<DepositRow> {
     if (!this.users.has(args.userId)) throw notFound(`Unknown user ${args.userId}`);
     const currency = this.reference.currency(args.currency);
-    if (!currency.row.canDeposit) throw new ApiError(400, "DEPOSITS_DISABLED", `Deposits of ${currency.row.code} are disabled`);
+    if (!currency.row.canDeposit)
+      throw new ApiError(400, "DEPOSITS_DISABLED", `Deposits of ${currency.row.code} are disabled`);
     const amount = parseCurrencyUnits(args.amount, currency.spec);
     if (!amount.ok && amount.code === "OUT_OF_RANGE") throw invalidParam("amount", amount.message);
-    if (!amount.ok || amount.value <= 0n) throw new ApiError(400, "INVALID_PARAM", `amount: must be a positive ${currency.row.code} amount with at most ${currency.spec.decimals} decimals`);
+    if (!amount.ok || amount.value <= 0n)
+      throw new ApiError(
+        400,
+        "INVALID_PARAM",
+        `amount: must be a positive ${currency.row.code} amount with at most ${currency.spec.decimals} decimals`,
+      );
     const id = args.depositId ?? randomUUID();
     // A deposit id repeated while the first is still being credited, or after, is refused: it
     // must never be credited twice.
@@ -455,14 +505,32 @@ export class Exchange {
     return value;
   }
 
-  private async credit(id: string, userId: string, currency: Currency, amount: bigint, reference: string | null): Promise<DepositRow> {
+  private async credit(
+    id: string,
+    userId: string,
+    currency: Currency,
+    amount: bigint,
+    reference: string | null,
+  ): Promise<DepositRow> {
     const fee = this.reference.walletFee("refill", currency, this.levelOf(userId));
     const entry = depositEntry(this.ledger, { depositId: id, userId, currency: currency.spec, amount, fee });
     if (!entry.ok) throw invalidParam("amount", entry.message);
     this.admit();
     this.mutating(() => applyEntry(this.ledger, entry.value));
-    const row: DepositRow = { id, userId, currency: currency.row.code, amount, fee: feeOfEntry(entry.value), reference, createdAt: this.nowMs() };
-    await this.options.committer.commit({ deposits: [row], entries: [entry.value], ...balancesTouched(this.ledger, [entry.value]) });
+    const row: DepositRow = {
+      id,
+      userId,
+      currency: currency.row.code,
+      amount,
+      fee: feeOfEntry(entry.value),
+      reference,
+      createdAt: this.nowMs(),
+    };
+    await this.options.committer.commit({
+      deposits: [row],
+      entries: [entry.value],
+      ...balancesTouched(this.ledger, [entry.value]),
+    });
     return row;
   }
 
@@ -484,17 +552,41 @@ export class Exchange {
 
   private async debit(args: WithdrawArgs): Promise<WithdrawalRow> {
     const currency = this.reference.currency(args.currency);
-    if (!currency.row.canWithdraw) throw new ApiError(400, "WITHDRAWALS_DISABLED", `Withdrawals of ${currency.row.code} are disabled`);
+    if (!currency.row.canWithdraw)
+      throw new ApiError(400, "WITHDRAWALS_DISABLED", `Withdrawals of ${currency.row.code} are disabled`);
     const amount = parseCurrencyUnits(args.amount, currency.spec);
     if (!amount.ok && amount.code === "OUT_OF_RANGE") throw invalidParam("amount", amount.message);
-    if (!amount.ok || amount.value <= 0n) throw new ApiError(400, "INVALID_PARAM", `amount: must be a positive ${currency.row.code} amount with at most ${currency.spec.decimals} decimals`);
-    const min = currency.row.minWithdraw === null ? null : parseCurrencyUnits(currency.row.minWithdraw, currency.spec, "up");
-    const max = currency.row.maxWithdraw === null ? null : parseCurrencyUnits(currency.row.maxWithdraw, currency.spec, "down");
-    if (min?.ok && amount.value < min.value) throw new ApiError(400, "BELOW_MIN_WITHDRAW", `amount: the minimum ${currency.row.code} withdrawal is ${currency.row.minWithdraw}`);
-    if (max?.ok && amount.value > max.value) throw new ApiError(400, "ABOVE_MAX_WITHDRAW", `amount: the maximum ${currency.row.code} withdrawal is ${currency.row.maxWithdraw}`);
+    if (!amount.ok || amount.value <= 0n)
+      throw new ApiError(
+        400,
+        "INVALID_PARAM",
+        `amount: must be a positive ${currency.row.code} amount with at most ${currency.spec.decimals} decimals`,
+      );
+    const min =
+      currency.row.minWithdraw === null ? null : parseCurrencyUnits(currency.row.minWithdraw, currency.spec, "up");
+    const max =
+      currency.row.maxWithdraw === null ? null : parseCurrencyUnits(currency.row.maxWithdraw, currency.spec, "down");
+    if (min?.ok && amount.value < min.value)
+      throw new ApiError(
+        400,
+        "BELOW_MIN_WITHDRAW",
+        `amount: the minimum ${currency.row.code} withdrawal is ${currency.row.minWithdraw}`,
+      );
+    if (max?.ok && amount.value > max.value)
+      throw new ApiError(
+        400,
+        "ABOVE_MAX_WITHDRAW",
+        `amount: the maximum ${currency.row.code} withdrawal is ${currency.row.maxWithdraw}`,
+      );
     const id = randomUUID();
     const fee = this.reference.walletFee("withdrawal", currency, this.levelOf(args.userId));
-    const entry = withdrawEntry(this.ledger, { withdrawalId: id, userId: args.userId, currency: currency.spec, amount: amount.value, fee });
+    const entry = withdrawEntry(this.ledger, {
+      withdrawalId: id,
+      userId: args.userId,
+      currency: currency.spec,
+      amount: amount.value,
+      fee,
+    });
     if (!entry.ok) {
       if (entry.code === "INSUFFICIENT_FUNDS") throw new ApiError(400, "INSUFFICIENT_BALANCE", entry.message);
       if (entry.code === "AMOUNT_BELOW_FEE") throw new ApiError(400, "AMOUNT_BELOW_FEE", entry.message);
@@ -513,7 +605,11 @@ export class Exchange {
       status: "pending",
       createdAt: this.nowMs(),
     };
-    await this.options.committer.commit({ withdrawals: [row], entries: [entry.value], ...balancesTouched(this.ledger, [entry.value]) });
+    await this.options.committer.commit({
+      withdrawals: [row],
+      entries: [entry.value],
+      ...balancesTouched(this.ledger, [entry.value]),
+    });
     return row;
   }
 
@@ -526,23 +622,48 @@ export class Exchange {
    * Per currency: what users hold, what the exchange earned, and what came in and went out. The
    * books balance when holdings + fees = deposits - withdrawals sent, for every currency.
    */
-  async reconcile(): Promise<{ currency: string; available: bigint; locked: bigint; fees: bigint; deposited: bigint; withdrawn: bigint; balanced: boolean }[]> {
+  async reconcile(): Promise<
+    {
+      currency: string;
+      available: bigint;
+      locked: bigint;
+      fees: bigint;
+      deposited: bigint;
+      withdrawn: bigint;
+      balanced: boolean;
+    }[]
+  > {
     const sums = async (sql: string) =>
-      new Map((await this.db.query<{ currency: string; total: string }>(sql)).map((row) => [row.currency, BigInt(row.total)]));
+      new Map(
+        (await this.db.query<{ currency: string; total: string }>(sql)).map((row) => [row.currency, BigInt(row.total)]),
+      );
     const deposited = await sums("select currency, sum(amount)::text as total from deposits group by currency");
-    const withdrawn = await sums("select currency, sum(amount - fee)::text as total from withdrawals group by currency");
+    const withdrawn = await sums(
+      "select currency, sum(amount - fee)::text as total from withdrawals group by currency",
+    );
     // The committed view, not the working ledger: commands in flight are not in the sums above.
     const held = new Map<string, { available: bigint; locked: bigint }>();
     for (const balance of this.committed.allBalances()) {
       const total = held.get(balance.currency) ?? { available: 0n, locked: 0n };
-      held.set(balance.currency, { available: total.available + balance.available, locked: total.locked + balance.locked });
+      held.set(balance.currency, {
+        available: total.available + balance.available,
+        locked: total.locked + balance.locked,
+      });
     }
     return [...this.reference.currencies.keys()].map((currency) => {
       const { available, locked } = held.get(currency) ?? { available: 0n, locked: 0n };
       const fees = this.committed.feeTotal(currency);
       const inflow = deposited.get(currency) ?? 0n;
       const outflow = withdrawn.get(currency) ?? 0n;
-      return { currency, available, locked, fees, deposited: inflow, withdrawn: outflow, balanced: available + locked + fees === inflow - outflow };
+      return {
+        currency,
+        available,
+        locked,
+        fees,
+        deposited: inflow,
+        withdrawn: outflow,
+        balanced: available + locked + fees === inflow - outflow,
+      };
     });
   }
 
@@ -592,10 +713,23 @@ export class Exchange {
         timestamp: 0,
       });
       const done = events.at(-1);
-      if (done?.type !== "done" || done.status !== "resting") throw new Error(`restoring order ${row.id} did not rest: ${JSON.stringify(events)}`);
-      const hold = requiredHold(market.pair, { orderId: row.id, userId: row.userId, isBid: row.isBid, type: "limit", price: row.priceTicks!, amount: row.remainingLots });
+      if (done?.type !== "done" || done.status !== "resting")
+        throw new Error(`restoring order ${row.id} did not rest: ${JSON.stringify(events)}`);
+      const hold = requiredHold(market.pair, {
+        orderId: row.id,
+        userId: row.userId,
+        isBid: row.isBid,
+        type: "limit",
+        price: row.priceTicks!,
+        amount: row.remainingLots,
+      });
       if (!hold.ok) throw new Error(`restoring order ${row.id}: ${hold.message}`);
-      this.ledger.holds.set(row.id, { orderId: row.id, userId: row.userId, currency: hold.value.currency, amount: hold.value.amount });
+      this.ledger.holds.set(row.id, {
+        orderId: row.id,
+        userId: row.userId,
+        currency: hold.value.currency,
+        amount: hold.value.amount,
+      });
       const key = `${row.userId}\u0000${hold.value.currency}`;
       lockedByAccount.set(key, (lockedByAccount.get(key) ?? 0n) + hold.value.amount);
       this.openOrders.set(row.id, row);
@@ -603,7 +737,10 @@ export class Exchange {
     for (const [userId, own] of this.ledger.balances) {
       for (const [currency, balance] of own) {
         const held = lockedByAccount.get(`${userId}\u0000${currency}`) ?? 0n;
-        if (held !== balance.locked) throw new Error(`stored state is inconsistent: ${userId} has ${balance.locked} ${currency} locked but open orders hold ${held}`);
+        if (held !== balance.locked)
+          throw new Error(
+            `stored state is inconsistent: ${userId} has ${balance.locked} ${currency} locked but open orders hold ${held}`,
+          );
       }
     }
   }
@@ -611,8 +748,11 @@ export class Exchange {
 
 /** Several units as one, rows in order (a later row of the same key still wins when written). */
 function mergeUnits(units: readonly WriteUnit[]): WriteUnit {
-  const merged = { orders: [], deals: [], entries: [], balances: [], fees: [], deposits: [], withdrawals: [] } as { [K in keyof WriteUnit]-?: NonNullable<WriteUnit[K]>[number][] };
-  for (const unit of units) for (const key of Object.keys(merged) as (keyof WriteUnit)[]) (merged[key] as unknown[]).push(...(unit[key] ?? []));
+  const merged = { orders: [], deals: [], entries: [], balances: [], fees: [], deposits: [], withdrawals: [] } as {
+    [K in keyof WriteUnit]-?: NonNullable<WriteUnit[K]>[number][];
+  };
+  for (const unit of units)
+    for (const key of Object.keys(merged) as (keyof WriteUnit)[]) (merged[key] as unknown[]).push(...(unit[key] ?? []));
   return merged;
 }
 
@@ -621,7 +761,8 @@ function mergeUnits(units: readonly WriteUnit[]): WriteUnit {
  * seen by any statement (a read too), so the first sign of an outage stops the writes.
  */
 function guarded(db: Db, up: () => boolean, lost: (error: unknown) => void): Db {
-  const refuse = () => Promise.reject(new DatabaseUnavailableError("The database is unavailable; retry when /api/ready answers 200"));
+  const refuse = () =>
+    Promise.reject(new DatabaseUnavailableError("The database is unavailable; retry when /api/ready answers 200"));
   const watch = <T>(result: Promise<T>) =>
     result.catch((error: unknown) => {
       if (error instanceof DatabaseUnavailableError && error.connectionLost) lost(error);
@@ -639,5 +780,7 @@ function guarded(db: Db, up: () => boolean, lost: (error: unknown) => void): Db 
 }
 
 function feeOfEntry(entry: Entry): bigint {
-  return entry.postings.filter((posting) => posting.account.kind === "fees").reduce((sum, posting) => sum + posting.delta, 0n);
+  return entry.postings
+    .filter((posting) => posting.account.kind === "fees")
+    .reduce((sum, posting) => sum + posting.delta, 0n);
 }

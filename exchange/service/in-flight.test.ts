@@ -13,25 +13,68 @@ describe("InFlight", () => {
       await gate;
       return "first";
     };
-    const calls = [inFlight.once("k", async () => null, fresh), inFlight.once("k", async () => null, fresh), inFlight.once("k", async () => null, fresh)];
+    const calls = [
+      inFlight.once("k", async () => null, fresh),
+      inFlight.once("k", async () => null, fresh),
+      inFlight.once("k", async () => null, fresh),
+    ];
     await new Promise((r) => setImmediate(r));
     release();
     const results = await Promise.all(calls);
     assert.equal(runs, 1);
-    assert.deepEqual(results.map((r) => [r.value, r.replay]), [["first", false], ["first", true], ["first", true]]);
+    assert.deepEqual(
+      results.map((r) => [r.value, r.replay]),
+      [
+        ["first", false],
+        ["first", true],
+        ["first", true],
+      ],
+    );
     assert.equal(inFlight.size, 0, "nothing kept once done");
   });
 
   it("asks the store once a key is done, and frees a key whose command was refused", async () => {
     const inFlight = new InFlight<string>();
-    assert.deepEqual(await inFlight.once("k", async () => "stored", async () => assert.fail("must not run")), { value: "stored", replay: true });
-    await assert.rejects(inFlight.once("x", async () => null, async () => Promise.reject(new Error("refused"))), /refused/);
-    assert.deepEqual(await inFlight.once("x", async () => null, async () => "retried"), { value: "retried", replay: false });
+    assert.deepEqual(
+      await inFlight.once(
+        "k",
+        async () => "stored",
+        async () => assert.fail("must not run"),
+      ),
+      { value: "stored", replay: true },
+    );
+    await assert.rejects(
+      inFlight.once(
+        "x",
+        async () => null,
+        async () => Promise.reject(new Error("refused")),
+      ),
+      /refused/,
+    );
+    assert.deepEqual(
+      await inFlight.once(
+        "x",
+        async () => null,
+        async () => "retried",
+      ),
+      { value: "retried", replay: false },
+    );
   });
 
   it("keeps different keys apart", async () => {
     const inFlight = new InFlight<number>();
-    const [a, b] = await Promise.all([inFlight.once("a", async () => null, async () => 1), inFlight.once("b", async () => null, async () => 2)]);
+    const [a, b] = await Promise.all([
+      inFlight.once(
+        "a",
+        async () => null,
+        async () => 1,
+      ),
+      inFlight.once(
+        "b",
+        async () => null,
+        async () => 2,
+      ),
+    ]);
     assert.deepEqual([a.value, b.value, a.replay, b.replay], [1, 2, false, false]);
   });
 });

@@ -4,7 +4,8 @@ import { DEMO_REFERENCE_DATA } from "../demo/reference-data.ts";
 import type { CommissionRow } from "../store/index.ts";
 import { ReferenceData } from "./reference.ts";
 
-const rows = (): CommissionRow[] => DEMO_REFERENCE_DATA.commissions.map((row, i) => ({ commissionId: `c${i}`, ...row }));
+const rows = (): CommissionRow[] =>
+  DEMO_REFERENCE_DATA.commissions.map((row, i) => ({ commissionId: `c${i}`, ...row }));
 
 describe("ReferenceData", () => {
   it("accepts the demo market's commission table", () => {
@@ -15,10 +16,16 @@ describe("ReferenceData", () => {
   it("refuses a commission row that could not be applied, naming it, before any trade needs it", () => {
     const bad = rows();
     bad[3] = { ...bad[3], percent: "0.1%" }; // a tier-20 taker row
-    assert.throws(() => new ReferenceData(DEMO_REFERENCE_DATA.currencies, DEMO_REFERENCE_DATA.pairs, bad), /invalid commission table: commission c3/);
+    assert.throws(
+      () => new ReferenceData(DEMO_REFERENCE_DATA.currencies, DEMO_REFERENCE_DATA.pairs, bad),
+      /invalid commission table: commission c3/,
+    );
     const malformed = rows();
     malformed[5] = { ...malformed[5], minimum: "1e3" }; // not a plain decimal
-    assert.throws(() => new ReferenceData(DEMO_REFERENCE_DATA.currencies, DEMO_REFERENCE_DATA.pairs, malformed), /commission c5/);
+    assert.throws(
+      () => new ReferenceData(DEMO_REFERENCE_DATA.currencies, DEMO_REFERENCE_DATA.pairs, malformed),
+      /commission c5/,
+    );
   });
 
   it("keeps the previous table when a replacement is refused", () => {

@@ -128,7 +128,8 @@ export class ReferenceData {
   /** An active pair, or 400 UNKNOWN_PAIR. */
   pair(code: string): Pair {
     const pair = this.pairs.get(code);
-    if (pair === undefined || !pair.row.active) throw new ApiError(400, "UNKNOWN_PAIR", `Unknown currency pair ${code}`);
+    if (pair === undefined || !pair.row.active)
+      throw new ApiError(400, "UNKNOWN_PAIR", `Unknown currency pair ${code}`);
     return pair;
   }
 }

@@ -33,7 +33,11 @@ export interface ParsedOrder {
 }
 
 /** Decimal text to ticks and lots, refusing digits beyond the pair's precision (never rounding money silently). */
-export function parseOrder(pair: Pair, input: PlaceOrderInput, askSide: () => { price: number; amount: bigint }[]): ParsedOrder {
+export function parseOrder(
+  pair: Pair,
+  input: PlaceOrderInput,
+  askSide: () => { price: number; amount: bigint }[],
+): ParsedOrder {
   const amount = parseAmount(input.amount, pair.spec);
   if (!amount.ok) throw invalidParam("amount", describe(amount.code, pair.spec.digitsAmount));
   if (amount.value === 0) throw invalidParam("amount", "must be positive");
@@ -145,7 +149,8 @@ export function rowsOfEvents(args: {
           status: event.makerRemaining === 0 ? "filled" : "open",
           updatedAt: nowMs,
         });
-        if (taker !== null) taker = { ...taker, filledLots: taker.filledLots + event.amount, filledQuote: taker.filledQuote + quote };
+        if (taker !== null)
+          taker = { ...taker, filledLots: taker.filledLots + event.amount, filledQuote: taker.filledQuote + quote };
         const id = dealId(pair.row.code, event.tradeSeq);
         const fees = feeOfDeal.get(id) ?? { buyer: 0n, seller: 0n };
         deals.push({
@@ -182,7 +187,8 @@ export function rowsOfEvents(args: {
         };
         break;
       case "rejected":
-        if (taker !== null) taker = { ...taker, status: "rejected", reason: event.code, remainingLots: 0, updatedAt: nowMs };
+        if (taker !== null)
+          taker = { ...taker, status: "rejected", reason: event.code, remainingLots: 0, updatedAt: nowMs };
         break;
       case "accepted":
         break;
@@ -213,16 +219,24 @@ function feesByDeal(entries: readonly Entry[], pair: Pair): Map<string, { buyer:
 }
 
 /** Final balances and fee totals of everything the entries touched. */
-export function balancesTouched(ledger: LedgerState, entries: readonly Entry[]): { balances: BalanceRow[]; fees: FeeTotalRow[] } {
+export function balancesTouched(
+  ledger: LedgerState,
+  entries: readonly Entry[],
+): { balances: BalanceRow[]; fees: FeeTotalRow[] } {
   const accounts = new Map<string, { userId: string; currency: string }>();
   const feeCurrencies = new Set<string>();
   for (const entry of entries) {
     for (const { account, currency } of entry.postings) {
-      if (account.kind === "available" || account.kind === "locked") accounts.set(`${account.userId}\u0000${currency}`, { userId: account.userId, currency });
+      if (account.kind === "available" || account.kind === "locked")
+        accounts.set(`${account.userId}\u0000${currency}`, { userId: account.userId, currency });
       else if (account.kind === "fees") feeCurrencies.add(currency);
     }
   }
-  const balances = [...accounts.values()].map(({ userId, currency }) => ({ userId, currency, ...balanceOf(ledger, userId, currency) }));
+  const balances = [...accounts.values()].map(({ userId, currency }) => ({
+    userId,
+    currency,
+    ...balanceOf(ledger, userId, currency),
+  }));
   const fees = [...feeCurrencies].map((currency) => ({ currency, amount: feesCollected(ledger, currency) }));
   return { balances, fees };
 }

@@ -18,7 +18,9 @@ function fakeDb() {
   const calls: { params: unknown[]; release: () => void; fail: (e: Error) => void }[] = [];
   const db: Queryable = {
     query: (_sql, params) =>
-      new Promise((resolve, reject) => calls.push({ params: params ?? [], release: () => resolve([]), fail: reject })) as never,
+      new Promise((resolve, reject) =>
+        calls.push({ params: params ?? [], release: () => resolve([]), fail: reject }),
+      ) as never,
   };
   return { db, calls };
 }
@@ -40,7 +42,10 @@ describe("createCommitter", () => {
     await first;
     await tick();
     assert.equal(calls.length, 2, "the two waiting units went together");
-    assert.deepEqual(JSON.parse(calls[1].params[0] as string).map((r: { id: string }) => r.id), ["b", "c"]);
+    assert.deepEqual(
+      JSON.parse(calls[1].params[0] as string).map((r: { id: string }) => r.id),
+      ["b", "c"],
+    );
     calls[1].release();
     await Promise.all([second, third]);
     assert.deepEqual(done, [1, 2, 3]);
@@ -148,10 +153,14 @@ describe("createCommitter", () => {
     const committer = createCommitter(db, { maxPending: 3 });
     const accepted = [committer.commit({ orders: [order("a")] })];
     await tick();
-    accepted.push(committer.commit({ orders: [order("b", { seq: 2 })] }), committer.commit({ orders: [order("c", { seq: 3 })] }));
+    accepted.push(
+      committer.commit({ orders: [order("b", { seq: 2 })] }),
+      committer.commit({ orders: [order("c", { seq: 3 })] }),
+    );
     assert.equal(committer.pending, 3);
     assert.throws(() => committer.admit(), /Too many commands/);
-    for (let i = 0; i < 1000; i++) await assert.rejects(committer.commit({ orders: [order(`x${i}`)] }), DatabaseUnavailableError);
+    for (let i = 0; i < 1000; i++)
+      await assert.rejects(committer.commit({ orders: [order(`x${i}`)] }), DatabaseUnavailableError);
     assert.equal(committer.pending, 3, "refused units are not kept");
     assert.equal(committer.failed, false, "a full queue is not a failure");
     calls[0].release();
@@ -185,7 +194,10 @@ describe("createCommitter", () => {
 describe("batchStatement", () => {
   it("keeps the last version of a row touched twice and writes nothing for empty units", () => {
     assert.equal(batchStatement([{}, { orders: [] }]), null);
-    const statement = batchStatement([{ orders: [order("a")] }, { orders: [order("a", { status: "filled", remainingLots: 0, filledLots: 100 })] }])!;
+    const statement = batchStatement([
+      { orders: [order("a")] },
+      { orders: [order("a", { status: "filled", remainingLots: 0, filledLots: 100 })] },
+    ])!;
     const rows = JSON.parse(statement.params[0]);
     assert.equal(rows.length, 1);
     assert.equal(rows[0].status, "filled");
@@ -201,7 +213,13 @@ describe("batchStatement", () => {
       const user = "00000000-0000-4000-8000-000000000001";
       const unit: WriteUnit = {
         orders: [order("00000000-0000-4000-8000-00000000000a", { quoteBudget: 123456789012345678901234567890n })],
-        entries: [{ kind: "order-hold", ref: "x", postings: [{ account: { kind: "available", userId: user }, currency: "USDT", delta: -5n }] }],
+        entries: [
+          {
+            kind: "order-hold",
+            ref: "x",
+            postings: [{ account: { kind: "available", userId: user }, currency: "USDT", delta: -5n }],
+          },
+        ],
         balances: [{ userId: user, currency: "USDT", available: 10n ** 30n, locked: 5n }],
         fees: [{ currency: "USDT", amount: 7n }],
       };
@@ -215,7 +233,10 @@ describe("batchStatement", () => {
       // A unit that breaks a constraint (negative balance) leaves nothing of its batch behind.
       const broken = createCommitter(db);
       await assert.rejects(
-        broken.commit({ orders: [order("00000000-0000-4000-8000-00000000000b", { seq: 2 })], balances: [{ userId: user, currency: "ETH", available: -1n, locked: 0n }] }),
+        broken.commit({
+          orders: [order("00000000-0000-4000-8000-00000000000b", { seq: 2 })],
+          balances: [{ userId: user, currency: "ETH", available: -1n, locked: 0n }],
+        }),
       );
       assert.equal(await getOrder(db, "00000000-0000-4000-8000-00000000000b"), null);
     } finally {

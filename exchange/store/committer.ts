@@ -2,7 +2,16 @@ import { createHash } from "node:crypto";
 import { candleRowsJson, candleRowsOf, candleUpsertSql } from "../marketdata/candles.ts";
 import { DatabaseUnavailableError } from "./errors.ts";
 import { dealRecord, orderRecord } from "./rows.ts";
-import type { BalanceRow, DealRow, DepositRow, FeeTotalRow, OrderRow, Queryable, WithdrawalRow, WriteUnit } from "./types.ts";
+import type {
+  BalanceRow,
+  DealRow,
+  DepositRow,
+  FeeTotalRow,
+  OrderRow,
+  Queryable,
+  WithdrawalRow,
+  WriteUnit,
+} from "./types.ts";
 
 // Group commit. Commands are applied in memory one at a time and hand their rows here; every
 // unit that arrives while a transaction is in flight joins the next one, so a busy exchange
@@ -79,7 +88,9 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
   let failed = false;
   /** Set when an onCommitted listener threw: nothing is taken any more, resume() included. */
   let broken: Error | null = null;
-  const onFatal = options.onFatal ?? ((error: unknown) => console.error("exchange: a committed-batch listener failed; the process must restart", error));
+  const onFatal =
+    options.onFatal ??
+    ((error: unknown) => console.error("exchange: a committed-batch listener failed; the process must restart", error));
   /** Ends the wait for the batch being written (fail() from outside). */
   let abortBatch: ((cause: unknown) => void) | null = null;
 
@@ -87,8 +98,8 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
     broken !== null
       ? broken
       : failed
-      ? new DatabaseUnavailableError("The database is unavailable; the exchange takes no commands until it is back")
-      : new DatabaseUnavailableError(`Too many commands are waiting for the database (${maxPending}); retry shortly`);
+        ? new DatabaseUnavailableError("The database is unavailable; the exchange takes no commands until it is back")
+        : new DatabaseUnavailableError(`Too many commands are waiting for the database (${maxPending}); retry shortly`);
 
   // `draining` is cleared in the same synchronous step that finds the queue empty, so a unit
   // queued by a caller woken from the previous batch always finds a drain running or starts one.
@@ -173,7 +184,10 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
       if (failed || broken !== null) return;
       if (abortBatch !== null) return abortBatch(cause);
       failed = true;
-      const error = new DatabaseUnavailableError("The database is unavailable; the exchange takes no commands until it is back", { cause });
+      const error = new DatabaseUnavailableError(
+        "The database is unavailable; the exchange takes no commands until it is back",
+        { cause },
+      );
       const waiting = queue;
       queue = [];
       for (const pending of waiting) pending.reject(error);
@@ -206,7 +220,8 @@ function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
 export async function writeUnits(db: Queryable, units: readonly WriteUnit[]): Promise<void> {
   const statement = batchStatement(units);
   // A batch has one of a few shapes (which tables it touches); each is planned once per connection.
-  if (statement !== null) await db.query(statement.sql, statement.params, { name: `write_units_${shapeKey(statement.sql)}` });
+  if (statement !== null)
+    await db.query(statement.sql, statement.params, { name: `write_units_${shapeKey(statement.sql)}` });
 }
 
 const shapeNames = new Map<string, string>();
@@ -220,7 +235,8 @@ function shapeKey(sql: string): string {
 export function batchStatement(units: readonly WriteUnit[]): { sql: string; params: string[] } | null {
   const orders = new Map<string, OrderRow>();
   const deals: DealRow[] = [];
-  const entries: { kind: string; ref: string; postings: { account: unknown; currency: string; delta: string }[] }[] = [];
+  const entries: { kind: string; ref: string; postings: { account: unknown; currency: string; delta: string }[] }[] =
+    [];
   const balances = new Map<string, BalanceRow>();
   const fees = new Map<string, FeeTotalRow>();
   const deposits: DepositRow[] = [];
@@ -249,7 +265,9 @@ export function batchStatement(units: readonly WriteUnit[]): { sql: string; para
     parts.push(`w${params.length} as (${sql(`$${params.length}`)} returning 1)`);
   };
 
-  add([...orders.values()].map(orderRecord), (p) => `insert into orders as o (id, user_id, pair_code, client_order_id, is_bid, type, time_in_force, post_only,
+  add(
+    [...orders.values()].map(orderRecord),
+    (p) => `insert into orders as o (id, user_id, pair_code, client_order_id, is_bid, type, time_in_force, post_only,
       self_trade_prevention, price_ticks, amount_lots, quote_budget, filled_lots, remaining_lots, filled_quote, status, reason, seq, created_at, updated_at)
     select id, user_id, pair_code, client_order_id, is_bid, type, time_in_force, post_only, self_trade_prevention, price_ticks::bigint,
       amount_lots::bigint, quote_budget::numeric, filled_lots::bigint, remaining_lots::bigint, filled_quote::numeric, status, reason, seq::bigint,
@@ -258,14 +276,20 @@ export function batchStatement(units: readonly WriteUnit[]): { sql: string; para
       post_only boolean, self_trade_prevention text, price_ticks text, amount_lots text, quote_budget text, filled_lots text, remaining_lots text,
       filled_quote text, status text, reason text, seq text, created_at text, updated_at text)
     on conflict (id) do update set filled_lots = excluded.filled_lots, remaining_lots = excluded.remaining_lots, filled_quote = excluded.filled_quote,
-      status = excluded.status, reason = excluded.reason, updated_at = excluded.updated_at`);
+      status = excluded.status, reason = excluded.reason, updated_at = excluded.updated_at`,
+  );
 
-  add(deals.map(dealRecord), (p) => `insert into deals (id, pair_code, trade_seq, price_ticks, amount_lots, taker_is_bid, maker_order_id, taker_order_id,
+  add(
+    deals.map(dealRecord),
+    (
+      p,
+    ) => `insert into deals (id, pair_code, trade_seq, price_ticks, amount_lots, taker_is_bid, maker_order_id, taker_order_id,
       maker_user_id, taker_user_id, maker_fee, taker_fee, executed_at_us)
     select id, pair_code, trade_seq::bigint, price_ticks::bigint, amount_lots::bigint, taker_is_bid, maker_order_id, taker_order_id, maker_user_id,
       taker_user_id, maker_fee::numeric, taker_fee::numeric, executed_at_us::bigint
     from json_to_recordset(${p}::json) as x(id uuid, pair_code text, trade_seq text, price_ticks text, amount_lots text, taker_is_bid boolean,
-      maker_order_id uuid, taker_order_id uuid, maker_user_id uuid, taker_user_id uuid, maker_fee text, taker_fee text, executed_at_us text)`);
+      maker_order_id uuid, taker_order_id uuid, maker_user_id uuid, taker_user_id uuid, maker_fee text, taker_fee text, executed_at_us text)`,
+  );
 
   // The rollup moves with the deals it summarises: same statement, same commit.
   const candles = candleRowsOf(deals);
@@ -274,21 +298,42 @@ export function batchStatement(units: readonly WriteUnit[]): { sql: string; para
     parts.push(`w${params.length} as (${candleUpsertSql(`$${params.length}`)} returning 1)`);
   }
 
-  add(entries, (p) => `insert into ledger_entries (kind, ref, postings)
+  add(
+    entries,
+    (p) => `insert into ledger_entries (kind, ref, postings)
     select kind, ref, postings from rows from (json_to_recordset(${p}::json) as (kind text, ref text, postings jsonb)) with ordinality as x(kind, ref, postings, n)
-    order by n`);
-
-  add([...balances.values()].map((b) => ({ user_id: b.userId, currency: b.currency, available: b.available.toString(), locked: b.locked.toString() })),
-    (p) => `insert into balances (user_id, currency, available, locked)
-    select user_id, currency, available::numeric, locked::numeric from json_to_recordset(${p}::json) as x(user_id uuid, currency text, available text, locked text)
-    on conflict (user_id, currency) do update set available = excluded.available, locked = excluded.locked`);
-
-  add([...fees.values()].map((f) => ({ currency: f.currency, amount: f.amount.toString() })), (p) => `insert into fee_totals (currency, amount)
-    select currency, amount::numeric from json_to_recordset(${p}::json) as x(currency text, amount text)
-    on conflict (currency) do update set amount = excluded.amount`);
+    order by n`,
+  );
 
   add(
-    deposits.map((d) => ({ id: d.id, user_id: d.userId, currency: d.currency, amount: d.amount.toString(), fee: d.fee.toString(), reference: d.reference, created_at: d.createdAt })),
+    [...balances.values()].map((b) => ({
+      user_id: b.userId,
+      currency: b.currency,
+      available: b.available.toString(),
+      locked: b.locked.toString(),
+    })),
+    (p) => `insert into balances (user_id, currency, available, locked)
+    select user_id, currency, available::numeric, locked::numeric from json_to_recordset(${p}::json) as x(user_id uuid, currency text, available text, locked text)
+    on conflict (user_id, currency) do update set available = excluded.available, locked = excluded.locked`,
+  );
+
+  add(
+    [...fees.values()].map((f) => ({ currency: f.currency, amount: f.amount.toString() })),
+    (p) => `insert into fee_totals (currency, amount)
+    select currency, amount::numeric from json_to_recordset(${p}::json) as x(currency text, amount text)
+    on conflict (currency) do update set amount = excluded.amount`,
+  );
+
+  add(
+    deposits.map((d) => ({
+      id: d.id,
+      user_id: d.userId,
+      currency: d.currency,
+      amount: d.amount.toString(),
+      fee: d.fee.toString(),
+      reference: d.reference,
+      created_at: d.createdAt,
+    })),
     (p) => `insert into deposits (id, user_id, currency, amount, fee, reference, created_at)
     select id, user_id, currency, amount::numeric, fee::numeric, reference, created_at
     from json_to_recordset(${p}::json) as x(id text, user_id uuid, currency text, amount text, fee text, reference text, created_at bigint)`,
@@ -306,7 +351,9 @@ export function batchStatement(units: readonly WriteUnit[]): { sql: string; para
       status: w.status,
       created_at: w.createdAt,
     })),
-    (p) => `insert into withdrawals (id, user_id, client_withdrawal_id, currency, amount, fee, address, status, created_at)
+    (
+      p,
+    ) => `insert into withdrawals (id, user_id, client_withdrawal_id, currency, amount, fee, address, status, created_at)
     select id, user_id, client_withdrawal_id, currency, amount::numeric, fee::numeric, address, status, created_at
     from json_to_recordset(${p}::json) as x(id uuid, user_id uuid, client_withdrawal_id text, currency text, amount text, fee text, address text,
       status text, created_at bigint)

@@ -80,7 +80,11 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
   let { pool, writer } = newPools();
   const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[], options?: QueryOptions) => {
     try {
-      return (await client.query(options?.name ? { name: options.name, text: sql, values: params } : { text: sql, values: params })).rows as R[];
+      return (
+        await client.query(
+          options?.name ? { name: options.name, text: sql, values: params } : { text: sql, values: params },
+        )
+      ).rows as R[];
     } catch (error) {
       throw asUnavailable(error);
     }
@@ -135,7 +139,8 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
       for (;;) {
         const [{ left }] = await run<{ left: number }>(pool, `select count(*)::int as left ${others}`, params);
         if (left === 0) return;
-        if (Date.now() > deadline) throw new DatabaseUnavailableError(`${left} earlier sessions did not end within ${queryTimeoutMs} ms`);
+        if (Date.now() > deadline)
+          throw new DatabaseUnavailableError(`${left} earlier sessions did not end within ${queryTimeoutMs} ms`);
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
@@ -148,14 +153,16 @@ async function openPglite(dataDir: string, schema: string): Promise<Db> {
   const db = new PGlite(dataDir);
   await db.waitReady;
   await db.exec(`create schema if not exists "${schema}"; set search_path to "${schema}"`);
-  const run = async <R>(client: Pick<PGlite, "query">, sql: string, params?: unknown[]) => (await client.query<R>(sql, params)).rows;
+  const run = async <R>(client: Pick<PGlite, "query">, sql: string, params?: unknown[]) =>
+    (await client.query<R>(sql, params)).rows;
   return {
     kind: "pglite",
     query: (sql, params) => run(db, sql, params),
     // One connection: reads and commits take turns on it whatever the surface.
     writer: { query: (sql, params) => run(db, sql, params) },
     // PGlite types the result as possibly undefined (a transaction closed early); ours never closes early.
-    transaction: async (fn) => (await db.transaction((tx) => fn({ query: (sql, params) => run(tx, sql, params) } satisfies Queryable)))!,
+    transaction: async (fn) =>
+      (await db.transaction((tx) => fn({ query: (sql, params) => run(tx, sql, params) } satisfies Queryable)))!,
     // One in-process connection: any write still running finishes before the next statement.
     fence: async () => void (await db.query("select 1")),
     close: () => db.close(),

@@ -41,7 +41,13 @@ describe("database error classification", () => {
   });
 
   it("leaves statement errors and programming errors alone: they are bugs", () => {
-    for (const error of [serverError("23505"), serverError("42P01"), serverError("22P02"), new TypeError("x is undefined"), "a string"]) {
+    for (const error of [
+      serverError("23505"),
+      serverError("42P01"),
+      serverError("22P02"),
+      new TypeError("x is undefined"),
+      "a string",
+    ]) {
       assert.equal(isUnavailable(error), false, String(error));
       assert.equal(asUnavailable(error), error);
     }

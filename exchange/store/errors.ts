@@ -29,7 +29,8 @@ export function isUnavailable(error: unknown): boolean {
   if (error instanceof DatabaseUnavailableError) return true;
   if (!(error instanceof Error)) return false;
   const { code, severity } = error as { code?: unknown; severity?: unknown };
-  if (typeof severity === "string" && typeof code === "string") return UNAVAILABLE_STATES.some((state) => state.test(code));
+  if (typeof severity === "string" && typeof code === "string")
+    return UNAVAILABLE_STATES.some((state) => state.test(code));
   if (typeof code === "string" && /^E[A-Z]+$/.test(code)) return true;
   return /connect|connection|timeout|timed out|terminat|closed/i.test(error.message);
 }
@@ -40,13 +41,24 @@ export function isUnavailable(error: unknown): boolean {
  * instead). It has no code, so its words are all there is to tell it by.
  */
 export function isPoolCheckoutTimeout(error: unknown): boolean {
-  return error instanceof Error && (error as { code?: unknown }).code === undefined && error.message === "timeout exceeded when trying to connect";
+  return (
+    error instanceof Error &&
+    (error as { code?: unknown }).code === undefined &&
+    error.message === "timeout exceeded when trying to connect"
+  );
 }
 
 /** `error` as a DatabaseUnavailableError when it means the database is away, else unchanged. */
 export function asUnavailable(error: unknown): unknown {
   if (error instanceof DatabaseUnavailableError || !isUnavailable(error)) return error;
-  const code = (error as { code?: unknown; severity?: unknown }).severity === undefined ? undefined : (error as { code?: unknown }).code;
-  const answered = (typeof code === "string" && (code === "57014" || code.startsWith("53"))) || isPoolCheckoutTimeout(error);
-  return new DatabaseUnavailableError(`The database is unavailable: ${(error as Error).message}`, { cause: error, connectionLost: !answered });
+  const code =
+    (error as { code?: unknown; severity?: unknown }).severity === undefined
+      ? undefined
+      : (error as { code?: unknown }).code;
+  const answered =
+    (typeof code === "string" && (code === "57014" || code.startsWith("53"))) || isPoolCheckoutTimeout(error);
+  return new DatabaseUnavailableError(`The database is unavailable: ${(error as Error).message}`, {
+    cause: error,
+    connectionLost: !answered,
+  });
 }

@@ -1,8 +1,26 @@
 export type * from "./types.ts";
 export { DB_DEFAULTS, openDb, type OpenDbOptions } from "./db.ts";
 export { migrate, MIGRATIONS } from "./migrations.ts";
-export { batchStatement, COMMITTER_DEFAULTS, createCommitter, writeUnits, type CommitterOptions, type GroupCommitter } from "./committer.ts";
+export {
+  batchStatement,
+  COMMITTER_DEFAULTS,
+  createCommitter,
+  writeUnits,
+  type CommitterOptions,
+  type GroupCommitter,
+} from "./committer.ts";
 export { asUnavailable, DatabaseUnavailableError, isUnavailable } from "./errors.ts";
-export { getDeposit, getOrder, getOrderByClientId, getWithdrawalByClientId, listDeposits, listOrderDeals, listOrders, listWithdrawals, loadState, type Page } from "./reads.ts";
+export {
+  getDeposit,
+  getOrder,
+  getOrderByClientId,
+  getWithdrawalByClientId,
+  listDeposits,
+  listOrderDeals,
+  listOrders,
+  listWithdrawals,
+  loadState,
+  type Page,
+} from "./reads.ts";
 export { insertApiKey, insertCommission, insertCurrency, insertUser, upsertPair } from "./reference.ts";
 export { DEAL_COLUMNS, dealOf, type DealRecord } from "./rows.ts";

@@ -20,7 +20,9 @@ const RELEASED = [
 describe("migrations", () => {
   it("keeps every released migration's text exactly (checksums pinned)", () => {
     assert.ok(MIGRATIONS.length >= RELEASED.length, "a released migration was removed");
-    RELEASED.forEach((checksum, index) => assert.equal(migrationChecksum(MIGRATIONS[index]!), checksum, `migration ${index + 1} changed`));
+    RELEASED.forEach((checksum, index) =>
+      assert.equal(migrationChecksum(MIGRATIONS[index]!), checksum, `migration ${index + 1} changed`),
+    );
   });
 
   describe("on a database", () => {
@@ -34,24 +36,40 @@ describe("migrations", () => {
       await db?.close();
       await rm(dir, { recursive: true, force: true });
     });
-    const recorded = async () => (await db.query<{ version: number; checksum: string | null }>(`select version, checksum from schema_migrations order by version`)).map((r) => [r.version, r.checksum]);
+    const recorded = async () =>
+      (
+        await db.query<{ version: number; checksum: string | null }>(
+          `select version, checksum from schema_migrations order by version`,
+        )
+      ).map((r) => [r.version, r.checksum]);
 
     it("records each migration's checksum and applies nothing twice", async () => {
       assert.equal(await migrate(db), MIGRATIONS.length);
       assert.equal(await migrate(db), 0);
-      assert.deepEqual(await recorded(), MIGRATIONS.map((m, i) => [i + 1, migrationChecksum(m)]));
+      assert.deepEqual(
+        await recorded(),
+        MIGRATIONS.map((m, i) => [i + 1, migrationChecksum(m)]),
+      );
     });
 
     it("fills in the checksums of a database migrated before they were recorded", async () => {
       await db.query(`update schema_migrations set checksum = null`);
       assert.equal(await migrate(db), 0);
-      assert.deepEqual(await recorded(), MIGRATIONS.map((m, i) => [i + 1, migrationChecksum(m)]));
+      assert.deepEqual(
+        await recorded(),
+        MIGRATIONS.map((m, i) => [i + 1, migrationChecksum(m)]),
+      );
     });
 
     it("refuses to start when an applied migration's text differs, naming the version", async () => {
       await db.query(`update schema_migrations set checksum = 'edited' where version = 1`);
-      await assert.rejects(migrate(db), /migration 1 was applied with checksum edited .*a released migration was edited/);
-      await db.query(`update schema_migrations set checksum = $1 where version = 1`, [migrationChecksum(MIGRATIONS[0]!)]);
+      await assert.rejects(
+        migrate(db),
+        /migration 1 was applied with checksum edited .*a released migration was edited/,
+      );
+      await db.query(`update schema_migrations set checksum = $1 where version = 1`, [
+        migrationChecksum(MIGRATIONS[0]!),
+      ]);
     });
 
     it("refuses a database migrated by a newer release", async () => {

@@ -174,20 +174,27 @@ export function migrationChecksum(statements: readonly string[]): string {
  * schema is then not the one this code was written for.
  */
 export async function migrate(db: Db): Promise<number> {
-  await db.query(`create table if not exists schema_migrations (version integer primary key, applied_at bigint not null)`);
+  await db.query(
+    `create table if not exists schema_migrations (version integer primary key, applied_at bigint not null)`,
+  );
   // Databases migrated before checksums were recorded get them on their next start: their text
   // is the one released, which this file keeps.
   await db.query(`alter table schema_migrations add column if not exists checksum text`);
   const checksums = MIGRATIONS.map(migrationChecksum);
   await db.transaction(async (tx) => {
     await tx.query(`select pg_advisory_xact_lock(727274)`);
-    const rows = await tx.query<{ version: number; checksum: string | null }>(`select version, checksum from schema_migrations order by version`);
+    const rows = await tx.query<{ version: number; checksum: string | null }>(
+      `select version, checksum from schema_migrations order by version`,
+    );
     for (const row of rows) {
       const expected = checksums[row.version - 1];
       if (expected === undefined) {
-        throw new Error(`exchange schema: the database has migration ${row.version}, which this code does not know (it has ${checksums.length}); run the newer release or restore the database`);
+        throw new Error(
+          `exchange schema: the database has migration ${row.version}, which this code does not know (it has ${checksums.length}); run the newer release or restore the database`,
+        );
       }
-      if (row.checksum === null) await tx.query(`update schema_migrations set checksum = $1 where version = $2`, [expected, row.version]);
+      if (row.checksum === null)
+        await tx.query(`update schema_migrations set checksum = $1 where version = $2`, [expected, row.version]);
       else if (row.checksum !== expected) {
         throw new Error(
           `exchange schema: migration ${row.version} was applied with checksum ${row.checksum} but exchange/store/migrations.ts now has ${expected}; ` +
@@ -204,7 +211,11 @@ export async function migrate(db: Db): Promise<number> {
       await tx.query(`select pg_advisory_xact_lock(727274)`);
       if ((await tx.query(`select 1 from schema_migrations where version = $1`, [version])).length > 0) return false;
       for (const statement of statements) await tx.query(statement);
-      await tx.query(`insert into schema_migrations (version, applied_at, checksum) values ($1, $2, $3)`, [version, Date.now(), checksums[index]]);
+      await tx.query(`insert into schema_migrations (version, applied_at, checksum) values ($1, $2, $3)`, [
+        version,
+        Date.now(),
+        checksums[index],
+      ]);
       return true;
     });
     if (done) applied++;

@@ -29,7 +29,9 @@ export interface Page<T> {
 }
 
 /** Everything start-up needs, read in one transaction so it is one consistent snapshot. */
-export async function loadState(db: { transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> }): Promise<LoadedState> {
+export async function loadState(db: {
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+}): Promise<LoadedState> {
   return db.transaction(async (tx) => {
     const all = (sql: string) => tx.query<Record<string, any>>(sql);
     const [currencies, pairs, commissions, users, apiKeys, balances, fees, openOrders, lastTrades, lastOrder] = [
@@ -38,7 +40,9 @@ export async function loadState(db: { transaction<T>(fn: (tx: Queryable) => Prom
       await all(`select ${COMMISSION_COLUMNS} from commissions order by position`),
       await all(`select ${USER_COLUMNS} from users`),
       await all(`select ${API_KEY_COLUMNS} from api_keys`),
-      await all(`select user_id::text as user_id, currency, available::text as available, locked::text as locked from balances`),
+      await all(
+        `select user_id::text as user_id, currency, available::text as available, locked::text as locked from balances`,
+      ),
       await all(`select currency, amount::text as amount from fee_totals`),
       await all(`select ${ORDER_COLUMNS} from orders where status = 'open' order by seq`),
       await all(`select pair_code, max(trade_seq)::text as last from deals group by pair_code`),
@@ -64,8 +68,15 @@ export async function getOrder(db: Queryable, orderId: string): Promise<OrderRow
   return record === undefined ? null : orderOf(record);
 }
 
-export async function getOrderByClientId(db: Queryable, userId: string, clientOrderId: string): Promise<OrderRow | null> {
-  const [record] = await db.query<OrderRecord>(`select ${ORDER_COLUMNS} from orders where user_id = $1 and client_order_id = $2`, [userId, clientOrderId]);
+export async function getOrderByClientId(
+  db: Queryable,
+  userId: string,
+  clientOrderId: string,
+): Promise<OrderRow | null> {
+  const [record] = await db.query<OrderRecord>(
+    `select ${ORDER_COLUMNS} from orders where user_id = $1 and client_order_id = $2`,
+    [userId, clientOrderId],
+  );
   return record === undefined ? null : orderOf(record);
 }
 
@@ -81,7 +92,10 @@ export async function listOrders(
   if (options.scope === "open") where.push(`status = 'open'`);
   if (options.scope === "history") where.push(`status <> 'open'`);
   const filter = where.join(" and ");
-  const [{ total }] = await db.query<{ total: string }>(`select count(*)::text as total from orders where ${filter}`, params);
+  const [{ total }] = await db.query<{ total: string }>(
+    `select count(*)::text as total from orders where ${filter}`,
+    params,
+  );
   const records = await db.query<OrderRecord>(
     `select ${ORDER_COLUMNS} from orders where ${filter} order by seq desc limit $${params.length + 1} offset $${params.length + 2}`,
     [...params, options.pageSize, (options.page - 1) * options.pageSize],
@@ -100,23 +114,39 @@ export async function listOrderDeals(db: Queryable, orderId: string): Promise<De
 }
 
 export async function getDeposit(db: Queryable, depositId: string): Promise<DepositRow | null> {
-  const [record] = await db.query<Record<string, any>>(`select ${DEPOSIT_COLUMNS} from deposits where id = $1`, [depositId]);
+  const [record] = await db.query<Record<string, any>>(`select ${DEPOSIT_COLUMNS} from deposits where id = $1`, [
+    depositId,
+  ]);
   return record === undefined ? null : depositOf(record);
 }
 
-export async function getWithdrawalByClientId(db: Queryable, userId: string, clientWithdrawalId: string): Promise<WithdrawalRow | null> {
-  const [record] = await db.query<Record<string, any>>(`select ${WITHDRAWAL_COLUMNS} from withdrawals where user_id = $1 and client_withdrawal_id = $2`, [
-    userId,
-    clientWithdrawalId,
-  ]);
+export async function getWithdrawalByClientId(
+  db: Queryable,
+  userId: string,
+  clientWithdrawalId: string,
+): Promise<WithdrawalRow | null> {
+  const [record] = await db.query<Record<string, any>>(
+    `select ${WITHDRAWAL_COLUMNS} from withdrawals where user_id = $1 and client_withdrawal_id = $2`,
+    [userId, clientWithdrawalId],
+  );
   return record === undefined ? null : withdrawalOf(record);
 }
 
-export async function listDeposits(db: Queryable, userId: string, page: number, pageSize: number): Promise<Page<DepositRow>> {
+export async function listDeposits(
+  db: Queryable,
+  userId: string,
+  page: number,
+  pageSize: number,
+): Promise<Page<DepositRow>> {
   return userPage(db, "deposits", DEPOSIT_COLUMNS, userId, page, pageSize, depositOf);
 }
 
-export async function listWithdrawals(db: Queryable, userId: string, page: number, pageSize: number): Promise<Page<WithdrawalRow>> {
+export async function listWithdrawals(
+  db: Queryable,
+  userId: string,
+  page: number,
+  pageSize: number,
+): Promise<Page<WithdrawalRow>> {
   return userPage(db, "withdrawals", WITHDRAWAL_COLUMNS, userId, page, pageSize, withdrawalOf);
 }
 
@@ -129,11 +159,13 @@ async function userPage<T>(
   pageSize: number,
   map: (record: Record<string, any>) => T,
 ): Promise<Page<T>> {
-  const [{ total }] = await db.query<{ total: string }>(`select count(*)::text as total from ${table} where user_id = $1`, [userId]);
-  const records = await db.query<Record<string, any>>(`select ${columns} from ${table} where user_id = $1 order by created_at desc, id limit $2 offset $3`, [
-    userId,
-    pageSize,
-    (page - 1) * pageSize,
-  ]);
+  const [{ total }] = await db.query<{ total: string }>(
+    `select count(*)::text as total from ${table} where user_id = $1`,
+    [userId],
+  );
+  const records = await db.query<Record<string, any>>(
+    `select ${columns} from ${table} where user_id = $1 order by created_at desc, id limit $2 offset $3`,
+    [userId, pageSize, (page - 1) * pageSize],
+  );
   return { items: records.map(map), totalItems: Number(total) };
 }

@@ -7,7 +7,18 @@ export async function insertCurrency(db: Queryable, row: CurrencyRow): Promise<v
   await db.query(
     `insert into currencies (code, name, decimals, can_deposit, can_withdraw, min_withdraw, max_withdraw, unified_cryptoasset_id, adapter_code, position)
      values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [row.code, row.name, row.decimals, row.canDeposit, row.canWithdraw, row.minWithdraw, row.maxWithdraw, row.unifiedCryptoassetId, row.adapterCode, row.position],
+    [
+      row.code,
+      row.name,
+      row.decimals,
+      row.canDeposit,
+      row.canWithdraw,
+      row.minWithdraw,
+      row.maxWithdraw,
+      row.unifiedCryptoassetId,
+      row.adapterCode,
+      row.position,
+    ],
   );
 }
 
@@ -40,15 +51,17 @@ export async function insertCommission(db: Queryable, row: CommissionRow): Promi
 }
 
 export async function insertUser(db: Queryable, row: UserRow): Promise<void> {
-  await db.query(`insert into users (id, level, address, created_at) values ($1, $2, $3, $4)`, [row.id, row.level, row.address, row.createdAt]);
+  await db.query(`insert into users (id, level, address, created_at) values ($1, $2, $3, $4)`, [
+    row.id,
+    row.level,
+    row.address,
+    row.createdAt,
+  ]);
 }
 
 export async function insertApiKey(db: Queryable, row: ApiKeyRow): Promise<void> {
-  await db.query(`insert into api_keys (public_key, user_id, private_key_encrypted, created_at, revoked_at) values ($1, $2, $3, $4, $5)`, [
-    row.publicKey,
-    row.userId,
-    row.privateKeyEncrypted,
-    row.createdAt,
-    row.revokedAt,
-  ]);
+  await db.query(
+    `insert into api_keys (public_key, user_id, private_key_encrypted, created_at, revoked_at) values ($1, $2, $3, $4, $5)`,
+    [row.publicKey, row.userId, row.privateKeyEncrypted, row.createdAt, row.revokedAt],
+  );
 }

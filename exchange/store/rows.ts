@@ -1,4 +1,15 @@
-import type { ApiKeyRow, BalanceRow, CommissionRow, CurrencyRow, DealRow, DepositRow, OrderRow, PairRow, UserRow, WithdrawalRow } from "./types.ts";
+import type {
+  ApiKeyRow,
+  BalanceRow,
+  CommissionRow,
+  CurrencyRow,
+  DealRow,
+  DepositRow,
+  OrderRow,
+  PairRow,
+  UserRow,
+  WithdrawalRow,
+} from "./types.ts";
 
 // Column lists and record -> row mappers. Every bigint and numeric column is selected as text
 // (`::text`), so neither driver ever turns money or a 64-bit integer into a float.
@@ -213,7 +224,15 @@ export function balanceOf(r: Record<string, any>): BalanceRow {
 export const DEPOSIT_COLUMNS = `id, user_id::text as user_id, currency, amount::text as amount, fee::text as fee, reference, created_at::text as created_at`;
 
 export function depositOf(r: Record<string, any>): DepositRow {
-  return { id: r.id, userId: r.user_id, currency: r.currency, amount: BigInt(r.amount), fee: BigInt(r.fee), reference: r.reference, createdAt: Number(r.created_at) };
+  return {
+    id: r.id,
+    userId: r.user_id,
+    currency: r.currency,
+    amount: BigInt(r.amount),
+    fee: BigInt(r.fee),
+    reference: r.reference,
+    createdAt: Number(r.created_at),
+  };
 }
 
 export const WITHDRAWAL_COLUMNS = `id::text as id, user_id::text as user_id, client_withdrawal_id, currency, amount::text as amount, fee::text as fee, address, status, created_at::text as created_at`;

@@ -49,8 +49,24 @@ type Command =
 
 const user = fc.constantFrom(...USERS);
 const command: fc.Arbitrary<Command> = fc.oneof(
-  { weight: 2, arbitrary: fc.record({ kind: fc.constant("deposit" as const), user, currency: fc.nat(1), amount: fc.bigInt(1n, 20_000_000n) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant("withdraw" as const), user, currency: fc.nat(1), amount: fc.bigInt(1n, 5_000_000n) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("deposit" as const),
+      user,
+      currency: fc.nat(1),
+      amount: fc.bigInt(1n, 20_000_000n),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("withdraw" as const),
+      user,
+      currency: fc.nat(1),
+      amount: fc.bigInt(1n, 5_000_000n),
+    }),
+  },
   {
     weight: 8,
     arbitrary: fc.record({
@@ -112,7 +128,8 @@ class Run {
       case "place":
         return this.place(command);
       case "cancel": {
-        const orderId = this.issuedIds.length > 0 ? this.issuedIds[command.target % this.issuedIds.length] : "never-issued";
+        const orderId =
+          this.issuedIds.length > 0 ? this.issuedIds[command.target % this.issuedIds.length] : "never-issued";
         return this.compare(cancelOrder(this.ledger, this.market, command.user, orderId));
       }
       case "cancelAll":
@@ -122,10 +139,19 @@ class Run {
 
   private deposit(userId: string, currency: typeof AGT | typeof USD, amount: bigint): void {
     const before = balanceOf(this.ledger, userId, currency.code).available;
-    const entry = deposit(this.ledger, { depositId: `d-${this.issuedIds.length}`, userId, currency, amount, fee: depositFee });
+    const entry = deposit(this.ledger, {
+      depositId: `d-${this.issuedIds.length}`,
+      userId,
+      currency,
+      amount,
+      fee: depositFee,
+    });
     assert.ok(entry.ok);
     applyEntry(this.ledger, entry.value);
-    assert.equal(balanceOf(this.ledger, userId, currency.code).available - before, amount - expectedFee(amount, depositFee));
+    assert.equal(
+      balanceOf(this.ledger, userId, currency.code).available - before,
+      amount - expectedFee(amount, depositFee),
+    );
     this.deposits.set(currency.code, (this.deposits.get(currency.code) ?? 0n) + amount);
   }
 
@@ -187,7 +213,15 @@ class Run {
   }
 
   private track(event: BookEvent): void {
-    count(event.type === "rejected" ? `book rejected ${event.code}` : event.type === "done" ? `done ${event.status} ${event.reason ?? ""}`.trim() : event.type === "cancelled" ? `cancelled ${event.reason}` : event.type);
+    count(
+      event.type === "rejected"
+        ? `book rejected ${event.code}`
+        : event.type === "done"
+          ? `done ${event.status} ${event.reason ?? ""}`.trim()
+          : event.type === "cancelled"
+            ? `cancelled ${event.reason}`
+            : event.type,
+    );
     switch (event.type) {
       case "accepted":
         this.orders.set(event.orderId, { amount: event.amount, filled: 0, isBid: event.isBid, limit: event.price });
@@ -196,13 +230,20 @@ class Run {
         assert.equal(event.tradeSeq, this.lastTradeSeq + 1, "trade ids increase one by one per pair");
         this.lastTradeSeq = event.tradeSeq;
         const taker = this.orders.get(event.takerOrderId)!;
-        if (taker.limit !== null) assert.ok(taker.isBid ? event.price <= taker.limit : event.price >= taker.limit, "a taker never trades past its limit");
+        if (taker.limit !== null)
+          assert.ok(
+            taker.isBid ? event.price <= taker.limit : event.price >= taker.limit,
+            "a taker never trades past its limit",
+          );
         for (const orderId of [event.makerOrderId, event.takerOrderId]) {
           const order = this.orders.get(orderId)!;
           order.filled += event.amount;
           assert.ok(order.filled <= order.amount, `order ${orderId} filled ${order.filled} of ${order.amount}`);
         }
-        assert.equal(this.orders.get(event.makerOrderId)!.amount - this.orders.get(event.makerOrderId)!.filled, event.makerRemaining);
+        assert.equal(
+          this.orders.get(event.makerOrderId)!.amount - this.orders.get(event.makerOrderId)!.filled,
+          event.makerRemaining,
+        );
         assert.equal(taker.amount - taker.filled, event.takerRemaining);
         break;
       }
@@ -236,7 +277,9 @@ class Run {
       const tracked = this.orders.get(order.orderId)!;
       assert.equal(tracked.filled + order.remaining, tracked.amount);
       const hold = this.ledger.holds.get(order.orderId)!;
-      const needed = order.isBid ? quoteUnitsOf(order.price, order.remaining, pair) : baseUnitsOfLots(order.remaining, pair);
+      const needed = order.isBid
+        ? quoteUnitsOf(order.price, order.remaining, pair)
+        : baseUnitsOfLots(order.remaining, pair);
       assert.equal(hold.amount, needed, `hold of ${order.orderId}`);
       const key = `${hold.userId}/${hold.currency}`;
       lockedByAccount.set(key, (lockedByAccount.get(key) ?? 0n) + hold.amount);
@@ -247,7 +290,11 @@ class Run {
       for (const userId of USERS) {
         const balance = balanceOf(this.ledger, userId, currency.code);
         assert.ok(balance.available >= 0n && balance.locked >= 0n, `negative balance of ${userId} in ${currency.code}`);
-        assert.equal(balance.locked, lockedByAccount.get(`${userId}/${currency.code}`) ?? 0n, `locked ${currency.code} of ${userId}`);
+        assert.equal(
+          balance.locked,
+          lockedByAccount.get(`${userId}/${currency.code}`) ?? 0n,
+          `locked ${currency.code} of ${userId}`,
+        );
         held += balance.available + balance.locked;
       }
       const fees = feesCollected(this.ledger, currency.code);
@@ -278,8 +325,27 @@ describe("fast book + ledger against the reference book", () => {
       }),
       { seed, numRuns },
     );
-    console.log([...seen].sort().map(([what, times]) => `  ${what}: ${times}`).join("\n"));
-    for (const what of ["trade", "done resting", "done filled", "done cancelled UNFILLED", "done cancelled SELF_TRADE", "done cancelled BUDGET_EXHAUSTED", "cancelled USER_CANCEL", "cancelled SELF_TRADE", "book rejected FOK_NOT_FILLABLE", "book rejected POST_ONLY_WOULD_TAKE", "book rejected NO_LIQUIDITY", "ledger rejected INSUFFICIENT_FUNDS", "ledger rejected DUPLICATE_ORDER_ID"]) {
+    console.log(
+      [...seen]
+        .sort()
+        .map(([what, times]) => `  ${what}: ${times}`)
+        .join("\n"),
+    );
+    for (const what of [
+      "trade",
+      "done resting",
+      "done filled",
+      "done cancelled UNFILLED",
+      "done cancelled SELF_TRADE",
+      "done cancelled BUDGET_EXHAUSTED",
+      "cancelled USER_CANCEL",
+      "cancelled SELF_TRADE",
+      "book rejected FOK_NOT_FILLABLE",
+      "book rejected POST_ONLY_WOULD_TAKE",
+      "book rejected NO_LIQUIDITY",
+      "ledger rejected INSUFFICIENT_FUNDS",
+      "ledger rejected DUPLICATE_ORDER_ID",
+    ]) {
       assert.ok((seen.get(what) ?? 0) > 0, `the command streams never produced "${what}"`);
     }
   });

@@ -3,7 +3,15 @@ import type { TradeFees } from "../ledger/commissions.ts";
 import { holdForOrder, releaseHold } from "../ledger/orders.ts";
 import { applyEntry } from "../ledger/state.ts";
 import type { Entry, LedgerRejectCode, LedgerState } from "../ledger/types.ts";
-import type { BookCommand, BookEvent, OrderBook, PlaceCommand, RejectCode, SelfTradePrevention, TimeInForce } from "../matching/types.ts";
+import type {
+  BookCommand,
+  BookEvent,
+  OrderBook,
+  PlaceCommand,
+  RejectCode,
+  SelfTradePrevention,
+  TimeInForce,
+} from "../matching/types.ts";
 import { validatePlace } from "../matching/validate.ts";
 import { tickLotsOfQuoteUnits, type PairSpec } from "../money/pair.ts";
 import { fail, ok, type Result } from "../result.ts";
@@ -47,7 +55,11 @@ export interface Outcome {
 export type PlaceRejectCode = RejectCode | LedgerRejectCode;
 
 /** Rejects before the book (bad order, funds) as a failed Result; anything the book decides comes back as events. */
-export function placeOrder(ledger: LedgerState, market: PairMarket, request: PlaceOrderRequest): Result<Outcome, PlaceRejectCode> {
+export function placeOrder(
+  ledger: LedgerState,
+  market: PairMarket,
+  request: PlaceOrderRequest,
+): Result<Outcome, PlaceRejectCode> {
   const { quoteBudget, ...rest } = request;
   const command: PlaceCommand = {
     kind: "place",

@@ -39,9 +39,7 @@ ponder.on("AgentPool:Sync", async ({ event, context }) => {
   const address = lc(event.log.address);
   if (!(await context.db.find(pool, { address }))) return;
   const { reserveToken, reservePair, virtualPair } = event.args;
-  await context.db
-    .update(pool, { address })
-    .set({ reserveToken, reservePair, virtualPair });
+  await context.db.update(pool, { address }).set({ reserveToken, reservePair, virtualPair });
 });
 
 ponder.on("AgentPool:Mint", async ({ event, context }) => {

@@ -35,9 +35,7 @@ ponder.on("AgentRegistry:AgentRegistered", async ({ event, context }) => {
 ponder.on("AgentRegistry:AgentOperatorChanged", async ({ event, context }) => {
   await observe(event, context);
   const { nftId, newOperator } = event.args;
-  await context.db
-    .update(agentNft, { nftId })
-    .set({ operator: newOperator === zeroAddress ? null : lc(newOperator) });
+  await context.db.update(agentNft, { nftId }).set({ operator: newOperator === zeroAddress ? null : lc(newOperator) });
 });
 
 ponder.on("AgentRegistry:MetadataUpdated", async ({ event, context }) => {

@@ -20,7 +20,13 @@ ponder.on("AgentToken:Transfer", async ({ event, context }) => {
   if (to !== zeroAddress) await adjust(context, token, lc(to), value, pool);
 });
 
-async function adjust(context: Context, token: `0x${string}`, account: `0x${string}`, delta: bigint, pool: `0x${string}` | undefined) {
+async function adjust(
+  context: Context,
+  token: `0x${string}`,
+  account: `0x${string}`,
+  delta: bigint,
+  pool: `0x${string}` | undefined,
+) {
   const row = await context.db.find(holding, { token, account });
   const before = row?.balance ?? 0n;
   const after = before + delta;

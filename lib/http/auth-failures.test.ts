@@ -20,7 +20,8 @@ function app(options: { limit: number; maxClients?: number; now: () => number })
   });
   hono.get("/*", (c) => c.json({ ok: true }));
   hono.onError(errorHandler());
-  const send = (ip: string, ok = false, path = "/") => hono.request(path, { headers: { "x-ip": ip, ...(ok ? { "x-ok": "yes" } : {}) } });
+  const send = (ip: string, ok = false, path = "/") =>
+    hono.request(path, { headers: { "x-ip": ip, ...(ok ? { "x-ok": "yes" } : {}) } });
   return { guard, send, authCalls: () => authCalls };
 }
 
@@ -59,7 +60,8 @@ describe("createAuthFailureGuard", () => {
     const { guard, send } = app({ limit: 2, maxClients: 100, now: () => 0 });
     for (let i = 0; i < 300; i++) for (let k = 0; k < 3; k++) await send(`2001:db8:${i.toString(16)}::1`);
     assert.equal(guard.size(), 100);
-    for (let i = 0; i < 20; i++) assert.equal((await send(`2001:db8:ffff:${i.toString(16)}::1`, true)).status, 200, `new honest client ${i}`);
+    for (let i = 0; i < 20; i++)
+      assert.equal((await send(`2001:db8:ffff:${i.toString(16)}::1`, true)).status, 200, `new honest client ${i}`);
     assert.equal((await send("2001:db8:0::1", true)).status, 429, "a tracked attacker stays refused for its window");
   });
 

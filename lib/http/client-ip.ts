@@ -13,7 +13,11 @@ export interface ClientIpOptions {
 export function clientIp(c: Context, { trustProxy }: ClientIpOptions): string {
   if (trustProxy) {
     const forwarded = c.req.header("x-forwarded-for");
-    const last = forwarded?.split(",").map((part) => part.trim()).filter(Boolean).at(-1);
+    const last = forwarded
+      ?.split(",")
+      .map((part) => part.trim())
+      .filter(Boolean)
+      .at(-1);
     if (last) return normalize(last);
   }
   return normalize(peerAddress(c) ?? "unknown");

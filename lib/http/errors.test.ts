@@ -17,7 +17,10 @@ describe("errorHandler", () => {
   it("answers an ApiError with its status, code and message", async () => {
     const res = await appThrowing(invalidParam("pageSize", "must be an integer from 1 to 100")).request("/");
     assert.equal(res.status, 400);
-    assert.deepEqual(await res.json(), { code: "INVALID_PARAM", message: "pageSize: must be an integer from 1 to 100" });
+    assert.deepEqual(await res.json(), {
+      code: "INVALID_PARAM",
+      message: "pageSize: must be an integer from 1 to 100",
+    });
   });
 
   it("sends an ApiError's headers (Retry-After of a 429)", async () => {
@@ -56,7 +59,9 @@ describe("errorHandler", () => {
     app.get("/", () => {
       throw new SyntaxError("Unexpected token 'x'");
     });
-    app.onError(errorHandler({ classify: (e) => (e instanceof SyntaxError ? invalidParam("sql", "is not valid") : undefined) }));
+    app.onError(
+      errorHandler({ classify: (e) => (e instanceof SyntaxError ? invalidParam("sql", "is not valid") : undefined) }),
+    );
     const res = await app.request("/");
     assert.equal(res.status, 400);
     assert.deepEqual(await res.json(), { code: "INVALID_PARAM", message: "sql: is not valid" });

@@ -33,8 +33,10 @@ export const invalidParam = (param: string, problem: string) =>
 export const notFound = (message: string) => new ApiError(404, "NOT_FOUND", message);
 
 /** 429 with Retry-After; `message` says why when it is not simply the request rate. */
-export const rateLimited = (retryAfterSeconds: number, message = `Too many requests; retry in ${retryAfterSeconds} s`) =>
-  new ApiError(429, "RATE_LIMITED", message, { "Retry-After": String(retryAfterSeconds) });
+export const rateLimited = (
+  retryAfterSeconds: number,
+  message = `Too many requests; retry in ${retryAfterSeconds} s`,
+) => new ApiError(429, "RATE_LIMITED", message, { "Retry-After": String(retryAfterSeconds) });
 
 export interface ErrorMappingOptions {
   /** Where unexpected errors go; default console.error. */
@@ -52,7 +54,10 @@ export function errorHandler(options: ErrorMappingOptions = {}): ErrorHandler {
     if (classified) return sendError(c, classified);
     // Hono raises these for malformed requests (bad JSON body, body too large): client errors.
     if (error instanceof HTTPException && error.status < 500) {
-      return sendError(c, new ApiError(error.status as ContentfulStatusCode, codeOfStatus(error.status), error.message || "Bad request"));
+      return sendError(
+        c,
+        new ApiError(error.status as ContentfulStatusCode, codeOfStatus(error.status), error.message || "Bad request"),
+      );
     }
     log(`unhandled error in ${c.req.method} ${c.req.path} (request ${requestIdOf(c) ?? "-"})`, error);
     return sendError(c, new ApiError(500, "INTERNAL", "Internal error"));

@@ -25,7 +25,11 @@ describe("parseInput", () => {
   });
 
   it("rejects with 400 INVALID_PARAM naming the parameter", () => {
-    assert.deepEqual(rejection({ page: "x" }), { status: 400, code: "INVALID_PARAM", message: "page: must be an integer" });
+    assert.deepEqual(rejection({ page: "x" }), {
+      status: 400,
+      code: "INVALID_PARAM",
+      message: "page: must be an integer",
+    });
   });
 
   it("names nested parameters by their path", () => {

@@ -86,11 +86,12 @@ export const libraryEngine: EngineUnderTest = {
           run: (index) => run(book, inputs[index]),
           restingDigest: () => {
             const { bids, asks } = book.snapshot();
-            return digest([...bids, ...asks].flatMap((level) => level.orders.map((order) => `${order.id}:${order.size}`)));
+            return digest(
+              [...bids, ...asks].flatMap((level) => level.orders.map((order) => `${order.id}:${order.size}`)),
+            );
           },
         };
       },
     };
   },
 };
-

@@ -7,8 +7,21 @@ import { mulberry32 } from "../../lib/random.ts";
 // unchanged to every engine under test.
 
 export type StreamOp =
-  | { readonly kind: "limit"; readonly id: string; readonly userId: string; readonly isBid: boolean; readonly price: number; readonly size: number }
-  | { readonly kind: "market"; readonly id: string; readonly userId: string; readonly isBid: boolean; readonly size: number }
+  | {
+      readonly kind: "limit";
+      readonly id: string;
+      readonly userId: string;
+      readonly isBid: boolean;
+      readonly price: number;
+      readonly size: number;
+    }
+  | {
+      readonly kind: "market";
+      readonly id: string;
+      readonly userId: string;
+      readonly isBid: boolean;
+      readonly size: number;
+    }
   | { readonly kind: "cancel"; readonly id: string };
 
 export interface Stream {
@@ -56,7 +69,11 @@ export function generateStream(seed: number, opCount: number): Stream {
         resting.push(event.orderId);
       }
       const gone =
-        event.type === "cancelled" ? event.orderId : event.type === "trade" && event.makerRemaining === 0 ? event.makerOrderId : null;
+        event.type === "cancelled"
+          ? event.orderId
+          : event.type === "trade" && event.makerRemaining === 0
+            ? event.makerOrderId
+            : null;
       if (gone !== null) {
         // Swap-remove keeps picking a random live id O(1).
         const index = restingIndex.get(gone)!;
@@ -77,14 +94,28 @@ export function generateStream(seed: number, opCount: number): Stream {
     // Marketable orders reach a few ticks past the best opposite price; passive ones
     // rest up to 50 ticks behind it, so the book keeps a realistic spread of levels.
     const price = marketable ? bestOpposite + direction * integer(0, 5) : bestOpposite - direction * integer(1, 50);
-    return { kind: "limit", id: `o${nextId++}`, userId: `u${integer(1, USERS)}`, isBid, price, size: integer(1, marketable ? 60 : 20) };
+    return {
+      kind: "limit",
+      id: `o${nextId++}`,
+      userId: `u${integer(1, USERS)}`,
+      isBid,
+      price,
+      size: integer(1, marketable ? 60 : 20),
+    };
   };
 
   const prefill: StreamOp[] = [];
   for (let i = 0; i < TARGET_RESTING; i++) {
     const isBid = i % 2 === 0;
     const price = MID_PRICE + (isBid ? -integer(1, 100) : integer(1, 100));
-    const op: StreamOp = { kind: "limit", id: `o${nextId++}`, userId: `u${integer(1, USERS)}`, isBid, price, size: integer(1, 20) };
+    const op: StreamOp = {
+      kind: "limit",
+      id: `o${nextId++}`,
+      userId: `u${integer(1, USERS)}`,
+      isBid,
+      price,
+      size: integer(1, 20),
+    };
     prefill.push(op);
     track(op);
   }
@@ -97,7 +128,13 @@ export function generateStream(seed: number, opCount: number): Stream {
     if (roll < 0.2 && resting.length > 0) {
       op = { kind: "cancel", id: resting[integer(0, resting.length - 1)] };
     } else if (roll < 0.25) {
-      op = { kind: "market", id: `o${nextId++}`, userId: `u${integer(1, USERS)}`, isBid: random() < 0.5, size: integer(1, 20) };
+      op = {
+        kind: "market",
+        id: `o${nextId++}`,
+        userId: `u${integer(1, USERS)}`,
+        isBid: random() < 0.5,
+        size: integer(1, 20),
+      };
     } else {
       // Feedback on how often a limit order takes liquidity holds the book near its target size.
       const takeProbability = Math.min(0.95, Math.max(0.05, 0.3 + (resting.length - TARGET_RESTING) / TARGET_RESTING));

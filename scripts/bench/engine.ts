@@ -95,7 +95,9 @@ console.log(`target >= ${TARGET_RATIO}x: ${ratio >= TARGET_RATIO ? "met" : "NOT 
 const fullPathOrders = Number(process.env.BENCH_FULL_PATH_ORDERS ?? 20_000);
 const connections = Number(process.env.BENCH_FULL_PATH_CONNECTIONS ?? 32);
 const databaseUrl = process.env.DATABASE_URL || undefined;
-console.log(`\nfull path: ${fullPathOrders} signed limit orders on ${"ALPHA_USDT"} from 8 users, ${connections} in flight, seed ${SEED}`);
+console.log(
+  `\nfull path: ${fullPathOrders} signed limit orders on ${"ALPHA_USDT"} from 8 users, ${connections} in flight, seed ${SEED}`,
+);
 console.log(`  server process: HTTP + HMAC check + validation + matching + ledger + group commit before each answer`);
 const full = await benchFullPath({ seed: SEED, orders: fullPathOrders, connections, databaseUrl });
 console.log(
@@ -103,5 +105,9 @@ console.log(
     `   ${full.deals} deals   ${full.non2xx} non-2xx   ledger ${full.ledgerBalanced ? "balanced" : "NOT BALANCED"}`,
 );
 const fullMet = full.ordersPerSecond >= FULL_PATH_TARGET;
-if (full.backend === "postgres") console.log(`target >= ${FULL_PATH_TARGET} orders/s on PostgreSQL: ${fullMet ? "met" : "NOT met"}`);
-else console.log(`target >= ${FULL_PATH_TARGET} orders/s is set on PostgreSQL (set DATABASE_URL); on PGlite: ${fullMet ? "above" : "below"} it`);
+if (full.backend === "postgres")
+  console.log(`target >= ${FULL_PATH_TARGET} orders/s on PostgreSQL: ${fullMet ? "met" : "NOT met"}`);
+else
+  console.log(
+    `target >= ${FULL_PATH_TARGET} orders/s is set on PostgreSQL (set DATABASE_URL); on PGlite: ${fullMet ? "above" : "below"} it`,
+  );

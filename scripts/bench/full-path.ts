@@ -39,7 +39,13 @@ interface SignedOrder {
  * increasing from `from` (distinct signatures), all of them already past when they are sent (the
  * server accepts at most 1 s ahead) and within its 30 s window when sent at >= 1,000 orders/s.
  */
-function signedOrders(seed: number, count: number, url: string, users: { publicKey: string; privateKey: string }[], from: number): SignedOrder[] {
+function signedOrders(
+  seed: number,
+  count: number,
+  url: string,
+  users: { publicKey: string; privateKey: string }[],
+  from: number,
+): SignedOrder[] {
   const random = mulberry32(seed);
   const orders: SignedOrder[] = [];
   for (let i = 0; i < count; i++) {
@@ -55,7 +61,17 @@ function signedOrders(seed: number, count: number, url: string, users: { publicK
       price,
       ...(random() < 0.05 ? { timeInForce: "IOC" } : {}),
     });
-    const headers = { ...signRequest({ publicKey: user.publicKey, privateKey: user.privateKey, method: "POST", url, body, timestamp: from + Math.floor(i / users.length) }), "content-type": "application/json" };
+    const headers = {
+      ...signRequest({
+        publicKey: user.publicKey,
+        privateKey: user.privateKey,
+        method: "POST",
+        url,
+        body,
+        timestamp: from + Math.floor(i / users.length),
+      }),
+      "content-type": "application/json",
+    };
     orders.push({ body, headers });
   }
   return orders;
@@ -99,17 +115,32 @@ async function fire(url: string, orders: SignedOrder[], connections: number) {
   return { result, seconds: (lastAnswer - started) / 1000 };
 }
 
-async function startServer(vars: Record<string, string>, port: number): Promise<{ child: ChildProcess; output: () => string }> {
+async function startServer(
+  vars: Record<string, string>,
+  port: number,
+): Promise<{ child: ChildProcess; output: () => string }> {
   let output = "";
   // BENCH_PROFILE_DIR: write the server's CPU profile there (open it in Chrome DevTools).
-  const profile = process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", "--cpu-prof-dir", resolve(process.env.BENCH_PROFILE_DIR)] : [];
-  const child = spawn(process.execPath, [...profile, "exchange/server/main.ts"], { cwd: ROOT, env: { ...process.env, ...vars }, stdio: ["ignore", "pipe", "pipe"] });
+  const profile = process.env.BENCH_PROFILE_DIR
+    ? ["--cpu-prof", "--cpu-prof-dir", resolve(process.env.BENCH_PROFILE_DIR)]
+    : [];
+  const child = spawn(process.execPath, [...profile, "exchange/server/main.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, ...vars },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
   child.stdout!.on("data", (chunk) => (output += chunk));
   child.stderr!.on("data", (chunk) => (output += chunk));
   const deadline = Date.now() + 60_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`exchange exited with ${child.exitCode}:\n${output}`);
-    if (await fetch(`http://127.0.0.1:${port}/api/healthcheck`).then((r) => r.ok, () => false)) return { child, output: () => output };
+    if (
+      await fetch(`http://127.0.0.1:${port}/api/healthcheck`).then(
+        (r) => r.ok,
+        () => false,
+      )
+    )
+      return { child, output: () => output };
     await new Promise((r) => setTimeout(r, 100));
   }
   child.kill("SIGKILL");
@@ -117,7 +148,12 @@ async function startServer(vars: Record<string, string>, port: number): Promise<
 }
 
 /** Runs the full path once on PostgreSQL (DATABASE_URL) or PGlite; cleans up after itself. */
-export async function benchFullPath(options: { seed: number; orders: number; connections: number; databaseUrl?: string }): Promise<FullPathResult> {
+export async function benchFullPath(options: {
+  seed: number;
+  orders: number;
+  connections: number;
+  databaseUrl?: string;
+}): Promise<FullPathResult> {
   const dir = await mkdtemp(join(tmpdir(), "bench-full-path-"));
   const schema = `bench_exchange_${process.pid}`;
   const port = await freePort();
@@ -143,7 +179,12 @@ export async function benchFullPath(options: { seed: number; orders: number; con
     for (let i = 0; i < 8; i++) {
       const user = await admin(base, adminToken, "POST", "/admin/users", { level: 0 });
       const keys = await admin(base, adminToken, "POST", `/admin/users/${user.id}/keys`);
-      for (const currencyCode of ["ALPHA", "USDT"]) await admin(base, adminToken, "POST", "/admin/deposits", { userId: user.id, currencyCode, amount: "100000000" });
+      for (const currencyCode of ["ALPHA", "USDT"])
+        await admin(base, adminToken, "POST", "/admin/deposits", {
+          userId: user.id,
+          currencyCode,
+          amount: "100000000",
+        });
       users.push({ userId: user.id, ...keys });
     }
     const url = `${base}/api/orders`;

@@ -29,7 +29,8 @@ const FINALITY_BLOCKS = 30;
 const repo = fileURLToPath(new URL("../..", import.meta.url));
 const cfg = readConfig();
 const began = performance.now();
-const log = (msg: string) => console.log(`[bench ${((performance.now() - began) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
+const log = (msg: string) =>
+  console.log(`[bench ${((performance.now() - began) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
 const timeout = cfg.BENCH_TIMEOUT_S * 1000;
 
 installSignalHandlers();
@@ -41,11 +42,18 @@ onCleanup(() => {
   if (cfg.BENCH_KEEP_TMP) return console.log(`kept ${tmp}`);
   // After a failure the logs stay for the post-mortem; app data and copies go either way.
   if (!keepLogs || readdirSync(logs).length === 0) return rmSync(tmp, { recursive: true, force: true });
-  for (const entry of readdirSync(tmp)) if (entry !== "logs") rmSync(join(tmp, entry), { recursive: true, force: true });
+  for (const entry of readdirSync(tmp))
+    if (entry !== "logs") rmSync(join(tmp, entry), { recursive: true, force: true });
 });
 
 /** Mines a stream, then enough empty blocks that all of it is finalized; returns its last block. */
-async function mineStream(url: string, deployment: Parameters<typeof generateStream>[1], actors: Actors, size: StreamSize, offset: number) {
+async function mineStream(
+  url: string,
+  deployment: Parameters<typeof generateStream>[1],
+  actors: Actors,
+  size: StreamSize,
+  offset: number,
+) {
   const count = size.actions + size.transfers;
   let next = 0;
   const result = await generateStream(url, deployment, actors, size, {
@@ -78,7 +86,12 @@ async function timeApp(opts: AppOptions, lastBlock: number): Promise<Measured> {
   await stopApp(cold.app);
   log(`  ${int(total(cold.run.events))} events in ${cold.run.indexingS.toFixed(1)} s`);
   if (!cfg.BENCH_CACHED) return { cold: cold.run };
-  const cached = await timeIndexing(repo, { ...opts, name: `${opts.name}-cached`, schema: "bench_cached" }, lastBlock, timeout);
+  const cached = await timeIndexing(
+    repo,
+    { ...opts, name: `${opts.name}-cached`, schema: "bench_cached" },
+    lastBlock,
+    timeout,
+  );
   await stopApp(cached.app);
   log(`  again from Ponder's RPC cache: ${cached.run.indexingS.toFixed(1)} s`);
   return { cold: cold.run, cached: cached.run };
@@ -88,8 +101,13 @@ async function main() {
   await assertPortFree(cfg.BENCH_CHAIN_PORT, "BENCH_CHAIN_PORT");
   await assertPortFree(cfg.BENCH_APP_PORT, "BENCH_APP_PORT");
   await assertPortFree(cfg.BENCH_NOOP_PORT, "BENCH_NOOP_PORT");
-  log(`temp dir ${tmp}; database ${cfg.DATABASE_URL ? "Postgres (a fresh database per app)" : "PGlite (a fresh directory per app)"}`);
-  await runTask("build", join(repo, "node_modules/.bin/hardhat"), ["build", "--quiet"], { cwd: repo, logPath: join(logs, "build.log") });
+  log(
+    `temp dir ${tmp}; database ${cfg.DATABASE_URL ? "Postgres (a fresh database per app)" : "PGlite (a fresh directory per app)"}`,
+  );
+  await runTask("build", join(repo, "node_modules/.bin/hardhat"), ["build", "--quiet"], {
+    cwd: repo,
+    logPath: join(logs, "build.log"),
+  });
   const { url } = await startChain(repo, cfg.BENCH_CHAIN_PORT, cfg.BENCH_CHAIN_ID, logs);
   const deployment = await deploy(url, tmp);
   const deploymentFile = join(tmp, "deployments", `${cfg.BENCH_CHAIN_ID}.json`);
@@ -97,13 +115,20 @@ async function main() {
   const actors = await setupActors(url, deployment, cfg.BENCH_TOKENS);
 
   const size = { actions: cfg.BENCH_ACTIONS, transfers: cfg.BENCH_TRANSFERS, txsPerBlock: cfg.BENCH_TXS_PER_BLOCK };
-  log(`mining the throughput stream: ${int(size.actions)} actions + ${int(size.transfers)} transfers, ${size.txsPerBlock} txs a block`);
+  log(
+    `mining the throughput stream: ${int(size.actions)} actions + ${int(size.transfers)} transfers, ${size.txsPerBlock} txs a block`,
+  );
   const stream = await mineStream(url, deployment, actors, size, 0);
   log(`  ${stream.blocks} blocks through block ${stream.lastBlock}`);
 
   const events = handledEvents(repo);
   // Polling matters only live, after the measured range (which is backfilled).
-  const env = { RPC_URL: url, CHAIN_ID: String(cfg.BENCH_CHAIN_ID), POLLING_INTERVAL_MS: "1000", RATE_LIMIT_PER_MINUTE: "1000000000" };
+  const env = {
+    RPC_URL: url,
+    CHAIN_ID: String(cfg.BENCH_CHAIN_ID),
+    POLLING_INTERVAL_MS: "1000",
+    RATE_LIMIT_PER_MINUTE: "1000000000",
+  };
   const noopEnv = { ...env, BENCH_EVENT_NAMES: events.join(",") };
   const rounds: { ours: Measured; noop: Measured }[] = [];
   let appOpts: AppOptions | undefined;
@@ -111,9 +136,19 @@ async function main() {
     const suffix = round === 1 ? "" : `_r${round}`;
     if (cfg.BENCH_ROUNDS > 1) log(`round ${round} of ${cfg.BENCH_ROUNDS}`);
     // Ours first: anything the chain node caches from the first pass favours the baseline.
-    const ours = await appOptions(`app${suffix}`, appDir(repo, join(tmp, `app${suffix}`), deploymentFile), cfg.BENCH_APP_PORT, env);
+    const ours = await appOptions(
+      `app${suffix}`,
+      appDir(repo, join(tmp, `app${suffix}`), deploymentFile),
+      cfg.BENCH_APP_PORT,
+      env,
+    );
     appOpts ??= ours;
-    const noop = await appOptions(`noop${suffix}`, noopDir(repo, join(tmp, `noop${suffix}`), deploymentFile), cfg.BENCH_NOOP_PORT, noopEnv);
+    const noop = await appOptions(
+      `noop${suffix}`,
+      noopDir(repo, join(tmp, `noop${suffix}`), deploymentFile),
+      cfg.BENCH_NOOP_PORT,
+      noopEnv,
+    );
     rounds.push({ ours: await timeApp(ours, stream.lastBlock), noop: await timeApp(noop, stream.lastBlock) });
   }
 
@@ -137,7 +172,9 @@ async function main() {
     pageSize: cfg.BENCH_PAGE_SIZE,
     deepPage: cfg.BENCH_DEEP_PAGE,
   });
-  log(`measuring ${probes.length} endpoints, taking turns: ${cfg.BENCH_WARMUP} warm-up + ${cfg.BENCH_SAMPLES} requests each...`);
+  log(
+    `measuring ${probes.length} endpoints, taking turns: ${cfg.BENCH_WARMUP} warm-up + ${cfg.BENCH_SAMPLES} requests each...`,
+  );
   const results = await measureAll(served.app.url, probes, cfg.BENCH_SAMPLES, cfg.BENCH_WARMUP);
   await stopApp(served.app);
 

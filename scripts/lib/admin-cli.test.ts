@@ -26,14 +26,29 @@ describe("parseAdminArgs", () => {
       address: "0x15d34aaf54267db7d7c367839aaf71a00a2c6a65",
     });
     assert.deepEqual(command(["issue-key", "--user", USER.toUpperCase()]), { name: "issue-key", userId: USER });
-    assert.deepEqual(command(["deposit", "--user", USER, "--currency", "usdt", "--amount", "100.5", "--reference", "tx 1", "--id", "dep-1"]), {
-      name: "deposit",
-      userId: USER,
-      currency: "USDT",
-      amount: "100.5",
-      reference: "tx 1",
-      depositId: "dep-1",
-    });
+    assert.deepEqual(
+      command([
+        "deposit",
+        "--user",
+        USER,
+        "--currency",
+        "usdt",
+        "--amount",
+        "100.5",
+        "--reference",
+        "tx 1",
+        "--id",
+        "dep-1",
+      ]),
+      {
+        name: "deposit",
+        userId: USER,
+        currency: "USDT",
+        amount: "100.5",
+        reference: "tx 1",
+        depositId: "dep-1",
+      },
+    );
     assert.deepEqual(command(["deposit", "--user", USER, "--currency", "ETH", "--amount", "0.000000000000000001"]), {
       name: "deposit",
       userId: USER,
@@ -69,30 +84,51 @@ describe("parseAdminArgs", () => {
   });
 
   it("validates values", () => {
-    for (const level of ["-1", "1001", "1.5", "abc", "", "99999"]) assert.match(error(["create-user", `--level=${level}`]), /--level must be an integer/, level);
+    for (const level of ["-1", "1001", "1.5", "abc", "", "99999"])
+      assert.match(error(["create-user", `--level=${level}`]), /--level must be an integer/, level);
     assert.match(error(["create-user", "--level", "-1"]), /ambiguous/);
     assert.match(error(["create-user", "--level", "1", "--address", "0x1234"]), /--address must be/);
     assert.match(error(["issue-key", "--user", "42"]), /--user must be a user id/);
     assert.match(error(["balances", "--user", `${USER}x`]), /--user must be a user id/);
     for (const amount of ["-1", "1e3", ".5", "1.", "abc", "1,5", ""]) {
-      assert.match(error(["deposit", "--user", USER, "--currency", "USDT", `--amount=${amount}`]), /--amount must be a plain decimal/, amount);
+      assert.match(
+        error(["deposit", "--user", USER, "--currency", "USDT", `--amount=${amount}`]),
+        /--amount must be a plain decimal/,
+        amount,
+      );
     }
     assert.match(error(["deposit", "--user", USER, "--currency", "USDT", "--amount", "0.000"]), /more than zero/);
     assert.match(error(["deposit", "--user", USER, "--currency", "US-DT", "--amount", "1"]), /--currency must be/);
-    assert.match(error(["deposit", "--user", USER, "--currency", "USDT", "--amount", "1", "--id", "x".repeat(101)]), /--id must be/);
-    assert.match(error(["deposit", "--user", USER, "--currency", "USDT", "--amount", "1", "--reference", "r".repeat(201)]), /--reference must be/);
+    assert.match(
+      error(["deposit", "--user", USER, "--currency", "USDT", "--amount", "1", "--id", "x".repeat(101)]),
+      /--id must be/,
+    );
+    assert.match(
+      error(["deposit", "--user", USER, "--currency", "USDT", "--amount", "1", "--reference", "r".repeat(201)]),
+      /--reference must be/,
+    );
   });
 });
 
 describe("adminRequest", () => {
   it("maps commands to the admin endpoints with exact decimal strings", () => {
-    assert.deepEqual(adminRequest({ name: "create-user", level: 20, address: null }), { method: "POST", path: "/admin/users", body: { level: 20, address: null } });
-    assert.deepEqual(adminRequest({ name: "issue-key", userId: USER }), { method: "POST", path: `/admin/users/${USER}/keys` });
-    assert.deepEqual(adminRequest({ name: "deposit", userId: USER, currency: "ETH", amount: "1.5", reference: null, depositId: "d1" }), {
+    assert.deepEqual(adminRequest({ name: "create-user", level: 20, address: null }), {
       method: "POST",
-      path: "/admin/deposits",
-      body: { userId: USER, currencyCode: "ETH", amount: "1.5", depositId: "d1" },
+      path: "/admin/users",
+      body: { level: 20, address: null },
     });
+    assert.deepEqual(adminRequest({ name: "issue-key", userId: USER }), {
+      method: "POST",
+      path: `/admin/users/${USER}/keys`,
+    });
+    assert.deepEqual(
+      adminRequest({ name: "deposit", userId: USER, currency: "ETH", amount: "1.5", reference: null, depositId: "d1" }),
+      {
+        method: "POST",
+        path: "/admin/deposits",
+        body: { userId: USER, currencyCode: "ETH", amount: "1.5", depositId: "d1" },
+      },
+    );
     assert.deepEqual(adminRequest({ name: "balances", userId: USER }), { method: "GET", path: `/admin/users/${USER}` });
     assert.deepEqual(adminRequest({ name: "ledger" }), { method: "GET", path: "/admin/ledger" });
   });
@@ -100,7 +136,10 @@ describe("adminRequest", () => {
 
 describe("resolveAdminToken", () => {
   it("prefers the environment, else reads the secrets file next to the data dir", async () => {
-    assert.equal(await resolveAdminToken({ EXCHANGE_ADMIN_TOKEN: "from-env-token-123", EXCHANGE_DATA_DIR: ".data/exchange" }), "from-env-token-123");
+    assert.equal(
+      await resolveAdminToken({ EXCHANGE_ADMIN_TOKEN: "from-env-token-123", EXCHANGE_DATA_DIR: ".data/exchange" }),
+      "from-env-token-123",
+    );
     let asked = "";
     const token = await resolveAdminToken({ EXCHANGE_DATA_DIR: "/srv/x/exchange" }, async (file) => {
       asked = file;
@@ -112,9 +151,18 @@ describe("resolveAdminToken", () => {
 
   it("explains a missing or broken file", async () => {
     const missing = Object.assign(new Error("nope"), { code: "ENOENT" });
-    await assert.rejects(resolveAdminToken({ EXCHANGE_DATA_DIR: ".data/exchange" }, () => Promise.reject(missing)), /no admin token: set EXCHANGE_ADMIN_TOKEN/);
-    await assert.rejects(resolveAdminToken({ EXCHANGE_DATA_DIR: ".data/exchange" }, async () => "{"), /not JSON/);
-    await assert.rejects(resolveAdminToken({ EXCHANGE_DATA_DIR: ".data/exchange" }, async () => "{}"), /has no adminToken/);
+    await assert.rejects(
+      resolveAdminToken({ EXCHANGE_DATA_DIR: ".data/exchange" }, () => Promise.reject(missing)),
+      /no admin token: set EXCHANGE_ADMIN_TOKEN/,
+    );
+    await assert.rejects(
+      resolveAdminToken({ EXCHANGE_DATA_DIR: ".data/exchange" }, async () => "{"),
+      /not JSON/,
+    );
+    await assert.rejects(
+      resolveAdminToken({ EXCHANGE_DATA_DIR: ".data/exchange" }, async () => "{}"),
+      /has no adminToken/,
+    );
   });
 });
 
@@ -135,7 +183,8 @@ describe("runAdmin", () => {
     };
     return { d, out, err, calls };
   }
-  const json = (status: number, body: string) => new Response(body, { status, headers: { "content-type": "application/json" } });
+  const json = (status: number, body: string) =>
+    new Response(body, { status, headers: { "content-type": "application/json" } });
 
   it("exits 2 with the usage on bad arguments, without calling the server", async () => {
     const { d, err, calls } = deps(() => json(200, "{}"));
@@ -177,6 +226,9 @@ describe("runAdmin", () => {
   });
 
   it("exactJson writes numbers as they were received", () => {
-    assert.equal(exactJson(parseJsonExact(`{"a":0.1,"b":[123456789.123456789012345678]}`)), `{"a":0.1,"b":[123456789.123456789012345678]}`);
+    assert.equal(
+      exactJson(parseJsonExact(`{"a":0.1,"b":[123456789.123456789012345678]}`)),
+      `{"a":0.1,"b":[123456789.123456789012345678]}`,
+    );
   });
 });

@@ -40,7 +40,10 @@ export type AdminCommand =
   | { readonly name: "balances"; readonly userId: string }
   | { readonly name: "ledger" };
 
-export type Parsed = { readonly ok: true; readonly command: AdminCommand; readonly json: boolean } | { readonly ok: true; readonly help: true } | { readonly ok: false; readonly error: string };
+export type Parsed =
+  | { readonly ok: true; readonly command: AdminCommand; readonly json: boolean }
+  | { readonly ok: true; readonly help: true }
+  | { readonly ok: false; readonly error: string };
 
 const COMMANDS = ["create-user", "issue-key", "deposit", "balances", "ledger"] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -84,26 +87,39 @@ export function parseAdminArgs(argv: readonly string[]): Parsed {
   if (values.help || positionals[0] === "help") return { ok: true, help: true };
   if (positionals.length === 0) return { ok: false, error: "no command given" };
   const [name, ...extra] = positionals;
-  if (!(COMMANDS as readonly string[]).includes(name)) return { ok: false, error: `unknown command "${name}" (one of ${COMMANDS.join(", ")})` };
+  if (!(COMMANDS as readonly string[]).includes(name))
+    return { ok: false, error: `unknown command "${name}" (one of ${COMMANDS.join(", ")})` };
   if (extra.length > 0) return { ok: false, error: `unexpected argument "${extra[0]}"` };
   const command = name as (typeof COMMANDS)[number];
   const rules = OPTIONS[command];
-  const given = Object.entries(values).filter(([key, value]) => value !== undefined && key !== "json" && key !== "help");
-  for (const [key] of given) if (!rules.allowed.includes(key)) return { ok: false, error: `${command} does not take --${key}` };
-  for (const key of rules.required) if (values[key as keyof typeof values] === undefined) return { ok: false, error: `${command} needs --${key}` };
+  const given = Object.entries(values).filter(
+    ([key, value]) => value !== undefined && key !== "json" && key !== "help",
+  );
+  for (const [key] of given)
+    if (!rules.allowed.includes(key)) return { ok: false, error: `${command} does not take --${key}` };
+  for (const key of rules.required)
+    if (values[key as keyof typeof values] === undefined) return { ok: false, error: `${command} needs --${key}` };
 
   const user = () => {
     const id = values.user!.trim();
-    return UUID.test(id) ? { ok: true as const, id: id.toLowerCase() } : { ok: false as const, error: `--user must be a user id (UUID), got "${values.user}"` };
+    return UUID.test(id)
+      ? { ok: true as const, id: id.toLowerCase() }
+      : { ok: false as const, error: `--user must be a user id (UUID), got "${values.user}"` };
   };
   const json = values.json === true;
   switch (command) {
     case "create-user": {
       const level = values.level!.trim();
-      if (!/^\d{1,4}$/.test(level) || Number(level) > 1000) return { ok: false, error: `--level must be an integer from 0 to 1000, got "${values.level}"` };
+      if (!/^\d{1,4}$/.test(level) || Number(level) > 1000)
+        return { ok: false, error: `--level must be an integer from 0 to 1000, got "${values.level}"` };
       const address = values.address?.trim() ?? null;
-      if (address !== null && !ADDRESS.test(address)) return { ok: false, error: `--address must be a 0x-prefixed 20-byte hex address, got "${values.address}"` };
-      return { ok: true, json, command: { name: command, level: Number(level), address: address?.toLowerCase() ?? null } };
+      if (address !== null && !ADDRESS.test(address))
+        return { ok: false, error: `--address must be a 0x-prefixed 20-byte hex address, got "${values.address}"` };
+      return {
+        ok: true,
+        json,
+        command: { name: command, level: Number(level), address: address?.toLowerCase() ?? null },
+      };
     }
     case "issue-key":
     case "balances": {
@@ -114,14 +130,21 @@ export function parseAdminArgs(argv: readonly string[]): Parsed {
       const id = user();
       if (!id.ok) return id;
       const currency = values.currency!.trim().toUpperCase();
-      if (!CURRENCY.test(currency)) return { ok: false, error: `--currency must be a currency code such as USDT, got "${values.currency}"` };
+      if (!CURRENCY.test(currency))
+        return { ok: false, error: `--currency must be a currency code such as USDT, got "${values.currency}"` };
       const amount = values.amount!.trim();
-      if (!DECIMAL.test(amount)) return { ok: false, error: `--amount must be a plain decimal such as 100 or 0.5 (no sign, no exponent), got "${values.amount}"` };
+      if (!DECIMAL.test(amount))
+        return {
+          ok: false,
+          error: `--amount must be a plain decimal such as 100 or 0.5 (no sign, no exponent), got "${values.amount}"`,
+        };
       if (!/[1-9]/.test(amount)) return { ok: false, error: "--amount must be more than zero" };
       const reference = values.reference ?? null;
-      if (reference !== null && reference.length > 200) return { ok: false, error: "--reference must be at most 200 characters" };
+      if (reference !== null && reference.length > 200)
+        return { ok: false, error: "--reference must be at most 200 characters" };
       const depositId = values.id ?? null;
-      if (depositId !== null && (depositId.length === 0 || depositId.length > 100)) return { ok: false, error: "--id must be 1 to 100 characters" };
+      if (depositId !== null && (depositId.length === 0 || depositId.length > 100))
+        return { ok: false, error: "--id must be 1 to 100 characters" };
       return { ok: true, json, command: { name: command, userId: id.id, currency, amount, reference, depositId } };
     }
     case "ledger":
@@ -162,7 +185,10 @@ export function adminRequest(command: AdminCommand): AdminRequest {
 }
 
 /** EXCHANGE_ADMIN_TOKEN, else adminToken of <dirname(EXCHANGE_DATA_DIR)>/exchange-secrets.json. */
-export async function resolveAdminToken(env: { EXCHANGE_ADMIN_TOKEN?: string; EXCHANGE_DATA_DIR: string }, read: (file: string) => Promise<string> = (file) => readFile(file, "utf8")): Promise<string> {
+export async function resolveAdminToken(
+  env: { EXCHANGE_ADMIN_TOKEN?: string; EXCHANGE_DATA_DIR: string },
+  read: (file: string) => Promise<string> = (file) => readFile(file, "utf8"),
+): Promise<string> {
   if (env.EXCHANGE_ADMIN_TOKEN !== undefined) return env.EXCHANGE_ADMIN_TOKEN;
   const file = join(dirname(env.EXCHANGE_DATA_DIR), "exchange-secrets.json");
   let text: string;
@@ -217,13 +243,18 @@ export async function runAdmin(argv: readonly string[], deps: AdminDeps): Promis
   try {
     response = await (deps.fetch ?? fetch)(`${base}${request.path}`, {
       method: request.method,
-      headers: { authorization: `Bearer ${token}`, ...(request.body === undefined ? {} : { "content-type": "application/json" }) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        ...(request.body === undefined ? {} : { "content-type": "application/json" }),
+      },
       ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
       signal: AbortSignal.timeout(15_000),
     });
   } catch (error) {
     const cause = (error as Error).cause as Error | undefined;
-    deps.err(`admin: cannot reach the exchange at ${base} (${cause?.message ?? (error as Error).message}); is it running? (npm start, or npm run exchange)`);
+    deps.err(
+      `admin: cannot reach the exchange at ${base} (${cause?.message ?? (error as Error).message}); is it running? (npm start, or npm run exchange)`,
+    );
     return 1;
   }
   const text = await response.text();
@@ -235,9 +266,13 @@ export async function runAdmin(argv: readonly string[], deps: AdminDeps): Promis
   }
   if (!response.ok) {
     const error = body as { code?: unknown; message?: unknown } | undefined;
-    if (typeof error?.code === "string" && typeof error.message === "string") deps.err(`${error.code}: ${error.message}`);
+    if (typeof error?.code === "string" && typeof error.message === "string")
+      deps.err(`${error.code}: ${error.message}`);
     else deps.err(`HTTP ${response.status}: ${text.slice(0, 500) || response.statusText}`);
-    if (response.status === 401) deps.err("(the admin token was refused: check EXCHANGE_ADMIN_TOKEN, or the secrets file next to EXCHANGE_DATA_DIR)");
+    if (response.status === 401)
+      deps.err(
+        "(the admin token was refused: check EXCHANGE_ADMIN_TOKEN, or the secrets file next to EXCHANGE_DATA_DIR)",
+      );
     return 1;
   }
   return render(command, body, json, deps);
@@ -245,14 +280,26 @@ export async function runAdmin(argv: readonly string[], deps: AdminDeps): Promis
 
 /** JSON with every number written exactly as the server sent it. */
 export function exactJson(value: unknown, indent?: number): string {
-  return JSON.stringify(value, (_key, item) => (item instanceof JsonNumber ? (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON(item.text) : item), indent);
+  return JSON.stringify(
+    value,
+    (_key, item) =>
+      item instanceof JsonNumber ? (JSON as unknown as { rawJSON(text: string): unknown }).rawJSON(item.text) : item,
+    indent,
+  );
 }
 
-const text = (value: unknown): string => (value instanceof JsonNumber ? value.text : value === null || value === undefined ? "-" : String(value));
+const text = (value: unknown): string =>
+  value instanceof JsonNumber ? value.text : value === null || value === undefined ? "-" : String(value);
 
 function table(rows: string[][]): string {
   const widths = rows[0].map((_, column) => Math.max(...rows.map((row) => row[column].length)));
-  return rows.map((row) => row.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join("  ")).join("\n");
+  return rows
+    .map((row) =>
+      row
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column])))
+        .join("  "),
+    )
+    .join("\n");
 }
 
 function render(command: AdminCommand, body: unknown, json: boolean, deps: AdminDeps): number {
@@ -274,7 +321,12 @@ function render(command: AdminCommand, body: unknown, json: boolean, deps: Admin
       }
       const balances = (record.balances ?? []) as Record<string, unknown>[];
       deps.out(`user ${text(record.id)}  level ${text(record.level)}  address ${text(record.address)}`);
-      deps.out(table([["currency", "available", "locked", "total"], ...balances.map((row) => [text(row.currencyCode), text(row.available), text(row.locked), text(row.total)])]));
+      deps.out(
+        table([
+          ["currency", "available", "locked", "total"],
+          ...balances.map((row) => [text(row.currencyCode), text(row.available), text(row.locked), text(row.total)]),
+        ]),
+      );
       return 0;
     }
     case "ledger": {
@@ -285,7 +337,15 @@ function render(command: AdminCommand, body: unknown, json: boolean, deps: Admin
         deps.out(
           table([
             ["currency", "deposited", "withdrawn", "available", "locked", "fees", "balanced"],
-            ...rows.map((row) => [text(row.currencyCode), text(row.deposited), text(row.withdrawn), text(row.available), text(row.locked), text(row.fees), row.balanced === true ? "yes" : "NO"]),
+            ...rows.map((row) => [
+              text(row.currencyCode),
+              text(row.deposited),
+              text(row.withdrawn),
+              text(row.available),
+              text(row.locked),
+              text(row.fees),
+              row.balanced === true ? "yes" : "NO",
+            ]),
           ]),
         );
       }

@@ -25,7 +25,9 @@ export async function deployAndRecord(viem: HardhatViemHelpers, env: ChainEnv, r
     ...DEFAULT_SETTINGS,
     spawnFee: env.SPAWN_FEE_WEI ?? DEFAULT_SETTINGS.spawnFee,
     spawnCooldownSeconds:
-      env.SPAWN_COOLDOWN_SECONDS !== undefined ? BigInt(env.SPAWN_COOLDOWN_SECONDS) : DEFAULT_SETTINGS.spawnCooldownSeconds,
+      env.SPAWN_COOLDOWN_SECONDS !== undefined
+        ? BigInt(env.SPAWN_COOLDOWN_SECONDS)
+        : DEFAULT_SETTINGS.spawnCooldownSeconds,
   };
   const ecosystem = await deployEcosystem(viem, accounts, settings, {
     stableToken: env.STABLE_TOKEN_ADDRESS as `0x${string}` | undefined,
@@ -47,7 +49,9 @@ export async function deployAndRecord(viem: HardhatViemHelpers, env: ChainEnv, r
     startBlock: Number(ecosystem.startBlock),
     deployedAt: new Date().toISOString(),
     artifacts: Object.fromEntries(CONTRACT_NAMES.map((name) => [name, artifactPath(name)])) as Deployment["artifacts"],
-    contracts: Object.fromEntries(Object.entries(contracts).map(([k, v]) => [k, getAddress(v)])) as Deployment["contracts"],
+    contracts: Object.fromEntries(
+      Object.entries(contracts).map(([k, v]) => [k, getAddress(v)]),
+    ) as Deployment["contracts"],
     accounts,
     mockAssets: !env.STABLE_TOKEN_ADDRESS && !env.WRAPPED_NATIVE_ADDRESS,
   };

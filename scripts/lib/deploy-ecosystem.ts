@@ -151,10 +151,7 @@ export async function deployEcosystem(
 
 export type Ecosystem = Awaited<ReturnType<typeof deployEcosystem>>;
 
-async function waitFor(
-  publicClient: Awaited<ReturnType<HardhatViemHelpers["getPublicClient"]>>,
-  hash: `0x${string}`,
-) {
+async function waitFor(publicClient: Awaited<ReturnType<HardhatViemHelpers["getPublicClient"]>>, hash: `0x${string}`) {
   const receipt = await publicClient.waitForTransactionReceipt({ hash });
   if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
   return receipt;

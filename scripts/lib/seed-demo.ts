@@ -77,7 +77,13 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
   };
 
   // --- Old era -----------------------------------------------------------------------------
-  await wait(registry.write.registerAgent([TIER.queen, wallets[DEMO_ACCOUNTS.queen].account.address, wallets[0].account.address]));
+  await wait(
+    registry.write.registerAgent([
+      TIER.queen,
+      wallets[DEMO_ACCOUNTS.queen].account.address,
+      wallets[0].account.address,
+    ]),
+  );
   for (const scout of DEMO_ACCOUNTS.scouts) {
     await wait(registry.write.registerAgent([TIER.scout, wallets[scout].account.address, wallets[0].account.address]));
   }
@@ -94,11 +100,20 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
     };
     const owner = wallets[t.owner].account.address;
     const receipt = t.viaRelayer
-      ? await wait(spawner.write.spawnFor([owner, t.name, t.symbol, t.supply, t.side, metadata], { ...as(1), value: fee }))
+      ? await wait(
+          spawner.write.spawnFor([owner, t.name, t.symbol, t.supply, t.side, metadata], { ...as(1), value: fee }),
+        )
       : await wait(spawner.write.spawn([t.name, t.symbol, t.supply, t.side, metadata], { ...as(t.owner), value: fee }));
     const [spawned] = await spawner.getEvents.AgentSpawned({}, { blockHash: receipt.blockHash });
     const { token, pool, nftId, workerId } = spawned.args;
-    summary.tokens.push({ symbol: t.symbol, token: token!, pool: pool!, nftId: nftId!, workerId: workerId!, side: t.side });
+    summary.tokens.push({
+      symbol: t.symbol,
+      token: token!,
+      pool: pool!,
+      nftId: nftId!,
+      workerId: workerId!,
+      side: t.side,
+    });
   }
 
   // Traders fund themselves with pair assets and approve every pool once.
@@ -119,7 +134,9 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
     const tokenIn = isBuy ? (t.side === 0 ? stable.address : wrapped.address) : t.token;
     const [expected] = await pool.read.quote([tokenIn, amount]);
     // 1% slippage guard, as a careful trader would set it.
-    await wait(pool.write.swapExactIn([tokenIn, amount, (expected * 99n) / 100n, wallets[user].account.address], as(user)));
+    await wait(
+      pool.write.swapExactIn([tokenIn, amount, (expected * 99n) / 100n, wallets[user].account.address], as(user)),
+    );
     summary.swaps++;
   };
   const usd = (n: string) => parseUnits(n, 6);
@@ -144,7 +161,9 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
   }
 
   const act = async (operator: number, targetNftId: bigint, actionType: string, payload: object, reason: string) => {
-    await wait(actionLog.write.record([targetNftId, actionType, stringToHex(JSON.stringify(payload)), reason], as(operator)));
+    await wait(
+      actionLog.write.record([targetNftId, actionType, stringToHex(JSON.stringify(payload)), reason], as(operator)),
+    );
     summary.actions++;
     if (actionType === "override") summary.overrides++;
   };
@@ -174,7 +193,12 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
   };
   const tightSlippage = { slippageCapBps: 50, mevProtection: 2, signalSubscriptions: ["price", "volume"] };
   const p1 = await propose(4, alpha, tightSlippage, "Tighten ALPHA slippage to 0.5% and batch trades");
-  const p2 = await propose(5, beta, { slippageCapBps: 500, mevProtection: 0, signalSubscriptions: ["price"] }, "Loosen BETA slippage to 5%");
+  const p2 = await propose(
+    5,
+    beta,
+    { slippageCapBps: 500, mevProtection: 0, signalSubscriptions: ["price"] },
+    "Loosen BETA slippage to 5%",
+  );
   await openVoting(p2); // p1 opened a block earlier
   await vote(4, p1, SUPPORT.yes, "Less slippage, fewer sandwiches");
   await vote(5, p1, SUPPORT.yes, "");
@@ -188,22 +212,50 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
   await wait(voting.write.execute([p1], as(0)));
   summary.proposals.push({ id: p1, state: "executed" }, { id: p2, state: "defeated" });
 
-  const p3 = await propose(6, gamma, { slippageCapBps: 75, mevProtection: 1, signalSubscriptions: ["price", "funding"] }, "GAMMA: subscribe to funding rates");
-  const p4 = await propose(1, alpha, { slippageCapBps: 30, mevProtection: 2, signalSubscriptions: ["price", "volume", "news"] }, "ALPHA: add news signals");
+  const p3 = await propose(
+    6,
+    gamma,
+    { slippageCapBps: 75, mevProtection: 1, signalSubscriptions: ["price", "funding"] },
+    "GAMMA: subscribe to funding rates",
+  );
+  const p4 = await propose(
+    1,
+    alpha,
+    { slippageCapBps: 30, mevProtection: 2, signalSubscriptions: ["price", "volume", "news"] },
+    "ALPHA: add news signals",
+  );
   // Everything below happens after the voting delay, within the last 24 hours of the chain.
   await openVoting(p4);
   await vote(6, p3, SUPPORT.yes, "Funding matters for yield");
   await vote(7, p3, SUPPORT.no, "");
   summary.proposals.push({ id: p3, state: "open" }, { id: p4, state: "open" });
 
-  await act(worker, alpha.nftId, "trade", { side: "sell", amountIn: "1000000000000000000000", asset: "ALPHA" }, "TAKE_PROFIT");
-  await act(worker, alpha.nftId, "config_update", { slippageCapBps: 50, mevProtection: "batch_auction" }, "VOTE_EXECUTED");
+  await act(
+    worker,
+    alpha.nftId,
+    "trade",
+    { side: "sell", amountIn: "1000000000000000000000", asset: "ALPHA" },
+    "TAKE_PROFIT",
+  );
+  await act(
+    worker,
+    alpha.nftId,
+    "config_update",
+    { slippageCapBps: 50, mevProtection: "batch_auction" },
+    "VOTE_EXECUTED",
+  );
   await act(worker, gamma.nftId, "trade", { side: "buy", amountIn: "250000000", asset: "mUSD" }, "MEAN_REVERSION");
   await act(worker, delta.nftId, "rebalance", { targetRatioBps: 4000 }, "DRIFT");
   await act(worker, omega.nftId, "trade", { side: "buy", amountIn: "100000000", asset: "mUSD" }, "MOMENTUM_UP");
   await act(DEMO_ACCOUNTS.scouts[0], beta.nftId, "flag", { signal: "whale_exit", severity: "high" }, "WHALE_EXIT");
   await act(DEMO_ACCOUNTS.scouts[1], alpha.nftId, "flag", { signal: "spread_widening", severity: "medium" }, "SPREAD");
-  await act(DEMO_ACCOUNTS.queen, beta.nftId, "directive", { instruction: "reduce_exposure", maxPositionBps: 2000 }, "RISK_OFF");
+  await act(
+    DEMO_ACCOUNTS.queen,
+    beta.nftId,
+    "directive",
+    { instruction: "reduce_exposure", maxPositionBps: 2000 },
+    "RISK_OFF",
+  );
   await act(DEMO_ACCOUNTS.queen, omega.nftId, "directive", { instruction: "pause_trading" }, "COMPLIANCE_REVIEW");
   await act(DEMO_ACCOUNTS.scouts[1], beta.nftId, "override", { overrides: "trade", action: "cancel" }, "WHALE_EXIT");
   await act(DEMO_ACCOUNTS.queen, omega.nftId, "override", { overrides: "trade", action: "halt" }, "COMPLIANCE_REVIEW");
@@ -212,7 +264,10 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
   await wait(registry.write.setWorkerStatus([delta.workerId, STATUS.idle], as(0)));
   await wait(registry.write.setWorkerStatus([omega.workerId, STATUS.suspended], as(0)));
 
-  for (const [symbol, tier] of [["ALPHA", 2], ["GAMMA", 1]] as const) {
+  for (const [symbol, tier] of [
+    ["ALPHA", 2],
+    ["GAMMA", 1],
+  ] as const) {
     const t = summary.tokens.find((x) => x.symbol === symbol)!;
     const { price } = await booster.read.tierConfig([tier]);
     await wait(booster.write.boost([t.nftId, tier], { ...as(t === alpha ? 4 : 6), value: price }));

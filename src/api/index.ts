@@ -33,7 +33,9 @@ export default createEcosystemApi({
     sql: client({ db, schema }),
     graphql: graphql({ db, schema }, GRAPHQL_LIMITS),
     estimate:
-      driver.dialect === "pglite" ? pgliteCostEstimator(driver.instance) : pgCostEstimator(driver.readonly, env.SQL_STATEMENT_TIMEOUT_MS),
+      driver.dialect === "pglite"
+        ? pgliteCostEstimator(driver.instance)
+        : pgCostEstimator(driver.readonly, env.SQL_STATEMENT_TIMEOUT_MS),
     maxCost: env.SQL_MAX_COST,
     maxRows: env.SQL_MAX_ROWS,
     statementTimeoutMs: driver.dialect === "postgres" ? env.SQL_STATEMENT_TIMEOUT_MS : undefined,

@@ -1,16 +1,14 @@
 import { describe, it } from "node:test";
 import assert from "node:assert/strict";
+import { type Hash, type Hex, getAddress, keccak256, parseEther, parseEventLogs, toHex, zeroAddress } from "viem";
 import {
-  type Hash,
-  type Hex,
-  getAddress,
-  keccak256,
-  parseEther,
-  parseEventLogs,
-  toHex,
-  zeroAddress,
-} from "viem";
-import { deployFixture, EMPTY_METADATA, POOL_SIDE, TIER, WORKER_STATUS, spawnToken as spawnAgentToken } from "./fixtures.ts";
+  deployFixture,
+  EMPTY_METADATA,
+  POOL_SIDE,
+  TIER,
+  WORKER_STATUS,
+  spawnToken as spawnAgentToken,
+} from "./fixtures.ts";
 
 const SPAWN_FEE = parseEther("0.01");
 const ACTIVITY_ROLE = keccak256(toHex("ACTIVITY_ROLE"));
@@ -158,12 +156,17 @@ describe("ActionLog", async () => {
         "UnauthorizedAgent",
         [operator.account.address, alpha.nftId],
       );
-      await viem.assertions.emitWithArgs(
-        record(spareOperator, alpha.nftId, "buy"),
-        actionLog,
-        "ActionRecorded",
-        [1n, alpha.nftId, TIER.Worker, alpha.workerId, spareOperator.account.address, "buy", "0x", "", false],
-      );
+      await viem.assertions.emitWithArgs(record(spareOperator, alpha.nftId, "buy"), actionLog, "ActionRecorded", [
+        1n,
+        alpha.nftId,
+        TIER.Worker,
+        alpha.workerId,
+        spareOperator.account.address,
+        "buy",
+        "0x",
+        "",
+        false,
+      ]);
     });
 
     it("rejects a suspended worker until it is reactivated", async () => {
@@ -183,12 +186,17 @@ describe("ActionLog", async () => {
     it("lets an idle worker record", async () => {
       const { alpha } = await load();
       await registry.write.setWorkerStatus([alpha.workerId, WORKER_STATUS.Idle], { account: admin.account });
-      await viem.assertions.emitWithArgs(
-        record(operator, alpha.nftId, "heartbeat"),
-        actionLog,
-        "ActionRecorded",
-        [1n, alpha.nftId, TIER.Worker, alpha.workerId, operator.account.address, "heartbeat", "0x", "", false],
-      );
+      await viem.assertions.emitWithArgs(record(operator, alpha.nftId, "heartbeat"), actionLog, "ActionRecorded", [
+        1n,
+        alpha.nftId,
+        TIER.Worker,
+        alpha.workerId,
+        operator.account.address,
+        "heartbeat",
+        "0x",
+        "",
+        false,
+      ]);
       // Recording does not flip the status back to Active; only a manager does.
       assert.equal((await registry.read.getWorker([alpha.workerId])).status, WORKER_STATUS.Idle);
     });
@@ -238,12 +246,17 @@ describe("ActionLog", async () => {
           false,
         ],
       );
-      await viem.assertions.emitWithArgs(
-        record(queenOperator, beta.nftId, "rebalance"),
-        actionLog,
-        "ActionRecorded",
-        [2n, beta.nftId, TIER.Queen, queenId, queenOperator.account.address, "rebalance", "0x", "", false],
-      );
+      await viem.assertions.emitWithArgs(record(queenOperator, beta.nftId, "rebalance"), actionLog, "ActionRecorded", [
+        2n,
+        beta.nftId,
+        TIER.Queen,
+        queenId,
+        queenOperator.account.address,
+        "rebalance",
+        "0x",
+        "",
+        false,
+      ]);
     });
 
     it("a scout records on any token with tier 2 and its NFT id as source", async () => {
@@ -274,12 +287,17 @@ describe("ActionLog", async () => {
         "ActionRecorded",
         [1n, alpha.nftId, TIER.Queen, queenId, queenOperator.account.address, "override", "0x", "risk_limit", true],
       );
-      await viem.assertions.emitWithArgs(
-        record(scoutOperator, alpha.nftId, "override"),
-        actionLog,
-        "ActionRecorded",
-        [2n, alpha.nftId, TIER.Scout, scoutId, scoutOperator.account.address, "override", "0x", "", true],
-      );
+      await viem.assertions.emitWithArgs(record(scoutOperator, alpha.nftId, "override"), actionLog, "ActionRecorded", [
+        2n,
+        alpha.nftId,
+        TIER.Scout,
+        scoutId,
+        scoutOperator.account.address,
+        "override",
+        "0x",
+        "",
+        true,
+      ]);
     });
 
     it("do not stamp the target token's worker", async () => {
@@ -308,12 +326,17 @@ describe("ActionLog", async () => {
         [queenOperator.account.address, alpha.nftId],
       );
       await registry.write.setAgentOperator([queenId, spareOperator.account.address], { account: admin.account });
-      await viem.assertions.emitWithArgs(
-        record(spareOperator, alpha.nftId, "override"),
-        actionLog,
-        "ActionRecorded",
-        [1n, alpha.nftId, TIER.Queen, queenId, spareOperator.account.address, "override", "0x", "", true],
-      );
+      await viem.assertions.emitWithArgs(record(spareOperator, alpha.nftId, "override"), actionLog, "ActionRecorded", [
+        1n,
+        alpha.nftId,
+        TIER.Queen,
+        queenId,
+        spareOperator.account.address,
+        "override",
+        "0x",
+        "",
+        true,
+      ]);
     });
   });
 
@@ -351,12 +374,17 @@ describe("ActionLog", async () => {
     it("accepts a payload of 4096 bytes and rejects 4097", async () => {
       const { alpha } = await load();
       const max = toHex(new Uint8Array(4096).fill(0x7b));
-      await viem.assertions.emitWithArgs(
-        record(operator, alpha.nftId, "buy", max),
-        actionLog,
-        "ActionRecorded",
-        [1n, alpha.nftId, TIER.Worker, alpha.workerId, operator.account.address, "buy", max, "", false],
-      );
+      await viem.assertions.emitWithArgs(record(operator, alpha.nftId, "buy", max), actionLog, "ActionRecorded", [
+        1n,
+        alpha.nftId,
+        TIER.Worker,
+        alpha.workerId,
+        operator.account.address,
+        "buy",
+        max,
+        "",
+        false,
+      ]);
       await viem.assertions.revertWithCustomErrorWithArgs(
         record(operator, alpha.nftId, "buy", toHex(new Uint8Array(4097))),
         actionLog,
@@ -400,12 +428,9 @@ describe("ActionLog", async () => {
           [scoutId, KIND.Scout],
         );
         for (const id of [0n, 99n]) {
-          await viem.assertions.revertWithCustomErrorWithArgs(
-            record(caller, id, "buy"),
-            registry,
-            "UnknownAgent",
-            [id],
-          );
+          await viem.assertions.revertWithCustomErrorWithArgs(record(caller, id, "buy"), registry, "UnknownAgent", [
+            id,
+          ]);
         }
       }
       assert.equal(await actionLog.read.entryCount(), 0n);
@@ -417,12 +442,17 @@ describe("ActionLog", async () => {
     await record(operator, alpha.nftId, "buy");
     await record(queenOperator, beta.nftId, "override");
     await record(betaOperator, beta.nftId, "sell");
-    await viem.assertions.emitWithArgs(
-      record(scoutOperator, alpha.nftId, "signal"),
-      actionLog,
-      "ActionRecorded",
-      [4n, alpha.nftId, TIER.Scout, 4n, scoutOperator.account.address, "signal", "0x", "", false],
-    );
+    await viem.assertions.emitWithArgs(record(scoutOperator, alpha.nftId, "signal"), actionLog, "ActionRecorded", [
+      4n,
+      alpha.nftId,
+      TIER.Scout,
+      4n,
+      scoutOperator.account.address,
+      "signal",
+      "0x",
+      "",
+      false,
+    ]);
     const logs = await actionLog.getEvents.ActionRecorded({}, { fromBlock: 0n });
     assert.deepEqual(
       logs.map((log) => [log.args.entryId, log.args.targetTokenId, log.args.sourceTier]),

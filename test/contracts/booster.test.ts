@@ -219,7 +219,11 @@ describe("Booster", async () => {
       const { alpha } = await load();
       const t0 = (await now()) + 10n;
       const paidUntil = await boostAt(t0, dave, alpha.nftId, 3);
-      for (const [buyer, tier] of [[bob, 1], [carol, 2], [dave, 1]] as const) {
+      for (const [buyer, tier] of [
+        [bob, 1],
+        [carol, 2],
+        [dave, 1],
+      ] as const) {
         await viem.assertions.revertWithCustomErrorWithArgs(
           boost(buyer, alpha.nftId, tier),
           booster,
@@ -272,12 +276,7 @@ describe("Booster", async () => {
         );
       }
       await booster.write.configureTier([2, TIERS[2].price, TIERS[2].duration, false], { account: admin.account });
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        boost(dave, alpha.nftId, 2),
-        booster,
-        "UnknownTier",
-        [2],
-      );
+      await viem.assertions.revertWithCustomErrorWithArgs(boost(dave, alpha.nftId, 2), booster, "UnknownTier", [2]);
       // Re-enabling restores it.
       await booster.write.configureTier([2, TIERS[2].price, TIERS[2].duration, true], { account: admin.account });
       await boost(dave, alpha.nftId, 2);

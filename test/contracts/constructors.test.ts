@@ -40,7 +40,14 @@ describe("constructors reject zero addresses", async () => {
 
   it("AgentSpawner: registry, implementations, assets, admin and worker operator", async () => {
     for (let i = 0; i < spawnerArgs.length; i++) {
-      const args = [...spawnerArgs] as [`0x${string}`, `0x${string}`, `0x${string}`, `0x${string}`, `0x${string}`, `0x${string}`];
+      const args = [...spawnerArgs] as [
+        `0x${string}`,
+        `0x${string}`,
+        `0x${string}`,
+        `0x${string}`,
+        `0x${string}`,
+        `0x${string}`,
+      ];
       args[i] = zeroAddress;
       await assert.rejects(viem.deployContract("AgentSpawner", [...args, spawnerSettings]), invalid, `argument ${i}`);
     }
@@ -53,7 +60,10 @@ describe("constructors reject zero addresses", async () => {
 
   it("WorkerVoting, Booster and AgentRegistry: registry, admin and treasury", async () => {
     await assert.rejects(viem.deployContract("WorkerVoting", [zeroAddress, admin, 3600n, 3600n, 400, 5000]), invalid);
-    await assert.rejects(viem.deployContract("WorkerVoting", [f.registry.address, zeroAddress, 3600n, 3600n, 400, 5000]), invalid);
+    await assert.rejects(
+      viem.deployContract("WorkerVoting", [f.registry.address, zeroAddress, 3600n, 3600n, 400, 5000]),
+      invalid,
+    );
     await assert.rejects(viem.deployContract("Booster", [zeroAddress, admin, admin]), invalid);
     await assert.rejects(viem.deployContract("Booster", [f.registry.address, zeroAddress, admin]), invalid);
     await assert.rejects(viem.deployContract("Booster", [f.registry.address, admin, zeroAddress]), invalid);

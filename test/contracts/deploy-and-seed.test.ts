@@ -64,7 +64,10 @@ describe("deploy and seed", async () => {
     const states = await Promise.all(summary.proposals.map((p) => ecosystem.voting.read.state([p.id])));
     // ProposalState: Active 0, Defeated 1, Succeeded 2, Executed 3
     const expected = { open: 0, defeated: 1, executed: 3 } as const;
-    assert.deepEqual(states, summary.proposals.map((p) => expected[p.state]));
+    assert.deepEqual(
+      states,
+      summary.proposals.map((p) => expected[p.state]),
+    );
     const alpha = summary.tokens.find((t) => t.symbol === "ALPHA")!;
     const worker = await ecosystem.registry.read.getWorker([alpha.workerId]);
     assert.equal(worker.config.slippageCapBps, 50);

@@ -274,7 +274,9 @@ describe("AgentPool", async () => {
               "ZeroOutput",
               [1n],
             );
-            await viem.assertions.revertWithCustomErrorWithArgs(swap(m, carol, tokenIn, 1n), m.pool, "ZeroOutput", [1n]);
+            await viem.assertions.revertWithCustomErrorWithArgs(swap(m, carol, tokenIn, 1n), m.pool, "ZeroOutput", [
+              1n,
+            ]);
           }
         });
 

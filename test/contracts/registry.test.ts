@@ -14,7 +14,14 @@ import {
   zeroAddress,
   zeroHash,
 } from "viem";
-import { deployFixture, EMPTY_METADATA, POOL_SIDE, TIER, WORKER_STATUS, spawnToken as spawnAgentToken } from "./fixtures.ts";
+import {
+  deployFixture,
+  EMPTY_METADATA,
+  POOL_SIDE,
+  TIER,
+  WORKER_STATUS,
+  spawnToken as spawnAgentToken,
+} from "./fixtures.ts";
 
 const SPAWN_FEE = parseEther("0.01");
 const ROLE = {
@@ -870,36 +877,21 @@ describe("AgentRegistry", async () => {
   describe("views", () => {
     it("revert or return zero for unknown ids as documented", async () => {
       await load();
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        registry.read.getWorker([5n]),
-        registry,
-        "UnknownWorker",
-        [5n],
-      );
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        registry.read.workerAuth([0n]),
-        registry,
-        "UnknownWorker",
-        [0n],
-      );
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        registry.read.agentKind([0n]),
-        registry,
-        "UnknownAgent",
-        [0n],
-      );
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        registry.read.tokenOfAgent([5n]),
-        registry,
-        "UnknownAgent",
-        [5n],
-      );
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        registry.read.metadataOf([5n]),
-        registry,
-        "UnknownAgent",
-        [5n],
-      );
+      await viem.assertions.revertWithCustomErrorWithArgs(registry.read.getWorker([5n]), registry, "UnknownWorker", [
+        5n,
+      ]);
+      await viem.assertions.revertWithCustomErrorWithArgs(registry.read.workerAuth([0n]), registry, "UnknownWorker", [
+        0n,
+      ]);
+      await viem.assertions.revertWithCustomErrorWithArgs(registry.read.agentKind([0n]), registry, "UnknownAgent", [
+        0n,
+      ]);
+      await viem.assertions.revertWithCustomErrorWithArgs(registry.read.tokenOfAgent([5n]), registry, "UnknownAgent", [
+        5n,
+      ]);
+      await viem.assertions.revertWithCustomErrorWithArgs(registry.read.metadataOf([5n]), registry, "UnknownAgent", [
+        5n,
+      ]);
       assert.equal(await registry.read.workerOfAgent([5n]), 0n);
       assert.equal(await registry.read.agentOfToken([alice.account.address]), 0n);
       assert.equal(await registry.read.agentOfToken([zeroAddress]), 0n);

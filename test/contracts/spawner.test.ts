@@ -30,7 +30,6 @@ function sameAddress(actual: string, expected: string, message?: string) {
   assert.equal(getAddress(actual), getAddress(expected), message);
 }
 
-
 interface SpawnInput {
   name?: string;
   symbol?: string;
@@ -313,7 +312,6 @@ describe("AgentSpawner", async () => {
       assert.equal(await (await poolAt(before.pool!)).read.feePips(), settings.poolFeeTier);
       sameAddress((await registry.read.getWorker([before.workerId!])).operator, operator.account.address);
     });
-
   });
 
   describe("spawn validation", () => {

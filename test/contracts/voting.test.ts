@@ -60,7 +60,9 @@ describe("WorkerVoting", async () => {
     await f.stableToken.write.mint([buyer.account.address, amount], { account: buyer.account });
     await f.stableToken.write.approve([pool.address, amount], { account: buyer.account });
     const before = await token.token.read.balanceOf([buyer.account.address]);
-    await pool.write.swapExactIn([f.stableToken.address, amount, 0n, buyer.account.address], { account: buyer.account });
+    await pool.write.swapExactIn([f.stableToken.address, amount, 0n, buyer.account.address], {
+      account: buyer.account,
+    });
     return (await token.token.read.balanceOf([buyer.account.address])) - before;
   }
 
@@ -91,7 +93,12 @@ describe("WorkerVoting", async () => {
   }
 
   /** Proposes without waiting: the proposal stays Pending for the voting delay. */
-  async function proposePending(proposer: Wallet, workerId = 1n, config = NEW_CONFIG, description = "tighten slippage") {
+  async function proposePending(
+    proposer: Wallet,
+    workerId = 1n,
+    config = NEW_CONFIG,
+    description = "tighten slippage",
+  ) {
     return proposalIdOf(await voting.write.propose([workerId, config, description], { account: proposer.account }));
   }
 
@@ -284,7 +291,9 @@ describe("WorkerVoting", async () => {
         [10_001n],
       );
       await viem.assertions.revertWithCustomErrorWithArgs(
-        voting.write.propose([1n, { ...NEW_CONFIG, signalSubscriptions: [""] }, "empty feed"], { account: bob.account }),
+        voting.write.propose([1n, { ...NEW_CONFIG, signalSubscriptions: [""] }, "empty feed"], {
+          account: bob.account,
+        }),
         registry,
         "InvalidSignalSubscriptions",
         [1n],
@@ -383,12 +392,11 @@ describe("WorkerVoting", async () => {
         "",
         false,
       ]);
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        vote(outsider, id, SUPPORT.Yes),
-        voting,
-        "NoHoldings",
-        [outsider.account.address, 0n, TOKEN],
-      );
+      await viem.assertions.revertWithCustomErrorWithArgs(vote(outsider, id, SUPPORT.Yes), voting, "NoHoldings", [
+        outsider.account.address,
+        0n,
+        TOKEN,
+      ]);
       // A proposal opened now sees the new balances.
       const later = await propose(alice);
       await viem.assertions.emitWithArgs(vote(bob, later, SUPPORT.Yes), voting, "VoteCast", [
@@ -405,12 +413,11 @@ describe("WorkerVoting", async () => {
     it("rejects voters below one whole token at the snapshot", async () => {
       await load();
       const id = await propose(alice);
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        vote(frank, id, SUPPORT.Yes),
-        voting,
-        "NoHoldings",
-        [frank.account.address, FRANK, TOKEN],
-      );
+      await viem.assertions.revertWithCustomErrorWithArgs(vote(frank, id, SUPPORT.Yes), voting, "NoHoldings", [
+        frank.account.address,
+        FRANK,
+        TOKEN,
+      ]);
       await vote(erin, id, SUPPORT.Yes);
       assert.equal((await voting.read.getTally([id])).yesWeight, ERIN);
     });
@@ -443,12 +450,10 @@ describe("WorkerVoting", async () => {
       await load();
       const id = await propose(alice);
       await vote(bob, id, SUPPORT.Yes);
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        vote(bob, id, SUPPORT.No),
-        voting,
-        "AlreadyVoted",
-        [id, bob.account.address],
-      );
+      await viem.assertions.revertWithCustomErrorWithArgs(vote(bob, id, SUPPORT.No), voting, "AlreadyVoted", [
+        id,
+        bob.account.address,
+      ]);
       assert.equal((await voting.read.getTally([id])).noWeight, 0n);
     });
 
@@ -487,12 +492,7 @@ describe("WorkerVoting", async () => {
       await time.setNextBlockTimestamp(endTime - 1n);
       await vote(bob, id, SUPPORT.Yes);
       await time.setNextBlockTimestamp(endTime);
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        vote(carol, id, SUPPORT.No),
-        voting,
-        "ProposalClosed",
-        [id],
-      );
+      await viem.assertions.revertWithCustomErrorWithArgs(vote(carol, id, SUPPORT.No), voting, "ProposalClosed", [id]);
       await viem.assertions.revertWithCustomErrorWithArgs(
         voting.write.castVoteFor([carol.account.address, id, SUPPORT.No, ""], { account: relayer.account }),
         voting,
@@ -554,12 +554,10 @@ describe("WorkerVoting", async () => {
         [id, bob.account.address],
       );
       await voting.write.castVoteFor([carol.account.address, id, SUPPORT.No, ""], { account: relayer.account });
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        vote(carol, id, SUPPORT.Yes),
-        voting,
-        "AlreadyVoted",
-        [id, carol.account.address],
-      );
+      await viem.assertions.revertWithCustomErrorWithArgs(vote(carol, id, SUPPORT.Yes), voting, "AlreadyVoted", [
+        id,
+        carol.account.address,
+      ]);
       await viem.assertions.revertWithCustomErrorWithArgs(
         voting.write.castVoteFor([carol.account.address, id, SUPPORT.Yes, ""], { account: relayer.account }),
         voting,
@@ -589,12 +587,9 @@ describe("WorkerVoting", async () => {
           id,
         ]);
         await viem.assertions.revertWithCustomErrorWithArgs(voting.read.state([id]), voting, "ProposalNotFound", [id]);
-        await viem.assertions.revertWithCustomErrorWithArgs(
-          voting.read.getProposal([id]),
-          voting,
-          "ProposalNotFound",
-          [id],
-        );
+        await viem.assertions.revertWithCustomErrorWithArgs(voting.read.getProposal([id]), voting, "ProposalNotFound", [
+          id,
+        ]);
         await viem.assertions.revertWithCustomErrorWithArgs(
           voting.write.execute([id], { account: bob.account }),
           voting,
@@ -928,8 +923,7 @@ describe("WorkerVoting", async () => {
         (caller: Wallet) => voting.write.setVotingPeriod([DAY], { account: caller.account }),
         (caller: Wallet) => voting.write.setQuorumBps([100], { account: caller.account }),
         (caller: Wallet) => voting.write.setPassingThresholdBps([6_000], { account: caller.account }),
-        (caller: Wallet) =>
-          voting.write.grantRole([RELAYER_ROLE, caller.account.address], { account: caller.account }),
+        (caller: Wallet) => voting.write.grantRole([RELAYER_ROLE, caller.account.address], { account: caller.account }),
       ];
       for (const caller of [alice, relayer]) {
         for (const call of calls) {

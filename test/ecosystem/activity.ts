@@ -7,7 +7,13 @@ import { type Address, parseEther, stringToHex } from "viem";
 import type { Deployment } from "../../lib/deployments.ts";
 import type { Viem } from "./harness.ts";
 
-export const ACCOUNTS = { admin: 0, workerOperator: 2, users: [4, 5, 6, 7, 8, 9], queen: 10, scouts: [11, 12] } as const;
+export const ACCOUNTS = {
+  admin: 0,
+  workerOperator: 2,
+  users: [4, 5, 6, 7, 8, 9],
+  queen: 10,
+  scouts: [11, 12],
+} as const;
 
 export async function activity(viem: Viem, contracts: Deployment["contracts"]) {
   const publicClient = await viem.getPublicClient();
@@ -57,8 +63,14 @@ export async function activity(viem: Viem, contracts: Deployment["contracts"]) {
 
     /** Spawns a default-supply token for account `owner`; returns its addresses and ids. */
     async spawn(owner: number, symbol: string, side: 0 | 1) {
-      const metadata = { description: `${symbol} test agent`, logoUri: "", website: `https://example.org/${symbol.toLowerCase()}` };
-      const receipt = await wait(spawner.write.spawn([`${symbol} Agent`, symbol, 0n, side, metadata], { ...as(owner), value: fee }));
+      const metadata = {
+        description: `${symbol} test agent`,
+        logoUri: "",
+        website: `https://example.org/${symbol.toLowerCase()}`,
+      };
+      const receipt = await wait(
+        spawner.write.spawn([`${symbol} Agent`, symbol, 0n, side, metadata], { ...as(owner), value: fee }),
+      );
       const [event] = await spawner.getEvents.AgentSpawned({}, { blockHash: receipt.blockHash });
       const { token, pool, nftId, workerId } = event.args;
       return { token: token!, pool: pool!, nftId: nftId!, workerId: workerId!, receipt };
@@ -75,13 +87,23 @@ export async function activity(viem: Viem, contracts: Deployment["contracts"]) {
         // Explicit gas: each estimate would otherwise run before the previous transaction is mined.
         hashes.push(await stable.write.mint([from, stableAmount], { ...as(owner), gas: 100_000n }));
         hashes.push(await stable.write.approve([poolAddress, stableAmount], { ...as(owner), gas: 100_000n }));
-        hashes.push(await pool.write.swapExactIn([contracts.MockStableToken, stableAmount, 0n, from], { ...as(owner), gas: 300_000n }));
+        hashes.push(
+          await pool.write.swapExactIn([contracts.MockStableToken, stableAmount, 0n, from], {
+            ...as(owner),
+            gas: 300_000n,
+          }),
+        );
       });
     },
 
     /** Records an action as the operator account `operator`. */
     async act(operator: number, targetNftId: bigint, actionType: string, payload: object, reasonCode: string) {
-      return wait(actionLog.write.record([targetNftId, actionType, stringToHex(JSON.stringify(payload)), reasonCode], as(operator)));
+      return wait(
+        actionLog.write.record(
+          [targetNftId, actionType, stringToHex(JSON.stringify(payload)), reasonCode],
+          as(operator),
+        ),
+      );
     },
 
     async transfer(tokenAddress: Address, from: number, to: number, amount: bigint) {
@@ -93,7 +115,9 @@ export async function activity(viem: Viem, contracts: Deployment["contracts"]) {
     async swap(poolAddress: Address, tokenIn: Address, user: number, amount: bigint) {
       const pool = await viem.getContractAt("AgentPool", poolAddress);
       const [expected] = await pool.read.quote([tokenIn, amount]);
-      return wait(pool.write.swapExactIn([tokenIn, amount, (expected * 95n) / 100n, wallets[user].account.address], as(user)));
+      return wait(
+        pool.write.swapExactIn([tokenIn, amount, (expected * 95n) / 100n, wallets[user].account.address], as(user)),
+      );
     },
 
     /**
@@ -104,7 +128,12 @@ export async function activity(viem: Viem, contracts: Deployment["contracts"]) {
       const receipts = await minedTogether((hashes) =>
         send({
           act: async (operator, targetNftId, actionType, payload, reasonCode) => {
-            hashes.push(await actionLog.write.record([targetNftId, actionType, stringToHex(JSON.stringify(payload)), reasonCode], as(operator)));
+            hashes.push(
+              await actionLog.write.record(
+                [targetNftId, actionType, stringToHex(JSON.stringify(payload)), reasonCode],
+                as(operator),
+              ),
+            );
           },
           transfer: async (tokenAddress, from, to, amount) => {
             const token = await contract("AgentToken", tokenAddress);
@@ -113,7 +142,12 @@ export async function activity(viem: Viem, contracts: Deployment["contracts"]) {
           buy: async (poolAddress, user, amount) => {
             // No slippage guard: the quote would be stale within a shared block.
             const pool = await contract("AgentPool", poolAddress);
-            hashes.push(await pool.write.swapExactIn([contracts.MockStableToken, amount, 0n, wallets[user].account.address], as(user)));
+            hashes.push(
+              await pool.write.swapExactIn(
+                [contracts.MockStableToken, amount, 0n, wallets[user].account.address],
+                as(user),
+              ),
+            );
           },
         }),
       );

@@ -104,13 +104,21 @@ before(async () => {
           env: { SQL_STATEMENT_TIMEOUT_MS: String(STATEMENT_TIMEOUT_MS) },
         }),
       ),
-      startPonder({ ...common, name: "ratelimited", backend: { kind: "pglite" }, env: { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) } }),
+      startPonder({
+        ...common,
+        name: "ratelimited",
+        backend: { kind: "pglite" },
+        env: { RATE_LIMIT_PER_MINUTE: String(RATE_LIMIT) },
+      }),
     ]);
     for (const [i, backend] of BACKENDS.entries()) ctx.ponders.set(backend.kind, started[i]);
     ctx.limited = started[started.length - 1];
     lap("ponders serving");
     // Ready means the newest block holding an ecosystem event is indexed (Ponder's /status).
-    const lastEventBlock = Math.max(...ctx.model.actions.map((a) => a.blockNumber), ...ctx.model.tokens.flatMap((t) => t.swaps.map((s) => s.blockNumber)));
+    const lastEventBlock = Math.max(
+      ...ctx.model.actions.map((a) => a.blockNumber),
+      ...ctx.model.tokens.flatMap((t) => t.swaps.map((s) => s.blockNumber)),
+    );
     await Promise.all([...ctx.ponders.values()].map((p) => waitIndexed(p, lastEventBlock, 90_000)));
     lap("ponders indexed the seed");
   } catch (error) {
@@ -120,7 +128,8 @@ before(async () => {
 });
 
 after(async () => {
-  if (failed) printLogs([ctx.chain?.service, ...[...(ctx.ponders?.values() ?? [])].map((p) => p.service), ctx.limited?.service]);
+  if (failed)
+    printLogs([ctx.chain?.service, ...[...(ctx.ponders?.values() ?? [])].map((p) => p.service), ctx.limited?.service]);
   await Promise.all([...(ctx.ponders?.values() ?? [])].map((p) => p.stop()));
   await ctx.limited?.stop();
   await ctx.closeViem?.();
@@ -143,14 +152,23 @@ const sortBy = <T>(items: T[], ...keys: ((x: T) => number | bigint)[]) =>
     return 0;
   });
 
-function expectError(res: { status: number; body: any; headers: Headers }, status: number, code: string, mentions?: string) {
+function expectError(
+  res: { status: number; body: any; headers: Headers },
+  status: number,
+  code: string,
+  mentions?: string,
+) {
   assert.equal(res.status, status, `expected ${status} ${code}, got ${res.status} ${JSON.stringify(res.body)}`);
   assert.match(res.headers.get("content-type") ?? "", /application\/json/);
   assert.deepEqual(Object.keys(res.body).sort(), ["code", "message"]);
   assert.equal(res.body.code, code);
   assert.equal(typeof res.body.message, "string");
   assert.ok(res.body.message.length > 0);
-  if (mentions) assert.ok(res.body.message.includes(mentions), `message ${JSON.stringify(res.body.message)} should name ${mentions}`);
+  if (mentions)
+    assert.ok(
+      res.body.message.includes(mentions),
+      `message ${JSON.stringify(res.body.message)} should name ${mentions}`,
+    );
 }
 
 function expectPage(body: any, page: number, pageSize: number, totalItems: number) {
@@ -178,23 +196,34 @@ function amounts(obj: any, fields: Record<string, number>) {
 describe("the seed on the chain (the premise of every expectation)", () => {
   test("matches the seed's documented shape", async () => {
     const { model, summary } = ctx;
-    assert.deepEqual(model.tokens.map((t) => t.symbol), summary.tokens.map((t) => t.symbol));
+    assert.deepEqual(
+      model.tokens.map((t) => t.symbol),
+      summary.tokens.map((t) => t.symbol),
+    );
     assert.equal(model.tokens.length, 5);
     assert.equal(model.actions.length, summary.actions);
     assert.equal(model.actions.filter((a) => a.isOverride).length, summary.overrides);
     assert.equal(model.queens.length, 1);
     assert.equal(model.scouts.length, 2);
-    assert.deepEqual(model.workers.map((w) => w.status), ["active", "active", "active", "idle", "suspended"]);
+    assert.deepEqual(
+      model.workers.map((w) => w.status),
+      ["active", "active", "active", "idle", "suspended"],
+    );
     assert.deepEqual(
       model.tokens.filter((t) => t.boost.active).map((t) => [t.symbol, t.boost.tier]),
       summary.boosts.map((b) => [b.symbol, b.tier]),
     );
     // Both 24-hour windows have content on each side (the seed's two eras).
     const now = apiNow(model);
-    assert.ok(model.actions.some((a) => a.timestamp <= now - DAY) && model.actions.some((a) => a.timestamp > now - DAY));
+    assert.ok(
+      model.actions.some((a) => a.timestamp <= now - DAY) && model.actions.some((a) => a.timestamp > now - DAY),
+    );
     const volumes = model.tokens.map((t) => volume24h(t, now));
     const allVolumes = model.tokens.map((t) => t.swaps.reduce((sum, s) => sum + s.pairVolume, 0n));
-    assert.ok(volumes.some((v) => v > 0n) && volumes.some((v, i) => v < allVolumes[i]), "24h volume both counts and drops swaps");
+    assert.ok(
+      volumes.some((v) => v > 0n) && volumes.some((v, i) => v < allVolumes[i]),
+      "24h volume both counts and drops swaps",
+    );
     assert.ok(new Set(model.tokens.map((t) => t.holders)).size > 1, "holder counts differ between tokens");
   });
 });
@@ -207,12 +236,16 @@ for (const backend of BACKENDS) {
     // ------------------------------------------------------------------- indexed tables (no API)
     describe("indexed tables (Ponder SQL and GraphQL)", () => {
       test("every spawn, worker, action, vote, swap and boost is a row", async () => {
-        const count = async (table: string) => Number((await sql<{ n: unknown }>(base(), `select count(*) as n from ${table}`))[0].n);
+        const count = async (table: string) =>
+          Number((await sql<{ n: unknown }>(base(), `select count(*) as n from ${table}`))[0].n);
         assert.equal(await count("agent_token"), ctx.model.tokens.length);
         assert.equal(await count("worker"), ctx.model.workers.length);
         assert.equal(await count("action"), ctx.model.actions.length);
         // The hourly buckets behind actionCount24h hold every action exactly once, per token and hour.
-        const buckets = await sql<{ token: unknown; hour: unknown; n: unknown }>(base(), `select target_token_id as token, hour, actions as n from action_hour`);
+        const buckets = await sql<{ token: unknown; hour: unknown; n: unknown }>(
+          base(),
+          `select target_token_id as token, hour, actions as n from action_hour`,
+        );
         const fromRows = await sql<{ token: unknown; hour: unknown; n: unknown }>(
           base(),
           `select target_token_id as token, floor(timestamp / 3600) as hour, count(*) as n from action group by 1, 2`,
@@ -221,14 +254,26 @@ for (const backend of BACKENDS) {
         assert.deepEqual(buckets.map(key).sort(), fromRows.map(key).sort());
         assert.equal(await count("proposal"), ctx.model.proposals.length);
         assert.equal(await count("vote"), ctx.summary.votes);
-        assert.equal(await count("swap"), ctx.model.tokens.reduce((n, t) => n + t.swaps.length, 0));
+        assert.equal(
+          await count("swap"),
+          ctx.model.tokens.reduce((n, t) => n + t.swaps.length, 0),
+        );
         assert.equal(await count("boost"), ctx.summary.boosts.length);
-        assert.equal(await count("agent_nft"), ctx.model.tokens.length + ctx.model.queens.length + ctx.model.scouts.length);
+        assert.equal(
+          await count("agent_nft"),
+          ctx.model.tokens.length + ctx.model.queens.length + ctx.model.scouts.length,
+        );
       });
 
       test("holder counts equal balances replayed from Transfer events; pools equal on-chain reserves", async () => {
-        const holders = await sql<{ token: string; holders: number }>(base(), "select token, holders from holder_count");
-        const pools = await sql<Record<string, string>>(base(), "select address, reserve_token, reserve_pair, virtual_pair from pool");
+        const holders = await sql<{ token: string; holders: number }>(
+          base(),
+          "select token, holders from holder_count",
+        );
+        const pools = await sql<Record<string, string>>(
+          base(),
+          "select address, reserve_token, reserve_pair, virtual_pair from pool",
+        );
         for (const t of ctx.model.tokens) {
           assert.equal(Number(holders.find((h) => h.token === t.address)?.holders), t.holders, `${t.symbol} holders`);
           const p = pools.find((x) => x.address === t.pool)!;
@@ -239,22 +284,44 @@ for (const backend of BACKENDS) {
           );
         }
         // TVL has one home, reserve_pair, which the API reads: no second column to drift from it.
-        const tvl = await httpGet(base(), `/sql/db?sql=${encodeURIComponent(JSON.stringify({ json: { sql: "select tvl from pool", params: [] } }))}`);
+        const tvl = await httpGet(
+          base(),
+          `/sql/db?sql=${encodeURIComponent(JSON.stringify({ json: { sql: "select tvl from pool", params: [] } }))}`,
+        );
         expectError(tvl, 400, "INVALID_PARAM", 'column "tvl" does not exist');
       });
 
       test("worker status and config follow the registry", async () => {
-        const rows = await sql<Record<string, any>>(base(), "select id, status, slippage_cap_bps, mev_protection, signal_subscriptions, last_active_at from worker order by id");
+        const rows = await sql<Record<string, any>>(
+          base(),
+          "select id, status, slippage_cap_bps, mev_protection, signal_subscriptions, last_active_at from worker order by id",
+        );
         assert.deepEqual(
-          rows.map((r) => [Number(r.id), r.status, r.slippage_cap_bps, r.mev_protection, r.signal_subscriptions, r.last_active_at]),
-          ctx.model.workers.map((w) => [w.id, w.status, w.slippageCapBps, w.mevProtection, w.signalSubscriptions, w.lastActiveAt]),
+          rows.map((r) => [
+            Number(r.id),
+            r.status,
+            r.slippage_cap_bps,
+            r.mev_protection,
+            r.signal_subscriptions,
+            r.last_active_at,
+          ]),
+          ctx.model.workers.map((w) => [
+            w.id,
+            w.status,
+            w.slippageCapBps,
+            w.mevProtection,
+            w.signalSubscriptions,
+            w.lastActiveAt,
+          ]),
         );
       });
 
       test("GraphQL answers with the same tokens", async () => {
-        const data = await graphql<{ agentTokens: { items: { address: string; symbol: string; nftId: string }[]; totalCount: number } }>(
+        const data = await graphql<{
+          agentTokens: { items: { address: string; symbol: string; nftId: string }[]; totalCount: number };
+        }>(
           base(),
-          "{ agentTokens(orderBy: \"spawnedAt\", orderDirection: \"asc\") { items { address symbol nftId } totalCount } }",
+          '{ agentTokens(orderBy: "spawnedAt", orderDirection: "asc") { items { address symbol nftId } totalCount } }',
         );
         assert.equal(data.agentTokens.totalCount, ctx.model.tokens.length);
         assert.deepEqual(
@@ -361,7 +428,11 @@ for (const backend of BACKENDS) {
             status: w.status,
             lastActiveAt: w.lastActiveAt,
           },
-          config: { slippageCapBps: w.slippageCapBps, mevProtection: w.mevProtection, signalSubscriptions: w.signalSubscriptions },
+          config: {
+            slippageCapBps: w.slippageCapBps,
+            mevProtection: w.mevProtection,
+            signalSubscriptions: w.signalSubscriptions,
+          },
           recentActions: actions.slice(0, 20).map((a) => ({
             txHash: a.txHash,
             actionType: a.actionType,
@@ -378,7 +449,9 @@ for (const backend of BACKENDS) {
           votes: {
             activeProposals: proposals.filter((p) => p.state === "active").length,
             // WorkerVoting.state(): a Pending proposal (voting delay not over) is neither open nor closed.
-            recentlyClosed: proposals.filter((p) => p.state !== "active" && p.state !== "pending" && p.endTime > now - 7 * DAY).length,
+            recentlyClosed: proposals.filter(
+              (p) => p.state !== "active" && p.state !== "pending" && p.endTime > now - 7 * DAY,
+            ).length,
           },
         };
       };
@@ -457,7 +530,8 @@ for (const backend of BACKENDS) {
           assert.deepEqual(body.items, want, qs);
           return want.length;
         };
-        for (const t of ctx.model.tokens) assert.ok((await check(`?tokenId=${t.nftId}`, (a) => a.targetTokenId === t.nftId)) > 0);
+        for (const t of ctx.model.tokens)
+          assert.ok((await check(`?tokenId=${t.nftId}`, (a) => a.targetTokenId === t.nftId)) > 0);
         for (const type of new Set(ctx.model.actions.map((a) => a.actionType))) {
           await check(`?actionType=${type}`, (a) => a.actionType === type);
         }
@@ -474,8 +548,12 @@ for (const backend of BACKENDS) {
         await check(`?since=${times[times.length - 1] + 1}`, () => false);
         await check("?unknownParam=1", () => true);
         const beta = bySymbol("BETA");
-        assert.ok((await check(`?tokenId=${beta.nftId}&sourceTier=scout&actionType=override`, (a) =>
-          a.targetTokenId === beta.nftId && a.sourceTier === "scout" && a.actionType === "override")) === 1);
+        assert.ok(
+          (await check(
+            `?tokenId=${beta.nftId}&sourceTier=scout&actionType=override`,
+            (a) => a.targetTokenId === beta.nftId && a.sourceTier === "scout" && a.actionType === "override",
+          )) === 1,
+        );
         await check("?actionType=no_such_type", () => false);
         await check("?tokenId=999999", () => false);
       });
@@ -492,7 +570,11 @@ for (const backend of BACKENDS) {
       };
       const recent = (ts: ModelToken[]) => sortBy(ts, (t) => -t.spawnedAt);
       const rankedBy = (key: (t: ModelToken) => bigint | number) =>
-        sortBy(ctx.model.tokens, (t) => -BigInt(key(t)), (t) => -t.spawnedAt);
+        sortBy(
+          ctx.model.tokens,
+          (t) => -BigInt(key(t)),
+          (t) => -t.spawnedAt,
+        );
 
       test("default: sort recent (spawnedAt descending), field by field, page size 20", async () => {
         const body = await list("");
@@ -513,7 +595,11 @@ for (const backend of BACKENDS) {
         for (const [sort, expected] of Object.entries(orders)) {
           const body = await list(`?sort=${sort}`);
           expectPage(body, 1, 20, ctx.model.tokens.length);
-          assert.deepEqual(body.items.map((i: any) => i.symbol), expected.map((t) => t.symbol), `sort=${sort}`);
+          assert.deepEqual(
+            body.items.map((i: any) => i.symbol),
+            expected.map((t) => t.symbol),
+            `sort=${sort}`,
+          );
           assert.deepEqual(normalized(body.items), expected.map(expectedItem), `sort=${sort}`);
         }
       });
@@ -530,7 +616,12 @@ for (const backend of BACKENDS) {
         await check("?poolSide=STABLE", (t) => t.side === "STABLE");
         await check("?poolSide=WRAPPED_NATIVE", (t) => t.side === "WRAPPED_NATIVE");
         await check("?poolSide=STABLE&boosted=false", (t) => t.side === "STABLE" && !t.boost.active);
-        const byTvl = (ts: ModelToken[]) => sortBy(ts, (t) => -valueKey(t.tvl, t.side), (t) => -t.spawnedAt);
+        const byTvl = (ts: ModelToken[]) =>
+          sortBy(
+            ts,
+            (t) => -valueKey(t.tvl, t.side),
+            (t) => -t.spawnedAt,
+          );
         await check("?poolSide=WRAPPED_NATIVE&sort=tvl", (t) => t.side === "WRAPPED_NATIVE", byTvl);
       });
 
@@ -630,13 +721,21 @@ for (const backend of BACKENDS) {
         assert.equal(res.status, 200, `${t.symbol}: ${res.text}`);
         const body = res.body;
         const pd = t.pairDecimals;
-        const recentSwaps = sortBy(t.swaps, (s) => -s.blockNumber, (s) => -s.logIndex);
+        const recentSwaps = sortBy(
+          t.swaps,
+          (s) => -s.blockNumber,
+          (s) => -s.logIndex,
+        );
         const window = t.swaps.filter((s) => s.timestamp > now - DAY && s.timestamp <= now);
         // price: pair asset per token, exactly 18 fractional digits, within one unit of the last digit.
         assert.match(body.price, /^\d+\.\d{18}$/, `${t.symbol} price format`);
-        const exactPrice = ((t.reserves.pair + t.reserves.virtualPair) * 10n ** BigInt(18 - pd) * 10n ** 18n) / t.reserves.token;
+        const exactPrice =
+          ((t.reserves.pair + t.reserves.virtualPair) * 10n ** BigInt(18 - pd) * 10n ** 18n) / t.reserves.token;
         const price = toBaseUnits(body.price, 18);
-        assert.ok(price - exactPrice <= 1n && exactPrice - price <= 1n, `${t.symbol} price ${body.price} vs ${exactPrice}e-18`);
+        assert.ok(
+          price - exactPrice <= 1n && exactPrice - price <= 1n,
+          `${t.symbol} price ${body.price} vs ${exactPrice}e-18`,
+        );
         assert.deepEqual(
           {
             ...body,
@@ -661,7 +760,10 @@ for (const backend of BACKENDS) {
             tvl: t.tvl,
             volume24h: window.reduce((sum, s) => sum + s.pairVolume, 0n),
             tvlStable: stableValue(t.tvl, t.side),
-            volume24hStable: stableValue(window.reduce((sum, s) => sum + s.pairVolume, 0n), t.side),
+            volume24hStable: stableValue(
+              window.reduce((sum, s) => sum + s.pairVolume, 0n),
+              t.side,
+            ),
             swapCount24h: window.length,
             lastTradeAt: t.lastTradeAt,
             recentTrades: recentSwaps.slice(0, 20).map((s) => ({
@@ -748,7 +850,10 @@ for (const backend of BACKENDS) {
         const join = `select count(*) from ${Array.from({ length: 8 }, (_, i) => `swap s${i}`).join(", ")}`;
         assert.equal(join.length, 91);
         const started = Date.now();
-        const refused = httpGet(base(), `/sql/db?sql=${encodeSql(join)}`).then((res) => ({ res, ms: Date.now() - started }));
+        const refused = httpGet(base(), `/sql/db?sql=${encodeSql(join)}`).then((res) => ({
+          res,
+          ms: Date.now() - started,
+        }));
         const overviewStarted = Date.now();
         const overview = await get("/api/agents/overview");
         const overviewMs = Date.now() - overviewStarted;
@@ -768,7 +873,10 @@ for (const backend of BACKENDS) {
         // Unfixed, EXPLAIN built the 100 MB string first: 2 s of PGlite's only thread.
         for (const [query, mentions] of [
           ["select length(repeat('x', 100000000))", "Function call not supported"],
-          [`select count(*) from ${Array.from({ length: 200 }, (_, i) => `swap s${i}`).join(", ")}`, "names 200 relations"],
+          [
+            `select count(*) from ${Array.from({ length: 200 }, (_, i) => `swap s${i}`).join(", ")}`,
+            "names 200 relations",
+          ],
         ]) {
           const started = Date.now();
           expectError(await get(`/sql/db?sql=${encodeSql(query)}`), 400, "INVALID_PARAM", mentions);
@@ -777,7 +885,13 @@ for (const backend of BACKENDS) {
       });
 
       test("malformed or refused SQL is 400 {code, message}, never a 500 or text", async () => {
-        for (const param of ["", "%7Bnot%20json", encodeSql("select nope from swap"), encodeSql("delete from swap"), encodeSql("select 1; select 2")]) {
+        for (const param of [
+          "",
+          "%7Bnot%20json",
+          encodeSql("select nope from swap"),
+          encodeSql("delete from swap"),
+          encodeSql("select 1; select 2"),
+        ]) {
           expectError(await get(`/sql/db?sql=${param}`), 400, "INVALID_PARAM", "sql");
         }
       });
@@ -787,14 +901,20 @@ for (const backend of BACKENDS) {
         await assert.rejects(graphql(base(), deep), /depth/i);
         const aliases = `{ ${Array.from({ length: 11 }, (_, i) => `a${i}: workers { totalCount }`).join(" ")} }`;
         await assert.rejects(graphql(base(), aliases), /alias/i);
-        const ten = await graphql<Record<string, { totalCount: number }>>(base(), `{ ${Array.from({ length: 10 }, (_, i) => `a${i}: workers { totalCount }`).join(" ")} }`);
+        const ten = await graphql<Record<string, { totalCount: number }>>(
+          base(),
+          `{ ${Array.from({ length: 10 }, (_, i) => `a${i}: workers { totalCount }`).join(" ")} }`,
+        );
         assert.equal(ten.a9.totalCount, ctx.model.workers.length);
       });
     });
 
     test("Ponder's GraphQL and SQL still answer beside the API; /openapi.json is an OpenAPI 3 document of every endpoint", async () => {
       const rows = await sql<{ symbol: string }>(base(), "select symbol from agent_token order by spawned_at");
-      assert.deepEqual(rows.map((r) => r.symbol), ctx.model.tokens.map((t) => t.symbol));
+      assert.deepEqual(
+        rows.map((r) => r.symbol),
+        ctx.model.tokens.map((t) => t.symbol),
+      );
       const gql = await graphql<{ workers: { totalCount: number } }>(base(), "{ workers { totalCount } }");
       assert.equal(gql.workers.totalCount, ctx.model.workers.length);
 
@@ -835,12 +955,19 @@ describe(`rate limit (RATE_LIMIT_PER_MINUTE=${RATE_LIMIT})`, () => {
     const limited = await httpGet(base, "/api/launchpad/tokens");
     expectError(limited, 429, "RATE_LIMITED");
     const retryAfter = Number(limited.headers.get("retry-after"));
-    assert.ok(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60, `Retry-After ${limited.headers.get("retry-after")}`);
+    assert.ok(
+      Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60,
+      `Retry-After ${limited.headers.get("retry-after")}`,
+    );
     // X-Forwarded-For is not trusted without TRUST_PROXY: another claimed client IP is still limited.
     expectError(await httpGet(base, "/api/agents/workers", { "x-forwarded-for": "203.0.113.7" }), 429, "RATE_LIMITED");
     // The explorer endpoints share the quota: a query is a request. Ponder's health is not limited.
     await assert.rejects(sql(base, "select count(*) as n from agent_token"), /\/sql 429: .*RATE_LIMITED/);
-    const gql = await fetch(`${base}/graphql`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" });
+    const gql = await fetch(`${base}/graphql`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: "{}",
+    });
     assert.equal(gql.status, 429);
     assert.equal((await httpGet(base, "/health")).status, 200);
   });
@@ -898,11 +1025,15 @@ function validateOpenApi(doc: any) {
       if (!["get", "put", "post", "delete", "options", "head", "patch", "trace"].includes(method)) continue;
       assert.equal(typeof op.responses, "object", `${method} ${path} responses`);
       assert.ok(Object.keys(op.responses).length > 0, `${method} ${path} has no responses`);
-      for (const code of Object.keys(op.responses)) assert.match(code, /^([1-5]\d\d|[1-5]XX|default)$/, `${method} ${path} response ${code}`);
+      for (const code of Object.keys(op.responses))
+        assert.match(code, /^([1-5]\d\d|[1-5]XX|default)$/, `${method} ${path} response ${code}`);
       const params = [...(item.parameters ?? []), ...(op.parameters ?? [])].map(deref);
       for (const p of params) {
         assert.equal(typeof p.name, "string", `${method} ${path} parameter name`);
-        assert.ok(["query", "path", "header", "cookie"].includes(p.in), `${method} ${path} parameter ${p.name} in ${p.in}`);
+        assert.ok(
+          ["query", "path", "header", "cookie"].includes(p.in),
+          `${method} ${path} parameter ${p.name} in ${p.in}`,
+        );
         assert.ok(p.schema || p.content, `${method} ${path} parameter ${p.name} has no schema`);
       }
       for (const name of templated) {
@@ -913,4 +1044,3 @@ function validateOpenApi(doc: any) {
     }
   }
 }
-

@@ -115,7 +115,9 @@ export interface ChainModel {
 function decodePayload(payload: Hex): Record<string, unknown> | null {
   try {
     const value: unknown = JSON.parse(hexToString(payload));
-    return value !== null && typeof value === "object" && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+    return value !== null && typeof value === "object" && !Array.isArray(value)
+      ? (value as Record<string, unknown>)
+      : null;
   } catch {
     return null;
   }
@@ -132,7 +134,8 @@ export async function readChainModel(url: string, contracts: Deployment["contrac
   const head = await client.getBlock();
   const timestamps = new Map<bigint, number>();
   const timeOf = async (block: bigint) => {
-    if (!timestamps.has(block)) timestamps.set(block, Number((await client.getBlock({ blockNumber: block })).timestamp));
+    if (!timestamps.has(block))
+      timestamps.set(block, Number((await client.getBlock({ blockNumber: block })).timestamp));
     return timestamps.get(block)!;
   };
   let lastEventBlock = 0n;
@@ -140,19 +143,45 @@ export async function readChainModel(url: string, contracts: Deployment["contrac
     if (block > lastEventBlock) lastEventBlock = block;
   };
 
-  const spawned = await client.getContractEvents({ address: contracts.AgentSpawner, abi: AgentSpawnerAbi, eventName: "AgentSpawned", ...range });
-  const registryEvents = await client.getContractEvents({ address: contracts.AgentRegistry, abi: AgentRegistryAbi, ...range });
-  const actionEvents = await client.getContractEvents({ address: contracts.ActionLog, abi: ActionLogAbi, eventName: "ActionRecorded", ...range });
-  const votingEvents = await client.getContractEvents({ address: contracts.WorkerVoting, abi: WorkerVotingAbi, ...range });
-  const boostEvents = await client.getContractEvents({ address: contracts.Booster, abi: BoosterAbi, eventName: "Boosted", ...range });
-  for (const e of [...spawned, ...registryEvents, ...actionEvents, ...votingEvents, ...boostEvents]) seen(e.blockNumber);
+  const spawned = await client.getContractEvents({
+    address: contracts.AgentSpawner,
+    abi: AgentSpawnerAbi,
+    eventName: "AgentSpawned",
+    ...range,
+  });
+  const registryEvents = await client.getContractEvents({
+    address: contracts.AgentRegistry,
+    abi: AgentRegistryAbi,
+    ...range,
+  });
+  const actionEvents = await client.getContractEvents({
+    address: contracts.ActionLog,
+    abi: ActionLogAbi,
+    eventName: "ActionRecorded",
+    ...range,
+  });
+  const votingEvents = await client.getContractEvents({
+    address: contracts.WorkerVoting,
+    abi: WorkerVotingAbi,
+    ...range,
+  });
+  const boostEvents = await client.getContractEvents({
+    address: contracts.Booster,
+    abi: BoosterAbi,
+    eventName: "Boosted",
+    ...range,
+  });
+  for (const e of [...spawned, ...registryEvents, ...actionEvents, ...votingEvents, ...boostEvents])
+    seen(e.blockNumber);
 
   const tokenAddresses = spawned.map((e) => e.args.token!);
   const poolAddresses = spawned.map((e) => e.args.pool!);
   const transfers = tokenAddresses.length
     ? await client.getContractEvents({ address: tokenAddresses, abi: AgentTokenAbi, eventName: "Transfer", ...range })
     : [];
-  const poolEvents = poolAddresses.length ? await client.getContractEvents({ address: poolAddresses, abi: AgentPoolAbi, ...range }) : [];
+  const poolEvents = poolAddresses.length
+    ? await client.getContractEvents({ address: poolAddresses, abi: AgentPoolAbi, ...range })
+    : [];
   for (const e of [...transfers, ...poolEvents]) seen(e.blockNumber);
 
   const swaps: ModelSwap[] = [];
@@ -189,7 +218,10 @@ export async function readChainModel(url: string, contracts: Deployment["contrac
     const token = lc(a.token!);
     const pairAsset = lc(a.pairAsset!);
     if (!decimalsOf.has(pairAsset)) {
-      decimalsOf.set(pairAsset, await client.readContract({ address: pairAsset, abi: erc20Abi, functionName: "decimals" }));
+      decimalsOf.set(
+        pairAsset,
+        await client.readContract({ address: pairAsset, abi: erc20Abi, functionName: "decimals" }),
+      );
     }
     const balances = new Map<string, bigint>();
     for (const t of transfers) {
@@ -199,7 +231,11 @@ export async function readChainModel(url: string, contracts: Deployment["contrac
       balances.set(lc(to), (balances.get(lc(to)) ?? 0n) + value);
     }
     // Not holders: the zero address, the burn address and the token's own pool.
-    for (const nonHolder of ["0x0000000000000000000000000000000000000000", "0x000000000000000000000000000000000000dead", lc(a.pool!)]) {
+    for (const nonHolder of [
+      "0x0000000000000000000000000000000000000000",
+      "0x000000000000000000000000000000000000dead",
+      lc(a.pool!),
+    ]) {
       balances.delete(nonHolder);
     }
     const [reserveToken, reservePair, virtualPair] = await client.readContract({
@@ -253,7 +289,12 @@ export async function readChainModel(url: string, contracts: Deployment["contrac
   for (const e of registryEvents) {
     if (e.eventName !== "WorkerCreated") continue;
     const workerId = (e.args as { workerId: bigint }).workerId;
-    const w = await client.readContract({ address: contracts.AgentRegistry, abi: AgentRegistryAbi, functionName: "getWorker", args: [workerId] });
+    const w = await client.readContract({
+      address: contracts.AgentRegistry,
+      abi: AgentRegistryAbi,
+      functionName: "getWorker",
+      args: [workerId],
+    });
     workers.push({
       id: Number(workerId),
       agentNftId: Number(w.agentNftId),
@@ -297,8 +338,18 @@ export async function readChainModel(url: string, contracts: Deployment["contrac
   for (const e of votingEvents) {
     if (e.eventName !== "ProposalCreated") continue;
     const { proposalId, workerId, endTime } = e.args as { proposalId: bigint; workerId: bigint; endTime: bigint };
-    const state = await client.readContract({ address: contracts.WorkerVoting, abi: WorkerVotingAbi, functionName: "state", args: [proposalId] });
-    proposals.push({ id: proposalId, workerId: Number(workerId), state: PROPOSAL_STATES[state], endTime: Number(endTime) });
+    const state = await client.readContract({
+      address: contracts.WorkerVoting,
+      abi: WorkerVotingAbi,
+      functionName: "state",
+      args: [proposalId],
+    });
+    proposals.push({
+      id: proposalId,
+      workerId: Number(workerId),
+      state: PROPOSAL_STATES[state],
+      endTime: Number(endTime),
+    });
   }
 
   return {
@@ -322,7 +373,9 @@ export function apiNow(model: ChainModel): number {
 
 /** Pair-asset volume of a token's swaps in the 24 hours up to `now`. */
 export function volume24h(token: ModelToken, now: number): bigint {
-  return token.swaps.filter((s) => s.timestamp > now - DAY && s.timestamp <= now).reduce((sum, s) => sum + s.pairVolume, 0n);
+  return token.swaps
+    .filter((s) => s.timestamp > now - DAY && s.timestamp <= now)
+    .reduce((sum, s) => sum + s.pairVolume, 0n);
 }
 
 /**
@@ -330,7 +383,8 @@ export function volume24h(token: ModelToken, now: number): bigint {
  * refusing anything that is not a plain non-negative decimal or carries more precision.
  */
 export function toBaseUnits(value: unknown, decimals: number): bigint {
-  if (typeof value !== "string" || !/^\d+(\.\d+)?$/.test(value)) throw new Error(`not a decimal string: ${JSON.stringify(value)}`);
+  if (typeof value !== "string" || !/^\d+(\.\d+)?$/.test(value))
+    throw new Error(`not a decimal string: ${JSON.stringify(value)}`);
   const [whole, fraction = ""] = value.split(".");
   const trimmed = fraction.replace(/0+$/, "");
   if (trimmed.length > decimals) throw new Error(`${value} has more than ${decimals} fractional digits`);
@@ -350,7 +404,8 @@ export const stableValue = (amount: bigint, side: string) => valueKey(amount, si
 // The API's view of a chain model (api/README.md), shared by the conformance, reorg and restart tests.
 
 export const workerOfToken = (model: ChainModel, t: ModelToken) => model.workers.find((w) => w.id === t.workerId)!;
-export const actionsOnToken = (model: ChainModel, t: ModelToken) => model.actions.filter((a) => a.targetTokenId === t.nftId);
+export const actionsOnToken = (model: ChainModel, t: ModelToken) =>
+  model.actions.filter((a) => a.targetTokenId === t.nftId);
 
 /** One /api/agents/action-logs item. */
 export function expectedActionLogEntry(a: ModelAction) {

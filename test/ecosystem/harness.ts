@@ -53,7 +53,13 @@ export class Service {
   readonly logPath: string;
   private readonly logOffset: number;
 
-  constructor(name: string, command: string, args: string[], logPath: string, options: { cwd: string; env: NodeJS.ProcessEnv }) {
+  constructor(
+    name: string,
+    command: string,
+    args: string[],
+    logPath: string,
+    options: { cwd: string; env: NodeJS.ProcessEnv },
+  ) {
     this.name = name;
     this.logPath = logPath;
     this.logOffset = existsSync(logPath) ? readFileSync(logPath, "utf8").length : 0;
@@ -126,7 +132,9 @@ export async function freePort(): Promise<number> {
     server.on("error", reject);
     server.listen(0, "127.0.0.1", () => {
       const address = server.address();
-      server.close(() => (typeof address === "object" && address ? resolvePort(address.port) : reject(new Error("no port"))));
+      server.close(() =>
+        typeof address === "object" && address ? resolvePort(address.port) : reject(new Error("no port")),
+      );
     });
   });
 }
@@ -141,7 +149,8 @@ export async function waitFor<T>(
   let lastError: unknown;
   while (Date.now() < deadline) {
     for (const service of alive ?? []) {
-      if (!service.running) throw new Error(`${service.name} ${service.describeExit()} while waiting for ${what}\n${service.tail()}`);
+      if (!service.running)
+        throw new Error(`${service.name} ${service.describeExit()} while waiting for ${what}\n${service.tail()}`);
     }
     try {
       const value = await check();
@@ -440,7 +449,11 @@ export interface HttpResult<T = unknown> {
   text: string;
 }
 
-export async function httpGet<T = any>(base: string, path: string, headers: Record<string, string> = {}): Promise<HttpResult<T>> {
+export async function httpGet<T = any>(
+  base: string,
+  path: string,
+  headers: Record<string, string> = {},
+): Promise<HttpResult<T>> {
   const response = await fetch(`${base}${path}`, { headers });
   const text = await response.text();
   let body: unknown = text;
@@ -453,7 +466,11 @@ export async function httpGet<T = any>(base: string, path: string, headers: Reco
 }
 
 /** Ponder's SQL over HTTP (the `/sql/db` endpoint `@ponder/client` uses). */
-export async function sql<T = Record<string, unknown>>(base: string, query: string, params: unknown[] = []): Promise<T[]> {
+export async function sql<T = Record<string, unknown>>(
+  base: string,
+  query: string,
+  params: unknown[] = [],
+): Promise<T[]> {
   const encoded = encodeURIComponent(JSON.stringify({ json: { sql: query, params } }));
   const response = await fetch(`${base}/sql/db?sql=${encoded}`);
   const text = await response.text();
@@ -462,7 +479,11 @@ export async function sql<T = Record<string, unknown>>(base: string, query: stri
 }
 
 /** Ponder's GraphQL; throws on GraphQL errors. */
-export async function graphql<T = any>(base: string, query: string, variables: Record<string, unknown> = {}): Promise<T> {
+export async function graphql<T = any>(
+  base: string,
+  query: string,
+  variables: Record<string, unknown> = {},
+): Promise<T> {
   const response = await fetch(`${base}/graphql`, {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -480,7 +501,9 @@ export async function graphql<T = any>(base: string, query: string, variables: R
 export function printLogs(services: (Service | undefined)[], lines = 60): void {
   for (const service of services) {
     if (!service) continue;
-    console.log(`\n----- ${service.name} (pid ${service.pid}, ${service.describeExit()}): last ${lines} lines of ${service.logPath}`);
+    console.log(
+      `\n----- ${service.name} (pid ${service.pid}, ${service.describeExit()}): last ${lines} lines of ${service.logPath}`,
+    );
     console.log(service.tail(lines));
   }
 }

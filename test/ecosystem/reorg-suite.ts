@@ -51,7 +51,8 @@ export function describeReorg(backends: string[], env: () => ReorgEnv, onFailure
   describe("chain reorganisation", () => {
     const seed = e2eSeed();
     const random = rng(seed);
-    const letters = (n: number) => Array.from({ length: n }, () => String.fromCharCode(65 + Math.floor(random() * 26))).join("");
+    const letters = (n: number) =>
+      Array.from({ length: n }, () => String.fromCharCode(65 + Math.floor(random() * 26))).join("");
 
     interface Branch {
       symbols: string[];
@@ -133,7 +134,13 @@ export function describeReorg(backends: string[], env: () => ReorgEnv, onFailure
         surviving.txHashes.push(third.receipt.transactionHash);
         for (const receipt of [
           await ctx.act.act(ACCOUNTS.scouts[0], third.nftId, "flag", { signal: "branch_two" }, "REORG_B"),
-          await ctx.act.act(ACCOUNTS.queen, BigInt(beta.nftId), "override", { overrides: "trade", action: "halt" }, "REORG_B"),
+          await ctx.act.act(
+            ACCOUNTS.queen,
+            BigInt(beta.nftId),
+            "override",
+            { overrides: "trade", action: "halt" },
+            "REORG_B",
+          ),
           await ctx.act.act(ACCOUNTS.workerOperator, third.nftId, "rebalance", { targetRatioBps: 4200 }, "REORG_B"),
         ]) {
           surviving.txHashes.push(receipt.transactionHash);
@@ -159,7 +166,11 @@ export function describeReorg(backends: string[], env: () => ReorgEnv, onFailure
         for (const s of ctx.surviving.symbols) assert.ok(symbols.includes(s), `${s} not on chain`);
         const client = ctx.model.client;
         for (const hash of ctx.dropped.txHashes) {
-          assert.equal(await client.getTransactionReceipt({ hash: hash as `0x${string}` }).catch(() => null), null, `${hash} still mined`);
+          assert.equal(
+            await client.getTransactionReceipt({ hash: hash as `0x${string}` }).catch(() => null),
+            null,
+            `${hash} still mined`,
+          );
         }
       });
     });
@@ -199,12 +210,19 @@ export function describeReorg(backends: string[], env: () => ReorgEnv, onFailure
           assert.equal(log.totalItems, ctx.model.actions.length);
           assert.deepEqual(log.items, expectedActionLog(ctx.model));
           for (const hash of ctx.dropped.txHashes) {
-            assert.ok(!log.items.some((i: { txHash: string }) => i.txHash === hash), `dropped ${hash} still in the action log`);
+            assert.ok(
+              !log.items.some((i: { txHash: string }) => i.txHash === hash),
+              `dropped ${hash} still in the action log`,
+            );
           }
           assert.deepEqual(await get("/api/agents/overview"), expectedOverview(ctx.model));
           const workers = await get("/api/agents/workers?pageSize=100");
           assert.deepEqual(
-            workers.items.map((w: { workerId: number; tokenAddress: string; status: string }) => [w.workerId, w.tokenAddress, w.status]),
+            workers.items.map((w: { workerId: number; tokenAddress: string; status: string }) => [
+              w.workerId,
+              w.tokenAddress,
+              w.status,
+            ]),
             ctx.model.workers.map((w) => [w.id, w.token, w.status]),
           );
         });
@@ -213,29 +231,47 @@ export function describeReorg(backends: string[], env: () => ReorgEnv, onFailure
           const alpha = ctx.model.tokens[0];
           const detail = await get(`/api/launchpad/tokens/${alpha.address}/pool`);
           assert.equal(detail.swapCount24h, alpha.swaps.filter((s) => s.timestamp > apiNow(ctx.model) - 86_400).length);
-          assert.deepEqual(detail.recentTrades.map((t: { txHash: string }) => t.txHash), [...alpha.swaps].reverse().map((s) => s.txHash));
+          assert.deepEqual(
+            detail.recentTrades.map((t: { txHash: string }) => t.txHash),
+            [...alpha.swaps].reverse().map((s) => s.txHash),
+          );
           const rows = await sql<{ token: string; account: string; balance: string }>(
             ponder().url,
             "select token, account, balance from holding where token = $1 and account = $2",
             [alpha.address, ctx.act.address(15).toLowerCase()],
           );
           assert.deepEqual(rows, [], "the dropped transfer's recipient still holds ALPHA");
-          const holders = await sql<{ holders: number }>(ponder().url, "select holders from holder_count where token = $1", [alpha.address]);
+          const holders = await sql<{ holders: number }>(
+            ponder().url,
+            "select holders from holder_count where token = $1",
+            [alpha.address],
+          );
           assert.equal(Number(holders[0].holders), alpha.holders);
         });
 
         test("GraphQL and SQL agree: no row of the dropped branch in any table", async () => {
-          const data = await graphql<{ agentTokens: { items: { symbol: string }[] } }>(ponder().url, "{ agentTokens(limit: 100) { items { symbol } } }");
-          assert.deepEqual(data.agentTokens.items.map((t) => t.symbol).sort(), ctx.model.tokens.map((t) => t.symbol).sort());
+          const data = await graphql<{ agentTokens: { items: { symbol: string }[] } }>(
+            ponder().url,
+            "{ agentTokens(limit: 100) { items { symbol } } }",
+          );
+          assert.deepEqual(
+            data.agentTokens.items.map((t) => t.symbol).sort(),
+            ctx.model.tokens.map((t) => t.symbol).sort(),
+          );
           for (const [table, column] of [
             ["agent_token", "spawn_tx_hash"],
             ["action", "tx_hash"],
             ["swap", "tx_hash"],
           ] as const) {
-            const rows = await sql(ponder().url, `select ${column} from ${table} where ${column} = any($1)`, [ctx.dropped.txHashes]);
+            const rows = await sql(ponder().url, `select ${column} from ${table} where ${column} = any($1)`, [
+              ctx.dropped.txHashes,
+            ]);
             assert.deepEqual(rows, [], `${table} keeps rows of the dropped branch`);
           }
-          const head = await sql<{ block_number: string; timestamp: number }>(ponder().url, "select block_number, timestamp from chain_head");
+          const head = await sql<{ block_number: string; timestamp: number }>(
+            ponder().url,
+            "select block_number, timestamp from chain_head",
+          );
           assert.equal(Number(head[0].timestamp), ctx.model.lastEventTimestamp);
         });
       });

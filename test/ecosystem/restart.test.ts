@@ -13,7 +13,15 @@ import { PGlite } from "@electric-sql/pglite";
 import { after, before, describe, it } from "node:test";
 import { type Address, parseEther, parseUnits } from "viem";
 import { activity, ACCOUNTS } from "./activity.ts";
-import { type ChainModel, expectedActionLog, expectedOverview, expectedTokenItem, normalizeTokenItems, readChainModel, tokensNewestFirst } from "./chain-model.ts";
+import {
+  type ChainModel,
+  expectedActionLog,
+  expectedOverview,
+  expectedTokenItem,
+  normalizeTokenItems,
+  readChainModel,
+  tokensNewestFirst,
+} from "./chain-model.ts";
 import {
   backends,
   type Chain,
@@ -113,7 +121,11 @@ before(async () => {
     const [reference, ...subjects] = await Promise.all([
       startPonder({ ...common, name: "reference", backend: { kind: "pglite" } }),
       ...BACKENDS.map((b) =>
-        startPonder({ ...common, name: `${b.kind}-subject`, backend: b.kind === "postgres" ? { kind: "postgres", url: db!.url } : b }),
+        startPonder({
+          ...common,
+          name: `${b.kind}-subject`,
+          backend: b.kind === "postgres" ? { kind: "postgres", url: db!.url } : b,
+        }),
       ),
     ]);
     ctx.pairs = BACKENDS.map((b, i) => ({ backend: b.kind, subject: subjects[i], reference }));
@@ -132,11 +144,15 @@ before(async () => {
         `subjects killed once they have indexed block ${killAt}`,
     );
     const restarts = ctx.pairs.map(async (pair) => {
-      await waitFor(`${pair.subject.name} to reach block ${killAt}`, async () => (await headRow(pair.subject)) >= killAt, {
-        timeoutMs: 120_000,
-        intervalMs: 20,
-        alive: [pair.subject.service],
-      });
+      await waitFor(
+        `${pair.subject.name} to reach block ${killAt}`,
+        async () => (await headRow(pair.subject)) >= killAt,
+        {
+          timeoutMs: 120_000,
+          intervalMs: 20,
+          alive: [pair.subject.service],
+        },
+      );
       pair.indexedAtKill = await headRow(pair.subject);
       await pair.subject.service.crash();
       pair.killedAtBlock = await ctx.chain.blockNumber();
@@ -168,7 +184,14 @@ before(async () => {
         const spawned = await act.spawn(owner, symbol, 0);
         // The owner's transfers below need tokens, and a spawn gives none: it buys its stake.
         await act.buyStake(owner, spawned.pool, parseUnits("100", 6));
-        tokens.push({ address: spawned.token, pool: spawned.pool, nftId: spawned.nftId, side: "STABLE", owner, canAct: true });
+        tokens.push({
+          address: spawned.token,
+          pool: spawned.pool,
+          nftId: spawned.nftId,
+          side: "STABLE",
+          owner,
+          canAct: true,
+        });
         continue;
       }
       await act.inOneBlock(async (tx) => {
@@ -176,7 +199,8 @@ before(async () => {
           const r = random();
           const t = pick(tokens);
           if (r < 0.5) {
-            const operator = t.canAct && random() < 0.5 ? ACCOUNTS.workerOperator : pick([ACCOUNTS.queen, ...ACCOUNTS.scouts]);
+            const operator =
+              t.canAct && random() < 0.5 ? ACCOUNTS.workerOperator : pick([ACCOUNTS.queen, ...ACCOUNTS.scouts]);
             const type = random() < 0.05 && operator !== ACCOUNTS.workerOperator ? "override" : pick(types);
             await tx.act(operator, t.nftId, type, { block, i, note: `restart-${seed}` }, `R${block}_${i}`);
           } else if (r < 0.8) {
@@ -195,7 +219,9 @@ before(async () => {
     await Promise.all(restarts);
 
     // Everyone catches up with the chain.
-    await Promise.all([reference, ...ctx.pairs.map((p) => p.subject)].map((p) => waitIndexed(p, ctx.streamEnd, 120_000)));
+    await Promise.all(
+      [reference, ...ctx.pairs.map((p) => p.subject)].map((p) => waitIndexed(p, ctx.streamEnd, 120_000)),
+    );
     lap("every ponder caught up");
     ctx.model = await readChainModel(ctx.chain.url, contracts);
   } catch (error) {
@@ -215,7 +241,9 @@ const plain = (rows: Record<string, unknown>[]) => JSON.parse(JSON.stringify(row
 async function readTables(ponder: Ponder): Promise<Record<string, Record<string, unknown>[]>> {
   const backend = ponder.options.backend;
   const out: Record<string, Record<string, unknown>[]> = {};
-  const queries = TABLES.map(([table, key]) => [table, `select * from "${ponder.schema}"."${table}" order by ${key}`] as const);
+  const queries = TABLES.map(
+    ([table, key]) => [table, `select * from "${ponder.schema}"."${table}" order by ${key}`] as const,
+  );
   if (backend.kind === "postgres") {
     for (const [table, query] of queries) out[table] = plain(await pgQuery(backend.url, query));
     return out;
@@ -230,7 +258,12 @@ async function readTables(ponder: Ponder): Promise<Record<string, Record<string,
 }
 
 after(async () => {
-  if (failed) printLogs([ctx.chain?.service, ctx.pairs?.[0]?.reference.service, ...(ctx.pairs ?? []).map((p) => p.subject.service)]);
+  if (failed)
+    printLogs([
+      ctx.chain?.service,
+      ctx.pairs?.[0]?.reference.service,
+      ...(ctx.pairs ?? []).map((p) => p.subject.service),
+    ]);
   await Promise.all((ctx.pairs ?? []).flatMap((p) => [p.subject.stop(), p.reference.stop()]));
   await ctx.closeViem?.();
   await ctx.chain?.stop();
@@ -247,10 +280,20 @@ for (const backend of BACKENDS) {
       const { subject, killedAtBlock, indexedAtKill } = pair();
       assert.ok(killedAtBlock !== undefined && indexedAtKill !== undefined);
       // Killed with part of the stream indexed and part not.
-      assert.ok(indexedAtKill > ctx.streamStart && indexedAtKill < ctx.streamEnd, `killed having indexed block ${indexedAtKill}`);
-      assert.ok(killedAtBlock > ctx.streamStart && killedAtBlock <= ctx.streamEnd, `killed at chain block ${killedAtBlock}`);
+      assert.ok(
+        indexedAtKill > ctx.streamStart && indexedAtKill < ctx.streamEnd,
+        `killed having indexed block ${indexedAtKill}`,
+      );
+      assert.ok(
+        killedAtBlock > ctx.streamStart && killedAtBlock <= ctx.streamEnd,
+        `killed at chain block ${killedAtBlock}`,
+      );
       // The restarted Ponder found the killed one's lock and recovered its indexed state.
-      assert.match(subject.service.log(true), /Detected crash recovery/, "the restart did not recover the earlier run's state");
+      assert.match(
+        subject.service.log(true),
+        /Detected crash recovery/,
+        "the restart did not recover the earlier run's state",
+      );
     });
 
     test("the API after the restart shows every event of the stream, as the uninterrupted run does", async () => {
@@ -267,7 +310,10 @@ for (const backend of BACKENDS) {
         );
         assert.deepEqual((await httpGet(ponder.url, "/api/agents/overview")).body, expectedOverview(ctx.model));
         const swaps = await sql<{ n: unknown }>(ponder.url, "select count(*) as n from swap");
-        assert.equal(Number(swaps[0].n), ctx.model.tokens.reduce((n, t) => n + t.swaps.length, 0));
+        assert.equal(
+          Number(swaps[0].n),
+          ctx.model.tokens.reduce((n, t) => n + t.swaps.length, 0),
+        );
       }
       // Known Ponder 0.17.7 + PGlite issue (reported, not asserted): a SIGKILL during a cache
       // flush leaves the flush's TEMP table (named like the target table) in PGlite's catalog,
@@ -275,9 +321,14 @@ for (const backend of BACKENDS) {
       // session, /sql included. Printed so it stays visible.
       for (const [table] of TABLES) {
         const query = `select count(*) as n from ${table}`;
-        const [mine, theirs] = await Promise.all([sql<{ n: unknown }>(subject.url, query), sql<{ n: unknown }>(reference.url, query)]);
+        const [mine, theirs] = await Promise.all([
+          sql<{ n: unknown }>(subject.url, query),
+          sql<{ n: unknown }>(reference.url, query),
+        ]);
         if (Number(mine[0].n) !== Number(theirs[0].n)) {
-          console.log(`# NOTE ${backend.kind}: /sql sees ${mine[0].n} rows of ${table} after the restart, ${theirs[0].n} uninterrupted (shadowing temp table)`);
+          console.log(
+            `# NOTE ${backend.kind}: /sql sees ${mine[0].n} rows of ${table} after the restart, ${theirs[0].n} uninterrupted (shadowing temp table)`,
+          );
         }
       }
     });
@@ -294,7 +345,10 @@ describe("tables after the restart (read from the databases once every Ponder is
   test("the uninterrupted reference holds the whole chain", async () => {
     assert.equal(reference.action.length, ctx.model.actions.length);
     assert.equal(reference.agent_token.length, ctx.model.tokens.length);
-    assert.equal(reference.swap.length, ctx.model.tokens.reduce((n, t) => n + t.swaps.length, 0));
+    assert.equal(
+      reference.swap.length,
+      ctx.model.tokens.reduce((n, t) => n + t.swaps.length, 0),
+    );
   });
 
   for (const backend of BACKENDS) {
@@ -302,7 +356,11 @@ describe("tables after the restart (read from the databases once every Ponder is
       const mine = await readTables(ctx.pairs.find((p) => p.backend === backend.kind)!.subject);
       for (const [table] of TABLES) {
         assert.ok(reference[table].length > 0 || table === "liquidity_event", `${table} is empty in the reference`);
-        assert.equal(mine[table].length, reference[table].length, `${table}: ${mine[table].length} rows after the restart, ${reference[table].length} uninterrupted`);
+        assert.equal(
+          mine[table].length,
+          reference[table].length,
+          `${table}: ${mine[table].length} rows after the restart, ${reference[table].length} uninterrupted`,
+        );
         assert.deepEqual(mine[table], reference[table], `${table} differs`);
       }
     });

@@ -21,7 +21,9 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10
   }
 }
 
-describe("exchange with every pooled connection busy", { skip: process.env.DATABASE_URL ? false : "needs DATABASE_URL" }, () => {
+describe("exchange with every pooled connection busy", {
+  skip: process.env.DATABASE_URL ? false : "needs DATABASE_URL",
+}, () => {
   let backend: Backend | undefined;
   let server: RunningExchange | undefined;
   let locker: pg.Client | undefined;
@@ -35,8 +37,14 @@ describe("exchange with every pooled connection busy", { skip: process.env.DATAB
   });
 
   it("answers the read that found no free connection 503 and stays ready, taking orders", async () => {
-    backend = await createBackend("postgres", { EXCHANGE_DB_CONNECT_TIMEOUT_MS: "300", EXCHANGE_DB_QUERY_TIMEOUT_MS: "20000" });
-    server = await startExchange(backend.env, { log: () => {}, beforeLoad: (db) => seedReferenceData(db).then(() => undefined) });
+    backend = await createBackend("postgres", {
+      EXCHANGE_DB_CONNECT_TIMEOUT_MS: "300",
+      EXCHANGE_DB_QUERY_TIMEOUT_MS: "20000",
+    });
+    server = await startExchange(backend.env, {
+      log: () => {},
+      beforeLoad: (db) => seedReferenceData(db).then(() => undefined),
+    });
     const running = server;
     const api = new ExchangeClient(running.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     const trader = await api.user(0, { USDT: "1000", ALPHA: "1000" });
@@ -73,7 +81,12 @@ describe("exchange with every pooled connection busy", { skip: process.env.DATAB
     const ready = await fetch(`${running.url}/api/ready`);
     assert.equal(ready.status, 200, `a busy pool is not an outage: ${await ready.text()}`);
     assert.equal(running.exchange.ready, true);
-    const order = await api.signed(trader, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "10", price: "0.1" });
+    const order = await api.signed(trader, "POST", "/api/orders", {
+      isBid: true,
+      currencyPairCode: "ALPHA_USDT",
+      amount: "10",
+      price: "0.1",
+    });
     assert.equal(order.status, 201, `orders commit on their own connection while reads hold the pool: ${order.text}`);
 
     await locker.query("rollback");

@@ -44,7 +44,11 @@ export class ExchangeClient {
   }
 
   /** Creates a user with a key pair and credits `deposits` ({currency: amount}). */
-  async user(level: number, deposits: Record<string, string> = {}, address: string | null = null): Promise<Credentials> {
+  async user(
+    level: number,
+    deposits: Record<string, string> = {},
+    address: string | null = null,
+  ): Promise<Credentials> {
     const user = await this.admin("POST", "/admin/users", { level, address });
     if (user.status !== 201) throw new Error(`create user: ${user.status} ${user.text}`);
     const keys = await this.admin("POST", `/admin/users/${user.body.id}/keys`);
@@ -67,7 +71,14 @@ export class ExchangeClient {
     const url = `${this.base}${path}`;
     const text = body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
     const headers: Record<string, string> = {
-      ...signRequest({ publicKey: who.publicKey, privateKey: who.privateKey, method, url, body: text, ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }) }),
+      ...signRequest({
+        publicKey: who.publicKey,
+        privateKey: who.privateKey,
+        method,
+        url,
+        body: text,
+        ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }),
+      }),
       ...(text === "" ? {} : { "content-type": "application/json" }),
     };
     options.tamper?.(headers);

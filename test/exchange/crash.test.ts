@@ -21,7 +21,13 @@ async function startServer(backend: Backend, port: number): Promise<{ child: Chi
   let output = "";
   const child = spawn(process.execPath, ["exchange/server/main.ts"], {
     cwd: ROOT,
-    env: { ...process.env, ...backend.vars, EXCHANGE_PORT: String(port), EXCHANGE_DEMO: "true", DATABASE_URL: backend.vars.DATABASE_URL ?? "" },
+    env: {
+      ...process.env,
+      ...backend.vars,
+      EXCHANGE_PORT: String(port),
+      EXCHANGE_DEMO: "true",
+      DATABASE_URL: backend.vars.DATABASE_URL ?? "",
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   child.stdout!.on("data", (chunk) => (output += chunk));
@@ -73,7 +79,13 @@ for (const kind of backendKinds()) {
           sent++;
           try {
             const res = await api.signed(user, "POST", "/api/orders", body);
-            if (res.status === 201) acked.push({ user, id: res.body.id, filled: res.body.filledAmount, dealIds: res.body.fills.map((f: any) => f.dealId) });
+            if (res.status === 201)
+              acked.push({
+                user,
+                id: res.body.id,
+                filled: res.body.filledAmount,
+                dealIds: res.body.fills.map((f: any) => f.dealId),
+              });
           } catch {
             // the connection died with the server: not acknowledged
           }
@@ -92,10 +104,12 @@ for (const kind of backendKinds()) {
         assert.equal(res.status, 200, `acknowledged order ${order.id} is gone: ${res.text}`);
         assert.ok(res.body.filledAmount >= order.filled, `order ${order.id} lost fills`);
         const dealIds = new Set(res.body.fills.map((f: any) => f.dealId));
-        for (const dealId of order.dealIds) assert.ok(dealIds.has(dealId), `deal ${dealId} of order ${order.id} is gone`);
+        for (const dealId of order.dealIds)
+          assert.ok(dealIds.has(dealId), `deal ${dealId} of order ${order.id} is gone`);
       }
       const ledger = await api.admin("GET", "/admin/ledger");
-      for (const row of ledger.body) assert.equal(row.balanced, true, `${row.currencyCode} does not reconcile: ${JSON.stringify(row)}`);
+      for (const row of ledger.body)
+        assert.equal(row.balanced, true, `${row.currencyCode} does not reconcile: ${JSON.stringify(row)}`);
 
       const open: any[] = [];
       for (const user of users) {
@@ -110,7 +124,13 @@ for (const kind of backendKinds()) {
       assert.ok(bestBid < bestAsk, `the rebuilt book is crossed: bid ${bestBid} >= ask ${bestAsk}`);
       // And it still trades: a crossing order against the rebuilt book fills.
       if (Number.isFinite(bestAsk)) {
-        const take = await api.signed(users[0], "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: 2, price: bestAsk.toFixed(2), timeInForce: "IOC" });
+        const take = await api.signed(users[0], "POST", "/api/orders", {
+          isBid: true,
+          currencyPairCode: "ALPHA_USDT",
+          amount: 2,
+          price: bestAsk.toFixed(2),
+          timeInForce: "IOC",
+        });
         assert.equal(take.status, 201, take.text);
       }
       child.kill("SIGTERM");

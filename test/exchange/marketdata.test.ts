@@ -28,7 +28,12 @@ for (const kind of backendKinds()) {
     /** What the test traded, in order: price and amount (both x10^4 integers), and the taker's side. */
     const trades: { price: number; amount: number; isBuy: boolean }[] = [];
     const get = (path: string) => api.admin("GET", path);
-    const expectError = (res: { status: number; body: any; text: string }, status: number, code: string, mentions?: string) => {
+    const expectError = (
+      res: { status: number; body: any; text: string },
+      status: number,
+      code: string,
+      mentions?: string,
+    ) => {
       assert.equal(res.status, status, res.text);
       assert.equal(res.body.code, code, res.text);
       if (mentions) assert.match(res.body.message, new RegExp(mentions));
@@ -41,7 +46,10 @@ for (const kind of backendKinds()) {
 
     before(async () => {
       backend = await createBackend(kind);
-      server = await startExchange(backend.env, { log: quiet, beforeLoad: (db) => seedReferenceData(db).then(() => undefined) });
+      server = await startExchange(backend.env, {
+        log: quiet,
+        beforeLoad: (db) => seedReferenceData(db).then(() => undefined),
+      });
       api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
       maker = await api.user(0, { ALPHA: "100000", USDT: "100000" });
       taker = await api.user(0, { ALPHA: "100000", USDT: "100000" });
@@ -55,7 +63,13 @@ for (const kind of backendKinds()) {
       ];
       for (const step of script) {
         await place(maker, { isBid: !step.makerAsk, currencyPairCode: PAIR, amount: step.amount, price: step.price });
-        const fill = await place(taker, { isBid: step.makerAsk, currencyPairCode: PAIR, amount: step.amount, price: step.price, timeInForce: "IOC" });
+        const fill = await place(taker, {
+          isBid: step.makerAsk,
+          currencyPairCode: PAIR,
+          amount: step.amount,
+          price: step.price,
+          timeInForce: "IOC",
+        });
         assert.equal(fill.status, "filled");
         trades.push({ price: cents(Number(step.price)), amount: cents(Number(step.amount)), isBuy: step.makerAsk });
       }
@@ -96,25 +110,48 @@ for (const kind of backendKinds()) {
         const forMaker = await api.signed(maker, "GET", `/api/deals?currencyPairCode=${PAIR}`);
         const forOutsider = await api.signed(outsider, "GET", `/api/deals?currencyPairCode=${PAIR}`);
         assert.equal(forTaker.status, 200, forTaker.text);
-        assert.deepEqual(forTaker.body.map((d: any) => d.isUserBuyer), forTaker.body.map((d: any) => d.isBuy));
-        assert.deepEqual(forMaker.body.map((d: any) => d.isUserBuyer), forMaker.body.map((d: any) => !d.isBuy));
-        assert.deepEqual(forOutsider.body.map((d: any) => d.isUserBuyer), forOutsider.body.map(() => null));
-        const bad = await api.signed(taker, "GET", `/api/deals?currencyPairCode=${PAIR}`, undefined, { tamper: (h) => (h["API-Signature"] = "0".repeat(64)) });
+        assert.deepEqual(
+          forTaker.body.map((d: any) => d.isUserBuyer),
+          forTaker.body.map((d: any) => d.isBuy),
+        );
+        assert.deepEqual(
+          forMaker.body.map((d: any) => d.isUserBuyer),
+          forMaker.body.map((d: any) => !d.isBuy),
+        );
+        assert.deepEqual(
+          forOutsider.body.map((d: any) => d.isUserBuyer),
+          forOutsider.body.map(() => null),
+        );
+        const bad = await api.signed(taker, "GET", `/api/deals?currencyPairCode=${PAIR}`, undefined, {
+          tamper: (h) => (h["API-Signature"] = "0".repeat(64)),
+        });
         expectError(bad, 401, "UNAUTHORIZED");
       });
 
       it("pages with pageNumber and pageSize, and bounds by sinceDate and endDate inclusively", async () => {
         const all = (await get(`/api/deals?currencyPairCode=${PAIR}`)).body;
         const page2 = (await get(`/api/deals?currencyPairCode=${PAIR}&pageSize=3&pageNumber=2`)).body;
-        assert.deepEqual(page2.map((d: any) => d.id), all.slice(3, 6).map((d: any) => d.id));
+        assert.deepEqual(
+          page2.map((d: any) => d.id),
+          all.slice(3, 6).map((d: any) => d.id),
+        );
         const noZ = (iso: string) => iso.replace(/Z$/, "");
         const one = all[1].dealDateUtc;
         const exact = (await get(`/api/deals?currencyPairCode=${PAIR}&sinceDate=${noZ(one)}&endDate=${noZ(one)}`)).body;
-        assert.deepEqual(exact.map((d: any) => d.id), [all[1].id]);
+        assert.deepEqual(
+          exact.map((d: any) => d.id),
+          [all[1].id],
+        );
         const since = (await get(`/api/deals?currencyPairCode=${PAIR}&sinceDate=${noZ(one)}`)).body;
-        assert.deepEqual(since.map((d: any) => d.id), all.slice(0, 2).map((d: any) => d.id));
+        assert.deepEqual(
+          since.map((d: any) => d.id),
+          all.slice(0, 2).map((d: any) => d.id),
+        );
         const until = (await get(`/api/deals?currencyPairCode=${PAIR}&endDate=${noZ(one)}`)).body;
-        assert.deepEqual(until.map((d: any) => d.id), all.slice(1).map((d: any) => d.id));
+        assert.deepEqual(
+          until.map((d: any) => d.id),
+          all.slice(1).map((d: any) => d.id),
+        );
       });
 
       it("refuses bad parameters with 400", async () => {
@@ -124,10 +161,30 @@ for (const kind of backendKinds()) {
         expectError(await get(`/api/deals?currencyPairCode=${PAIR}&pageSize=0`), 400, "INVALID_PARAM", "pageSize");
         expectError(await get(`/api/deals?currencyPairCode=${PAIR}&pageNumber=0`), 400, "INVALID_PARAM", "pageNumber");
         expectError(await get(`/api/deals?currencyPairCode=${PAIR}&pageNumber=x`), 400, "INVALID_PARAM", "pageNumber");
-        expectError(await get(`/api/deals?currencyPairCode=${PAIR}&sinceDate=yesterday`), 400, "INVALID_PARAM", "sinceDate");
-        expectError(await get(`/api/deals?currencyPairCode=${PAIR}&sinceDate=2026-02-30T00:00:00`), 400, "INVALID_PARAM", "sinceDate");
-        expectError(await get(`/api/deals?currencyPairCode=${PAIR}&sinceDate=2026-01-01T00:00:00%2B02:00`), 400, "INVALID_PARAM", "sinceDate");
-        expectError(await get(`/api/deals?currencyPairCode=${PAIR}&sinceDate=2026-01-02T00:00:00&endDate=2026-01-01T00:00:00`), 400, "INVALID_PARAM", "endDate");
+        expectError(
+          await get(`/api/deals?currencyPairCode=${PAIR}&sinceDate=yesterday`),
+          400,
+          "INVALID_PARAM",
+          "sinceDate",
+        );
+        expectError(
+          await get(`/api/deals?currencyPairCode=${PAIR}&sinceDate=2026-02-30T00:00:00`),
+          400,
+          "INVALID_PARAM",
+          "sinceDate",
+        );
+        expectError(
+          await get(`/api/deals?currencyPairCode=${PAIR}&sinceDate=2026-01-01T00:00:00%2B02:00`),
+          400,
+          "INVALID_PARAM",
+          "sinceDate",
+        );
+        expectError(
+          await get(`/api/deals?currencyPairCode=${PAIR}&sinceDate=2026-01-02T00:00:00&endDate=2026-01-01T00:00:00`),
+          400,
+          "INVALID_PARAM",
+          "endDate",
+        );
       });
     });
 
@@ -137,12 +194,18 @@ for (const kind of backendKinds()) {
         assert.equal(res.status, 200, res.text);
         const t = res.body;
         assert.equal(t.currencyPairCode, PAIR);
-        assert.ok(Number.isInteger(t.timestamp) && Math.abs(t.timestamp - Date.now() / 1000) < 60, "timestamp in seconds");
+        assert.ok(
+          Number.isInteger(t.timestamp) && Math.abs(t.timestamp - Date.now() / 1000) < 60,
+          "timestamp in seconds",
+        );
         assert.equal(cents(t.price), trades.at(-1)!.price);
         assert.equal(cents(t.price24hAgo), trades[0].price); // every trade is inside the 24 hours
         const change = ((trades.at(-1)!.price - trades[0].price) / trades[0].price) * 100;
         assert.equal(t.priceChangePercentage24h, Math.round(change * 100) / 100);
-        assert.equal(cents(t.volume24h), trades.reduce((s, x) => s + x.amount, 0));
+        assert.equal(
+          cents(t.volume24h),
+          trades.reduce((s, x) => s + x.amount, 0),
+        );
         assert.equal(t.bidPrice, 0.3);
         assert.equal(t.askPrice, 0.6);
         expectError(await get("/api/tickers"), 400, "INVALID_PARAM", "currencyPairCode");
@@ -169,13 +232,20 @@ for (const kind of backendKinds()) {
       it("ticker and order book reflect a new order and a trade at once (their caches follow the book and the deals)", async () => {
         const trader = await api.user(0, { ETH: "1", USDT: "10000" });
         const ticker = async () => (await get("/api/tickers?currencyPairCode=ETH_USDT")).body;
-        const book = async () => (await get("/api/orderbook?currencyPairCode=ETH_USDT")).body.map((l: any) => [l.isBid, l.price, l.amount]);
+        const book = async () =>
+          (await get("/api/orderbook?currencyPairCode=ETH_USDT")).body.map((l: any) => [l.isBid, l.price, l.amount]);
         const before = await ticker();
         assert.deepEqual(await book(), []);
         const ask = await place(trader, { isBid: false, currencyPairCode: "ETH_USDT", amount: "0.5", price: "3000" });
         assert.deepEqual(await book(), [[false, 3000, 0.5]]);
         assert.equal((await ticker()).askPrice, 3000);
-        await place(taker, { isBid: true, currencyPairCode: "ETH_USDT", amount: "0.2", price: "3000", timeInForce: "IOC" });
+        await place(taker, {
+          isBid: true,
+          currencyPairCode: "ETH_USDT",
+          amount: "0.2",
+          price: "3000",
+          timeInForce: "IOC",
+        });
         const after = await ticker();
         assert.equal(after.price, 3000);
         assert.equal(after.volume24h, before.volume24h + 0.2);
@@ -188,7 +258,13 @@ for (const kind of backendKinds()) {
 
       it("order book: at most 40 levels a side", async () => {
         const whale = await api.user(0, { USDT: "1000" });
-        for (let i = 0; i < 45; i++) await place(whale, { isBid: true, currencyPairCode: "BETA_USDT", amount: "10", price: (0.1 + i / 1000).toFixed(4) });
+        for (let i = 0; i < 45; i++)
+          await place(whale, {
+            isBid: true,
+            currencyPairCode: "BETA_USDT",
+            amount: "10",
+            price: (0.1 + i / 1000).toFixed(4),
+          });
         const res = await get("/api/orderbook?currencyPairCode=BETA_USDT");
         assert.equal(res.body.filter((l: any) => l.isBid).length, 40);
         assert.equal(res.body[0].price, 0.144);
@@ -204,17 +280,39 @@ for (const kind of backendKinds()) {
 
       it("rolls the trades into candles of every interval", async () => {
         const { start, end } = range();
-        for (const interval of ["minute", "minutes3", "minutes5", "minutes15", "minutes30", "hour", "hour4", "day", "month", "year"]) {
+        for (const interval of [
+          "minute",
+          "minutes3",
+          "minutes5",
+          "minutes15",
+          "minutes30",
+          "hour",
+          "hour4",
+          "day",
+          "month",
+          "year",
+        ]) {
           const res = await get(`/api/ohlc?currencyPairCode=${PAIR}&interval=${interval}&start=${start}&end=${end}`);
           assert.equal(res.status, 200, `${interval}: ${res.text}`);
           const candles = res.body as any[];
           assert.ok(candles.length >= 1 && candles.length <= 2, `${interval}: ${candles.length} candles`);
           for (const candle of candles) assert.match(candle.date, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d$/);
-          assert.deepEqual(candles.map((c) => c.date), [...candles.map((c) => c.date)].sort());
+          assert.deepEqual(
+            candles.map((c) => c.date),
+            [...candles.map((c) => c.date)].sort(),
+          );
           const volumeBase = candles.reduce((s, c) => s + cents(c.volumeBase), 0);
-          assert.equal(volumeBase, trades.reduce((s, t) => s + t.amount, 0), interval);
+          assert.equal(
+            volumeBase,
+            trades.reduce((s, t) => s + t.amount, 0),
+            interval,
+          );
           const volume = candles.reduce((s, c) => s + Math.round(c.volume * 1e8), 0);
-          assert.equal(volume, trades.reduce((s, t) => s + t.price * t.amount, 0), interval);
+          assert.equal(
+            volume,
+            trades.reduce((s, t) => s + t.price * t.amount, 0),
+            interval,
+          );
           assert.equal(Math.max(...candles.map((c) => cents(c.max))), Math.max(...trades.map((t) => t.price)));
           assert.equal(Math.min(...candles.map((c) => cents(c.min))), Math.min(...trades.map((t) => t.price)));
           assert.equal(cents(candles[0].open), trades[0].price);
@@ -231,8 +329,17 @@ for (const kind of backendKinds()) {
         expectError(await q(`interval=hour&start=${start}`), 400, "INVALID_PARAM", "end");
         expectError(await q(`interval=hour&start=${end}&end=${start}`), 400, "INVALID_PARAM", "end");
         expectError(await q(`interval=hour&start=not-a-date&end=${end}`), 400, "INVALID_PARAM", "start");
-        expectError(await q("interval=minute&start=2020-01-01T00:00:00&end=2026-01-01T00:00:00"), 400, "INVALID_PARAM", "split");
-        expectError(await get(`/api/ohlc?currencyPairCode=NOPE_USDT&interval=hour&start=${start}&end=${end}`), 400, "UNKNOWN_PAIR");
+        expectError(
+          await q("interval=minute&start=2020-01-01T00:00:00&end=2026-01-01T00:00:00"),
+          400,
+          "INVALID_PARAM",
+          "split",
+        );
+        expectError(
+          await get(`/api/ohlc?currencyPairCode=NOPE_USDT&interval=hour&start=${start}&end=${end}`),
+          400,
+          "UNKNOWN_PAIR",
+        );
       });
 
       it("survives a restart (the rollup is stored, not rebuilt in memory)", async () => {
@@ -241,9 +348,16 @@ for (const kind of backendKinds()) {
         await server.close();
         server = await startExchange(backend.env, { log: quiet });
         api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
-        assert.deepEqual((await get(`/api/ohlc?currencyPairCode=${PAIR}&interval=hour&start=${start}&end=${end}`)).body, before);
+        assert.deepEqual(
+          (await get(`/api/ohlc?currencyPairCode=${PAIR}&interval=hour&start=${start}&end=${end}`)).body,
+          before,
+        );
         const ticker = (await get(`/api/tickers?currencyPairCode=${PAIR}`)).body;
-        assert.equal(cents(ticker.volume24h), trades.reduce((s, x) => s + x.amount, 0), "the 24 h window is reloaded too");
+        assert.equal(
+          cents(ticker.volume24h),
+          trades.reduce((s, x) => s + x.amount, 0),
+          "the 24 h window is reloaded too",
+        );
       });
     });
 
@@ -252,7 +366,10 @@ for (const kind of backendKinds()) {
         const currencies = await get("/api/currencies");
         assert.deepEqual(currencies.body, ["USDT", "ETH", "ALPHA", "BETA", "GAMMA"]);
         const pairs = (await get("/api/currencies/pairs")).body;
-        assert.deepEqual(pairs.find((p: any) => p.code === PAIR), { code: PAIR, digitsPrice: 4, digitsAmount: 2, minQuoteAmount: 1 });
+        assert.deepEqual(
+          pairs.find((p: any) => p.code === PAIR),
+          { code: PAIR, digitsPrice: 4, digitsAmount: 2, minQuoteAmount: 1 },
+        );
         const commissions = (await get("/api/currencies/commissions")).body as any[];
         const refill = commissions.find((c) => c.commissionTypeCode === "1");
         assert.deepEqual(refill.commissionType.code, "1");
@@ -269,7 +386,7 @@ for (const kind of backendKinds()) {
       it("GET /api/healthcheck is a JSON string with a four-part version", async () => {
         const res = await fetch(`${server.url}/api/healthcheck`);
         assert.equal(res.status, 200);
-        assert.match(await res.json() as string, /^\S+ v\d+\.\d+\.\d+\.\d+$/);
+        assert.match((await res.json()) as string, /^\S+ v\d+\.\d+\.\d+\.\d+$/);
       });
     });
 
@@ -280,13 +397,22 @@ for (const kind of backendKinds()) {
         const res = await agg("/tickers");
         assert.equal(res.status, 200, res.text);
         assert.match(res.headers.get("cache-control") ?? "", /max-age=([5-9]|\d\d+)/);
-        assert.deepEqual(res.body.map((t: any) => t.ticker_id), [PAIR]); // BETA_USDT has a book but no trade
+        assert.deepEqual(
+          res.body.map((t: any) => t.ticker_id),
+          [PAIR],
+        ); // BETA_USDT has a book but no trade
         const t = res.body[0];
         assert.equal(t.base_currency, "ALPHA");
         assert.equal(t.target_currency, "USDT");
         assert.equal(cents(t.last_price), trades.at(-1)!.price);
-        assert.equal(cents(t.base_volume), trades.reduce((s, x) => s + x.amount, 0));
-        assert.equal(Math.round(t.target_volume * 1e8), trades.reduce((s, x) => s + x.price * x.amount, 0));
+        assert.equal(
+          cents(t.base_volume),
+          trades.reduce((s, x) => s + x.amount, 0),
+        );
+        assert.equal(
+          Math.round(t.target_volume * 1e8),
+          trades.reduce((s, x) => s + x.price * x.amount, 0),
+        );
         assert.equal(t.bid, 0.3);
         assert.equal(t.ask, 0.6);
         assert.equal(cents(t.high), Math.max(...trades.map((x) => x.price)));
@@ -313,11 +439,23 @@ for (const kind of backendKinds()) {
         assert.equal(res.status, 200, res.text);
         assert.equal(res.body.ticker_id, PAIR);
         assert.ok(Math.abs(res.body.timestamp - Date.now()) < 60_000, "timestamp in ms");
-        assert.deepEqual(res.body.bids, [[0.3, 12], [0.29, 4]]);
-        assert.deepEqual(res.body.asks, [[0.6, 2], [0.61, 8.5]]);
+        assert.deepEqual(res.body.bids, [
+          [0.3, 12],
+          [0.29, 4],
+        ]);
+        assert.deepEqual(res.body.asks, [
+          [0.6, 2],
+          [0.61, 8.5],
+        ]);
         // BETA_USDT has 45 bid levels (0.100 .. 0.144) from the order book test; 10 more below make 55.
         const deep = await api.user(0, { USDT: "100" });
-        for (let i = 0; i < 10; i++) await place(deep, { isBid: true, currencyPairCode: "BETA_USDT", amount: "20", price: (0.05 + i / 1000).toFixed(4) });
+        for (let i = 0; i < 10; i++)
+          await place(deep, {
+            isBid: true,
+            currencyPairCode: "BETA_USDT",
+            amount: "20",
+            price: (0.05 + i / 1000).toFixed(4),
+          });
         const beta = await agg("/orderbook?ticker_id=BETA_USDT");
         assert.equal(beta.body.bids.length, 50, "default depth 100 = 50 per side");
         assert.equal(beta.body.bids[49][0], 0.055, "the best 50, best first: 0.144 .. 0.100 then 0.059 .. 0.055");
@@ -335,28 +473,48 @@ for (const kind of backendKinds()) {
         assert.equal(res.status, 200, res.text);
         const buys = trades.filter((t) => t.isBuy).reverse();
         const sells = trades.filter((t) => !t.isBuy).reverse();
-        assert.deepEqual(res.body.buy.map((t: any) => [cents(t.price), cents(t.base_volume), t.type]), buys.map((t) => [t.price, t.amount, "buy"]));
-        assert.deepEqual(res.body.sell.map((t: any) => [cents(t.price), cents(t.base_volume), t.type]), sells.map((t) => [t.price, t.amount, "sell"]));
+        assert.deepEqual(
+          res.body.buy.map((t: any) => [cents(t.price), cents(t.base_volume), t.type]),
+          buys.map((t) => [t.price, t.amount, "buy"]),
+        );
+        assert.deepEqual(
+          res.body.sell.map((t: any) => [cents(t.price), cents(t.base_volume), t.type]),
+          sells.map((t) => [t.price, t.amount, "sell"]),
+        );
         const all = [...res.body.buy, ...res.body.sell].sort((a: any, b: any) => a.trade_id - b.trade_id);
-        assert.deepEqual(all.map((t: any) => t.trade_id), [1, 2, 3, 4]);
+        assert.deepEqual(
+          all.map((t: any) => t.trade_id),
+          [1, 2, 3, 4],
+        );
         for (const t of all) {
           assert.equal(Math.round(t.target_volume * 1e8), cents(t.price) * cents(t.base_volume));
           assert.ok(Number.isInteger(t.trade_timestamp) && Math.abs(t.trade_timestamp - Date.now()) < 600_000);
         }
         for (const side of [res.body.buy, res.body.sell]) {
           const stamps = side.map((t: any) => t.trade_timestamp);
-          assert.deepEqual(stamps, [...stamps].sort((a, b) => b - a));
+          assert.deepEqual(
+            stamps,
+            [...stamps].sort((a, b) => b - a),
+          );
         }
         const onlySell = (await agg(`/historical_trades?ticker_id=${PAIR}&type=sell`)).body;
         assert.equal(onlySell.buy.length, 0);
         assert.equal(onlySell.sell.length, sells.length);
         const t0 = all[1].trade_timestamp;
         const window = (await agg(`/historical_trades?ticker_id=${PAIR}&start_time=${t0}&end_time=${t0}`)).body;
-        assert.ok([...window.buy, ...window.sell].some((t: any) => t.trade_id === all[1].trade_id), "inclusive bounds");
+        assert.ok(
+          [...window.buy, ...window.sell].some((t: any) => t.trade_id === all[1].trade_id),
+          "inclusive bounds",
+        );
         expectError(await agg("/historical_trades"), 400, "INVALID_PARAM", "ticker_id");
         expectError(await agg(`/historical_trades?ticker_id=${PAIR}&limit=7`), 400, "INVALID_PARAM", "limit");
         expectError(await agg(`/historical_trades?ticker_id=${PAIR}&type=both`), 400, "INVALID_PARAM", "type");
-        expectError(await agg(`/historical_trades?ticker_id=${PAIR}&start_time=10&end_time=5`), 400, "INVALID_PARAM", "start_time");
+        expectError(
+          await agg(`/historical_trades?ticker_id=${PAIR}&start_time=10&end_time=5`),
+          400,
+          "INVALID_PARAM",
+          "start_time",
+        );
         expectError(await agg("/historical_trades?ticker_id=NOPE_USDT"), 404, "NOT_FOUND");
       });
     });
@@ -401,7 +559,10 @@ for (const kind of backendKinds()) {
 describe("rate limit of the public endpoints", () => {
   it("the 4th request in a minute from one IP is 429 RATE_LIMITED with Retry-After; the healthcheck and /api/ready are exempt", async () => {
     const backend = await createBackend("pglite", { RATE_LIMIT_PER_MINUTE: "3" });
-    const server = await startExchange(backend.env, { log: quiet, beforeLoad: (db) => seedReferenceData(db).then(() => undefined) });
+    const server = await startExchange(backend.env, {
+      log: quiet,
+      beforeLoad: (db) => seedReferenceData(db).then(() => undefined),
+    });
     try {
       const statuses = [];
       for (let i = 0; i < 4; i++) statuses.push((await fetch(`${server.url}/api/currencies`)).status);

@@ -58,7 +58,9 @@ const variants = [
   },
 ];
 
-describe("exchange with PostgreSQL behind a failing network", { skip: process.env.DATABASE_URL ? false : "needs DATABASE_URL" }, () => {
+describe("exchange with PostgreSQL behind a failing network", {
+  skip: process.env.DATABASE_URL ? false : "needs DATABASE_URL",
+}, () => {
   for (const variant of variants) {
     describe(variant.name, () => {
       let backend: Backend | undefined;
@@ -102,19 +104,30 @@ describe("exchange with PostgreSQL behind a failing network", { skip: process.en
         };
 
         // Normal trading: a resting ask, a bid that takes part of it, a resting bid.
-        assert.equal((await place(seller, { isBid: false, currencyPairCode: PAIR, amount: 10, price: "1.10" })).status, 201);
+        assert.equal(
+          (await place(seller, { isBid: false, currencyPairCode: PAIR, amount: 10, price: "1.10" })).status,
+          201,
+        );
         const fill = await place(buyer, { isBid: true, currencyPairCode: PAIR, amount: 4, price: "1.10" });
         assert.equal(fill.status, 201, fill.text);
         assert.equal(fill.body.fills.length, 1);
-        assert.equal((await place(buyer, { isBid: true, currencyPairCode: PAIR, amount: 5, price: "0.90" })).status, 201);
+        assert.equal(
+          (await place(buyer, { isBid: true, currencyPairCode: PAIR, amount: 5, price: "0.90" })).status,
+          201,
+        );
 
         const publicBook = async () => (await fetch(`${running.url}/api/orderbook?currencyPairCode=${PAIR}`)).text();
         const aggregatorBook = async () => {
-          const body = (await (await fetch(`${running.url}/api/marketdata/getaggregator/orderbook?ticker_id=${PAIR}`)).json()) as { bids: unknown; asks: unknown };
+          const body = (await (
+            await fetch(`${running.url}/api/marketdata/getaggregator/orderbook?ticker_id=${PAIR}`)
+          ).json()) as { bids: unknown; asks: unknown };
           return JSON.stringify({ bids: body.bids, asks: body.asks });
         };
         const ticker = async () => {
-          const body = (await (await fetch(`${running.url}/api/tickers?currencyPairCode=${PAIR}`)).json()) as { bidPrice: unknown; askPrice: unknown };
+          const body = (await (await fetch(`${running.url}/api/tickers?currencyPairCode=${PAIR}`)).json()) as {
+            bidPrice: unknown;
+            askPrice: unknown;
+          };
           return JSON.stringify({ bid: body.bidPrice, ask: body.askPrice });
         };
         const signedRead = async (who: Credentials, path: string) => {
@@ -137,13 +150,22 @@ describe("exchange with PostgreSQL behind a failing network", { skip: process.en
         // one, the lookup of an earlier order with that id would be what hangs, before the book.)
         proxy.blackhole();
         const started = Date.now();
-        const hung = api.signed(seller, "POST", "/api/orders", { isBid: true, currencyPairCode: PAIR, amount: 7, price: "1.00" });
+        const hung = api.signed(seller, "POST", "/api/orders", {
+          isBid: true,
+          currencyPairCode: PAIR,
+          amount: 7,
+          price: "1.00",
+        });
         await until("the order to wait for its commit", async () => running.committer.pending > 0);
         assert.deepEqual(await visible(), before, "an order waiting for its commit is visible");
         const answer = await hung;
         const elapsed = Date.now() - started;
         expectUnavailable(answer, "the order whose commit hung");
-        assert.match(answer.body.message, /outcome is unknown.*clientOrderId/, "the message tells the client the outcome is unknown and how to learn it");
+        assert.match(
+          answer.body.message,
+          /outcome is unknown.*clientOrderId/,
+          "the message tells the client the outcome is unknown and how to learn it",
+        );
         assert.ok(elapsed < COMMIT_TIMEOUT_MS + 2_000, `the hung order was answered after ${elapsed} ms`);
         assert.deepEqual(await visible(), before, "a refused order is visible");
         expectUnavailable(await api.signed(seller, "GET", "/api/ready"), "/api/ready");
@@ -176,7 +198,9 @@ describe("exchange with PostgreSQL behind a failing network", { skip: process.en
           if (batch === 9) heapBefore = heapAfterGc();
         }
         const heapGrowth = heapAfterGc() - heapBefore;
-        console.log(`# ${refused} orders refused during the outage; heap growth over the last 2,500: ${(heapGrowth / 1e6).toFixed(2)} MB; most pending commits ${maxPending}`);
+        console.log(
+          `# ${refused} orders refused during the outage; heap growth over the last 2,500: ${(heapGrowth / 1e6).toFixed(2)} MB; most pending commits ${maxPending}`,
+        );
         assert.equal(refused, 3_000);
         assert.equal(maxPending, 0, "nothing waits for a database that is away");
         // The issue measured 55 kB of RSS per order held behind the hung commit. The bound allows
@@ -184,10 +208,25 @@ describe("exchange with PostgreSQL behind a failing network", { skip: process.en
         // the probe's connection attempts), far below any kept request or unit.
         assert.ok(heapGrowth < 8e6, `heap grew by ${heapGrowth} bytes over 2,500 refused orders`);
         expectUnavailable(await api.signed(buyer, "DELETE", `/api/orders?currencyPairCode=${PAIR}`), "cancel-all");
-        expectUnavailable(await api.signed(buyer, "POST", "/api/withdrawals", { currencyCode: "USDT", amount: 10, address: "0xabc" }), "a withdrawal");
-        expectUnavailable(await api.admin("POST", "/admin/deposits", { userId: buyer.userId, currencyCode: "USDT", amount: "1" }), "a deposit");
-        const refusedOrder = { isBid: true, currencyPairCode: PAIR, amount: 2, price: "0.91", clientOrderId: "refused-during-outage" };
-        expectUnavailable(await api.signed(buyer, "POST", "/api/orders", refusedOrder), "an order with a clientOrderId");
+        expectUnavailable(
+          await api.signed(buyer, "POST", "/api/withdrawals", { currencyCode: "USDT", amount: 10, address: "0xabc" }),
+          "a withdrawal",
+        );
+        expectUnavailable(
+          await api.admin("POST", "/admin/deposits", { userId: buyer.userId, currencyCode: "USDT", amount: "1" }),
+          "a deposit",
+        );
+        const refusedOrder = {
+          isBid: true,
+          currencyPairCode: PAIR,
+          amount: 2,
+          price: "0.91",
+          clientOrderId: "refused-during-outage",
+        };
+        expectUnavailable(
+          await api.signed(buyer, "POST", "/api/orders", refusedOrder),
+          "an order with a clientOrderId",
+        );
         assert.deepEqual(await visible(), before, "reads during the outage show the committed state");
 
         // The database comes back: the exchange notices by itself and takes orders again.
@@ -202,7 +241,13 @@ describe("exchange with PostgreSQL behind a failing network", { skip: process.en
         assert.equal(again.body.id, retry.body.id);
 
         // It trades: a sell that crosses the best bid fills at once.
-        const take = await place(taker, { isBid: false, currencyPairCode: PAIR, amount: 3, price: "0.90", timeInForce: "IOC" });
+        const take = await place(taker, {
+          isBid: false,
+          currencyPairCode: PAIR,
+          amount: 3,
+          price: "0.90",
+          timeInForce: "IOC",
+        });
         assert.equal(take.status, 201, take.text);
         assert.ok(take.body.fills.length > 0, "the order after recovery traded");
 
@@ -225,17 +270,31 @@ describe("exchange with PostgreSQL behind a failing network", { skip: process.en
         for (const id of unacked) {
           const res = await api.signed(seller, "GET", `/api/orders/${id}`);
           assert.equal(res.status, 200, `an unacknowledged order that is not the hung one: ${res.text}`);
-          assert.deepEqual([res.body.price, res.body.amount], [1, 7], `an unacknowledged order that is not the hung one: ${res.text}`);
+          assert.deepEqual(
+            [res.body.price, res.body.amount],
+            [1, 7],
+            `an unacknowledged order that is not the hung one: ${res.text}`,
+          );
         }
         console.log(`# the hung order was ${unacked.length === 1 ? "stored when the network healed" : "not stored"}`);
         for (const id of ackedIds) assert.ok(stored.includes(id), `acknowledged order ${id} is missing`);
-        for (const order of acked) assert.equal((await api.signed(order.who, "GET", `/api/orders/${order.id}`)).status, 200);
+        for (const order of acked)
+          assert.equal((await api.signed(order.who, "GET", `/api/orders/${order.id}`)).status, 200);
 
         const ledger = await api.admin("GET", "/admin/ledger");
-        for (const row of ledger.body) assert.equal(row.balanced, true, `${row.currencyCode} does not reconcile: ${JSON.stringify(row)}`);
-        const direct = await openDb({ databaseUrl: process.env.DATABASE_URL, dataDir: "", schema: backend.env.EXCHANGE_DB_SCHEMA });
+        for (const row of ledger.body)
+          assert.equal(row.balanced, true, `${row.currencyCode} does not reconcile: ${JSON.stringify(row)}`);
+        const direct = await openDb({
+          databaseUrl: process.env.DATABASE_URL,
+          dataDir: "",
+          schema: backend.env.EXCHANGE_DB_SCHEMA,
+        });
         try {
-          assert.deepEqual(running.exchange.committed.describe(), CommittedView.of(await loadState(direct)).describe(), "the committed view differs from the database");
+          assert.deepEqual(
+            running.exchange.committed.describe(),
+            CommittedView.of(await loadState(direct)).describe(),
+            "the committed view differs from the database",
+          );
         } finally {
           await direct.close();
         }

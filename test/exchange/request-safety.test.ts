@@ -35,7 +35,11 @@ for (const kind of backendKinds()) {
 
     before(async () => {
       // A fixed port (free now) so a restart serves the URLs that earlier signatures cover.
-      backend = await createBackend(kind, { EXCHANGE_PORT: String(await freePort()), TRUST_PROXY: "true", AUTH_FAILURE_LIMIT_PER_MINUTE: "10" });
+      backend = await createBackend(kind, {
+        EXCHANGE_PORT: String(await freePort()),
+        TRUST_PROXY: "true",
+        AUTH_FAILURE_LIMIT_PER_MINUTE: "10",
+      });
       await start();
       trader = await api.user(0, { USDT: "1000", ALPHA: "1000" });
     });
@@ -45,23 +49,48 @@ for (const kind of backendKinds()) {
       await backend?.cleanup();
     });
 
-    const expectError = (res: { status: number; body: any; text: string }, status: number, code: string, mentions?: RegExp) => {
+    const expectError = (
+      res: { status: number; body: any; text: string },
+      status: number,
+      code: string,
+      mentions?: RegExp,
+    ) => {
       assert.equal(res.status, status, res.text);
       assert.equal(res.body.code, code, res.text);
       if (mentions) assert.match(res.body.message, mentions);
     };
 
     /** Sends exactly these signed bytes (a captured request) from `ip`, as often as called. */
-    const capture = (who: Credentials, method: string, path: string, payload?: object, timestamp: number | null = Date.now()) => {
+    const capture = (
+      who: Credentials,
+      method: string,
+      path: string,
+      payload?: object,
+      timestamp: number | null = Date.now(),
+    ) => {
       const url = `${server.url}${path}`;
       const body = payload === undefined ? "" : JSON.stringify(payload);
-      const headers: Record<string, string> = { ...signRequest({ publicKey: who.publicKey, privateKey: who.privateKey, method, url, body, timestamp: timestamp ?? undefined }), "content-type": "application/json" };
+      const headers: Record<string, string> = {
+        ...signRequest({
+          publicKey: who.publicKey,
+          privateKey: who.privateKey,
+          method,
+          url,
+          body,
+          timestamp: timestamp ?? undefined,
+        }),
+        "content-type": "application/json",
+      };
       return {
         headers,
         url,
         body,
         send: async (ip = "10.1.0.1") => {
-          const res = await fetch(url, { method, headers: { ...headers, "x-forwarded-for": ip }, ...(body === "" ? {} : { body }) });
+          const res = await fetch(url, {
+            method,
+            headers: { ...headers, "x-forwarded-for": ip },
+            ...(body === "" ? {} : { body }),
+          });
           const text = await res.text();
           return { status: res.status, headers: res.headers, text, body: text === "" ? undefined : JSON.parse(text) };
         },
@@ -70,7 +99,12 @@ for (const kind of backendKinds()) {
 
     describe("replay protection", () => {
       it("accepts a timestamped POST /api/orders once: three sends make one order", async () => {
-        const order = capture(trader, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "100", price: "0.1" });
+        const order = capture(trader, "POST", "/api/orders", {
+          isBid: true,
+          currencyPairCode: "ALPHA_USDT",
+          amount: "100",
+          price: "0.1",
+        });
         assert.equal((await order.send()).status, 201);
         expectError(await order.send(), 401, "UNAUTHORIZED", /Replayed request/);
         expectError(await order.send(), 401, "UNAUTHORIZED", /Replayed request/);
@@ -79,7 +113,11 @@ for (const kind of backendKinds()) {
       });
 
       it("accepts a timestamped POST /api/withdrawals once: two sends debit once", async () => {
-        const withdrawal = capture(trader, "POST", "/api/withdrawals", { currencyCode: "USDT", amount: "10", address: "0xabc" });
+        const withdrawal = capture(trader, "POST", "/api/withdrawals", {
+          currencyCode: "USDT",
+          amount: "10",
+          address: "0xabc",
+        });
         assert.equal((await withdrawal.send()).status, 201);
         expectError(await withdrawal.send(), 401, "UNAUTHORIZED", /Replayed request/);
         const list = await api.signed(trader, "GET", "/api/withdrawals", undefined, { timestamp: Date.now() });
@@ -87,7 +125,13 @@ for (const kind of backendKinds()) {
       });
 
       it("still answers a clientOrderId retry (re-signed with a new timestamp) with the first order", async () => {
-        const order = { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "50", price: "0.1", clientOrderId: "retry-1" };
+        const order = {
+          isBid: true,
+          currencyPairCode: "ALPHA_USDT",
+          amount: "50",
+          price: "0.1",
+          clientOrderId: "retry-1",
+        };
         const first = await capture(trader, "POST", "/api/orders", order, Date.now()).send();
         assert.equal(first.status, 201, first.text);
         const again = await capture(trader, "POST", "/api/orders", order, Date.now() + 1).send();
@@ -108,7 +152,14 @@ for (const kind of backendKinds()) {
         assert.equal((await verify({ method: "GET", url: balances.url, headers: balances.headers })).status, 401);
         const url = "http://ecosystem.local/api/agents/workers/1/vote";
         const body = JSON.stringify({ proposalId: "1", vote: "yes" });
-        const headers = signRequest({ publicKey: trader.publicKey, privateKey: trader.privateKey, method: "POST", url, body, timestamp: Date.now() });
+        const headers = signRequest({
+          publicKey: trader.publicKey,
+          privateKey: trader.privateKey,
+          method: "POST",
+          url,
+          body,
+          timestamp: Date.now(),
+        });
         assert.equal((await verify({ method: "POST", url, body, headers })).status, 200);
         const replayed = await verify({ method: "POST", url, body, headers });
         assert.equal(replayed.status, 401);
@@ -122,36 +173,71 @@ for (const kind of backendKinds()) {
       });
 
       it("does not reopen replays across a restart: what was signed before it is refused after", async () => {
-        const order = capture(trader, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "60", price: "0.1" });
+        const order = capture(trader, "POST", "/api/orders", {
+          isBid: true,
+          currencyPairCode: "ALPHA_USDT",
+          amount: "60",
+          price: "0.1",
+        });
         assert.equal((await order.send()).status, 201);
         await server.close();
         await start();
         // The same port, so the captured URL (which the signature covers) still reaches it.
         assert.equal(server.url, order.url.replace("/api/orders", ""));
-        assert.equal((await capture(trader, "GET", "/api/balances").send()).status, 200, "a request signed after the restart passes");
+        assert.equal(
+          (await capture(trader, "GET", "/api/balances").send()).status,
+          200,
+          "a request signed after the restart passes",
+        );
         expectError(await order.send(), 401, "UNAUTHORIZED", /before this server started/);
       });
 
       it("accepts at most 1 s ahead of server time, so a fast clock cannot replay across a restart", async () => {
         // A client clock 20 s fast: the old symmetric window took it, and a restart within those
         // 20 s took the same bytes again. Now it is refused outright, with the reason.
-        const fast = capture(trader, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "70", price: "0.1" }, Date.now() + 20_000);
-        expectError(await fast.send(), 401, "UNAUTHORIZED", /ms ahead of server time \d+; at most 1000 ms ahead is accepted/);
+        const fast = capture(
+          trader,
+          "POST",
+          "/api/orders",
+          { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "70", price: "0.1" },
+          Date.now() + 20_000,
+        );
+        expectError(
+          await fast.send(),
+          401,
+          "UNAUTHORIZED",
+          /ms ahead of server time \d+; at most 1000 ms ahead is accepted/,
+        );
         // Within the 1 s allowed: accepted once, and refused after a restart however quick.
-        const ahead = capture(trader, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "80", price: "0.1" }, Date.now() + 900);
+        const ahead = capture(
+          trader,
+          "POST",
+          "/api/orders",
+          { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "80", price: "0.1" },
+          Date.now() + 900,
+        );
         assert.equal((await ahead.send()).status, 201);
         await server.close();
         await start();
         expectError(await ahead.send(), 401, "UNAUTHORIZED", /before this server started/);
         expectError(await fast.send(), 401, "UNAUTHORIZED");
         const open = await api.signed(trader, "GET", "/api/orders?status=open");
-        assert.equal(open.body.items.filter((o: { amount: number }) => o.amount === 70 || o.amount === 80).length, 1, open.text);
+        assert.equal(
+          open.body.items.filter((o: { amount: number }) => o.amount === 70 || o.amount === 80).length,
+          1,
+          open.text,
+        );
       });
     });
 
     describe("failed authentications per client IP", () => {
       it("answers a flood of bad signatures with 429 and Retry-After, while a good client from another IP is served", async () => {
-        const forged = capture(trader, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "1", price: "0.1" });
+        const forged = capture(trader, "POST", "/api/orders", {
+          isBid: true,
+          currencyPairCode: "ALPHA_USDT",
+          amount: "1",
+          price: "0.1",
+        });
         forged.headers["API-Signature"] = "0".repeat(64);
         const statuses: number[] = [];
         for (let i = 0; i < 40; i++) statuses.push((await forged.send("10.66.0.1")).status);
@@ -163,7 +249,12 @@ for (const kind of backendKinds()) {
         // The flooding IP is refused even with a good signature until its minute ends; others are not.
         expectError(await capture(trader, "GET", "/api/balances").send("10.66.0.1"), 429, "RATE_LIMITED");
         assert.equal((await capture(trader, "GET", "/api/balances").send("10.77.0.1")).status, 200);
-        const good = await capture(trader, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "100", price: "0.1" }).send("10.77.0.2");
+        const good = await capture(trader, "POST", "/api/orders", {
+          isBid: true,
+          currencyPairCode: "ALPHA_USDT",
+          amount: "100",
+          price: "0.1",
+        }).send("10.77.0.2");
         assert.equal(good.status, 201, good.text);
       });
 
@@ -173,7 +264,14 @@ for (const kind of backendKinds()) {
         const statuses: number[] = [];
         for (let i = 0; i < 11; i++) statuses.push((await deals.send("10.55.0.1")).status);
         assert.deepEqual(statuses, [...Array(10).fill(401), 429]);
-        assert.equal((await fetch(`${server.url}/api/deals?currencyPairCode=ALPHA_USDT`, { headers: { "x-forwarded-for": "10.55.0.2" } })).status, 200);
+        assert.equal(
+          (
+            await fetch(`${server.url}/api/deals?currencyPairCode=ALPHA_USDT`, {
+              headers: { "x-forwarded-for": "10.55.0.2" },
+            })
+          ).status,
+          200,
+        );
       });
 
       it("counts wrong admin tokens and service secrets too", async () => {
@@ -182,7 +280,11 @@ for (const kind of backendKinds()) {
         const statuses: number[] = [];
         for (let i = 0; i < 12; i++) statuses.push((await adminWith(`guess-${i}`, "10.88.0.1")).status);
         assert.deepEqual(statuses, [...Array(10).fill(401), 429, 429]);
-        assert.equal((await adminWith(backend.env.EXCHANGE_ADMIN_TOKEN!, "10.88.0.1")).status, 429, "guessing stops, even at the right token");
+        assert.equal(
+          (await adminWith(backend.env.EXCHANGE_ADMIN_TOKEN!, "10.88.0.1")).status,
+          429,
+          "guessing stops, even at the right token",
+        );
         assert.equal((await adminWith(backend.env.EXCHANGE_ADMIN_TOKEN!, "10.88.0.2")).status, 200);
         const internal = (secret: string) =>
           fetch(`${server.url}/internal/verify-signature`, {
@@ -200,7 +302,12 @@ for (const kind of backendKinds()) {
       const huge = "1" + "0".repeat(74);
 
       it("refuses an admin deposit of 1e80 units with 400 INVALID_PARAM and keeps serving", async () => {
-        expectError(await api.admin("POST", "/admin/deposits", { userId: trader.userId, currencyCode: "USDT", amount: huge }), 400, "INVALID_PARAM", /amount/);
+        expectError(
+          await api.admin("POST", "/admin/deposits", { userId: trader.userId, currencyCode: "USDT", amount: huge }),
+          400,
+          "INVALID_PARAM",
+          /amount/,
+        );
         assert.deepEqual(fatal, []);
         const balances = await api.signed(trader, "GET", "/api/balances");
         assert.equal(balances.status, 200, balances.text);
@@ -211,22 +318,63 @@ for (const kind of backendKinds()) {
         const whale = await api.user(0);
         const max = "9".repeat(72) + "." + "9".repeat(6); // (10^78 - 1) / 10^6 USDT
         // The exchange already holds 1000 USDT of the trader, so the maximum itself is one unit too many.
-        expectError(await api.admin("POST", "/admin/deposits", { userId: whale.userId, currencyCode: "USDT", amount: max }), 400, "INVALID_PARAM", /10\^78 - 1/);
+        expectError(
+          await api.admin("POST", "/admin/deposits", { userId: whale.userId, currencyCode: "USDT", amount: max }),
+          400,
+          "INVALID_PARAM",
+          /10\^78 - 1/,
+        );
         // ALPHA has 18 decimals: 5 x 10^59 ALPHA is 5 x 10^77 units, which fits once but not twice.
         const half = "5" + "0".repeat(59);
-        const fits = await api.admin("POST", "/admin/deposits", { userId: whale.userId, currencyCode: "ALPHA", amount: half });
+        const fits = await api.admin("POST", "/admin/deposits", {
+          userId: whale.userId,
+          currencyCode: "ALPHA",
+          amount: half,
+        });
         assert.equal(fits.status, 201, fits.text);
-        expectError(await api.admin("POST", "/admin/deposits", { userId: whale.userId, currencyCode: "ALPHA", amount: half }), 400, "INVALID_PARAM", /10\^78 - 1/);
+        expectError(
+          await api.admin("POST", "/admin/deposits", { userId: whale.userId, currencyCode: "ALPHA", amount: half }),
+          400,
+          "INVALID_PARAM",
+          /10\^78 - 1/,
+        );
         assert.deepEqual(fatal, []);
         const ledger = await api.admin("GET", "/admin/ledger");
-        assert.ok(ledger.body.every((row: any) => row.balanced), ledger.text);
+        assert.ok(
+          ledger.body.every((row: any) => row.balanced),
+          ledger.text,
+        );
       });
 
       it("refuses order and withdrawal amounts past storage with 400 INVALID_PARAM", async () => {
         const market = { isBid: true, currencyPairCode: "ALPHA_USDT", amount: 1, type: "market", quoteAmount: huge };
-        expectError(await api.signed(trader, "POST", "/api/orders", JSON.stringify(market).replace(`"${huge}"`, huge)), 400, "INVALID_PARAM", /quoteAmount/);
-        expectError(await api.signed(trader, "POST", "/api/withdrawals", { currencyCode: "USDT", amount: huge, address: "0xabc" }), 400, "INVALID_PARAM", /amount/);
-        expectError(await api.signed(trader, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: "1".repeat(120), price: "1" }), 400, "INVALID_PARAM", /amount/);
+        expectError(
+          await api.signed(trader, "POST", "/api/orders", JSON.stringify(market).replace(`"${huge}"`, huge)),
+          400,
+          "INVALID_PARAM",
+          /quoteAmount/,
+        );
+        expectError(
+          await api.signed(trader, "POST", "/api/withdrawals", {
+            currencyCode: "USDT",
+            amount: huge,
+            address: "0xabc",
+          }),
+          400,
+          "INVALID_PARAM",
+          /amount/,
+        );
+        expectError(
+          await api.signed(trader, "POST", "/api/orders", {
+            isBid: true,
+            currencyPairCode: "ALPHA_USDT",
+            amount: "1".repeat(120),
+            price: "1",
+          }),
+          400,
+          "INVALID_PARAM",
+          /amount/,
+        );
         assert.deepEqual(fatal, []);
         assert.equal((await api.signed(trader, "GET", "/api/balances")).status, 200);
       });

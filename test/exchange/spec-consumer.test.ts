@@ -34,12 +34,16 @@ describe("SPEC.md consumer against a server with real trades (PGlite)", () => {
 
   before(async () => {
     backend = await createBackend("pglite");
-    server = await startExchange(backend.env, { log: quiet, beforeLoad: (db) => seedReferenceData(db).then(() => undefined) });
+    server = await startExchange(backend.env, {
+      log: quiet,
+      beforeLoad: (db) => seedReferenceData(db).then(() => undefined),
+    });
     api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     const funds = { ALPHA: "100000", USDT: "100000", ETH: "100", GAMMA: "100000" };
     const maker = await api.user(0, funds);
     const taker = await api.user(0, funds);
-    const rest = (who: Credentials, pair: string, isBid: boolean, price: string, amount: string) => place(who, { isBid, currencyPairCode: pair, amount, price });
+    const rest = (who: Credentials, pair: string, isBid: boolean, price: string, amount: string) =>
+      place(who, { isBid, currencyPairCode: pair, amount, price });
 
     // ALPHA_USDT: several prices, both taker sides, a sweep of two levels, partial fills, swapped roles.
     await rest(maker, "ALPHA_USDT", false, "0.5", "10");
@@ -102,13 +106,20 @@ describe("SPEC.md consumer against a server with real trades (PGlite)", () => {
       `${AGG}/orderbook?`,
       `${AGG}/historical_trades?`,
     ]) {
-      assert.ok(report.requests.some((r) => r.startsWith(`GET ${path}`)), `${path} was read`);
+      assert.ok(
+        report.requests.some((r) => r.startsWith(`GET ${path}`)),
+        `${path} was read`,
+      );
     }
     assert.equal(report.seen.pairs, 4);
     assert.equal(report.seen.deals, dealCount);
     assert.equal(report.seen.aggTrades, dealCount);
     assert.equal(report.seen.aggTickers, 2, "ALPHA_USDT and ETH_USDT; GAMMA_ETH and BETA_USDT have no trade");
-    assert.equal(report.seen.bookLevels, 6 + 2 + 2 + 40, "ALPHA_USDT 3 + 3 levels, ETH_USDT 1 + 1, GAMMA_ETH 1 + 1, BETA_USDT 40 of 55 bids");
+    assert.equal(
+      report.seen.bookLevels,
+      6 + 2 + 2 + 40,
+      "ALPHA_USDT 3 + 3 levels, ETH_USDT 1 + 1, GAMMA_ETH 1 + 1, BETA_USDT 40 of 55 bids",
+    );
     assert.ok(report.seen.candles >= 10 * 2, "each of 10 intervals has candles on the two traded pairs");
   });
 
@@ -123,7 +134,9 @@ describe("SPEC.md consumer against a server with real trades (PGlite)", () => {
       [`${AGG}/orderbook?ticker_id=NOPE_USDT`, 404, "NOT_FOUND"],
       [`${AGG}/historical_trades?ticker_id=NOPE_USDT`, 404, "NOT_FOUND"],
     ];
-    const problems = (await Promise.all(cases.map(([path, status, code]) => checkError(`${server.url}${path}`, status, code)))).flat();
+    const problems = (
+      await Promise.all(cases.map(([path, status, code]) => checkError(`${server.url}${path}`, status, code)))
+    ).flat();
     assert.deepEqual(problems, []);
   });
 
@@ -131,16 +144,27 @@ describe("SPEC.md consumer against a server with real trades (PGlite)", () => {
     // Each tamper breaks one SPEC.md rule; the consumer must name every one of them.
     const tamper = (path: string, text: string): string => {
       if (path === "/api/healthcheck") return JSON.stringify("exchange 1.0");
-      if (path.startsWith("/api/orderbook?currencyPairCode=ALPHA_USDT")) return text.replace(/"quoteAmount":([\d.]+)/, '"quoteAmount":$11');
-      if (path.startsWith("/api/deals?currencyPairCode=ALPHA_USDT&pageSize")) return JSON.stringify(JSON.parse(text).reverse());
+      if (path.startsWith("/api/orderbook?currencyPairCode=ALPHA_USDT"))
+        return text.replace(/"quoteAmount":([\d.]+)/, '"quoteAmount":$11');
+      if (path.startsWith("/api/deals?currencyPairCode=ALPHA_USDT&pageSize"))
+        return JSON.stringify(JSON.parse(text).reverse());
       if (path.startsWith(`${AGG}/tickers`)) return JSON.stringify(JSON.parse(text).reverse());
       return text;
     };
     const proxy = await startProxy(server.url, tamper);
     try {
       const { violations } = await runConsumer({ baseUrl: proxy.url, settledMarket: true });
-      const expect = [/healthcheck: .*AssemblyName/, /orderbook.*quoteAmount .* != price \* amount/, /deals.*not sorted by dealDateUtc descending/, /tickers: not sorted by ticker_id/];
-      for (const pattern of expect) assert.ok(violations.some((v) => pattern.test(v)), `${pattern} in:\n${violations.join("\n")}`);
+      const expect = [
+        /healthcheck: .*AssemblyName/,
+        /orderbook.*quoteAmount .* != price \* amount/,
+        /deals.*not sorted by dealDateUtc descending/,
+        /tickers: not sorted by ticker_id/,
+      ];
+      for (const pattern of expect)
+        assert.ok(
+          violations.some((v) => pattern.test(v)),
+          `${pattern} in:\n${violations.join("\n")}`,
+        );
     } finally {
       proxy.server.closeAllConnections();
       await new Promise((resolve) => proxy.server.close(resolve));
@@ -149,7 +173,10 @@ describe("SPEC.md consumer against a server with real trades (PGlite)", () => {
 });
 
 /** An HTTP proxy in front of `target` that passes every body through `tamper`. */
-async function startProxy(target: string, tamper: (path: string, text: string) => string): Promise<{ server: Server; url: string }> {
+async function startProxy(
+  target: string,
+  tamper: (path: string, text: string) => string,
+): Promise<{ server: Server; url: string }> {
   const server = createServer(async (req, res) => {
     const upstream = await fetch(`${target}${req.url}`);
     const text = tamper(req.url ?? "", await upstream.text());

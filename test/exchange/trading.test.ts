@@ -25,7 +25,10 @@ for (const kind of backendKinds()) {
     let vip: Credentials;
 
     const start = async () => {
-      server = await startExchange(backend.env, { log: quiet, beforeLoad: (db) => seedReferenceData(db).then(() => undefined) });
+      server = await startExchange(backend.env, {
+        log: quiet,
+        beforeLoad: (db) => seedReferenceData(db).then(() => undefined),
+      });
       api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     };
 
@@ -48,7 +51,12 @@ for (const kind of backendKinds()) {
       const row = res.body.find((b: any) => b.currencyCode === currency);
       return { available: String(row.available), locked: String(row.locked) };
     };
-    const expectError = (res: { status: number; body: any; text: string }, status: number, code: string, mentions?: string) => {
+    const expectError = (
+      res: { status: number; body: any; text: string },
+      status: number,
+      code: string,
+      mentions?: string,
+    ) => {
       assert.equal(res.status, status, res.text);
       assert.equal(res.body.code, code, res.text);
       assert.equal(typeof res.body.message, "string");
@@ -60,24 +68,62 @@ for (const kind of backendKinds()) {
         const res = await fetch(`${server.url}/admin/users`, { method: "POST", body: JSON.stringify({ level: 1 }) });
         assert.equal(res.status, 401);
         assert.equal(((await res.json()) as any).code, "UNAUTHORIZED");
-        const wrong = await fetch(`${server.url}/admin/users`, { method: "POST", headers: { authorization: "Bearer nope" }, body: "{}" });
+        const wrong = await fetch(`${server.url}/admin/users`, {
+          method: "POST",
+          headers: { authorization: "Bearer nope" },
+          body: "{}",
+        });
         assert.equal(wrong.status, 401);
       });
 
       it("credits deposits exactly and refuses bad ones", async () => {
         assert.deepEqual(await balance(seller, "ALPHA"), { available: "100", locked: "0" });
-        expectError(await api.admin("POST", "/admin/deposits", { userId: seller.userId, currencyCode: "NOPE", amount: "1" }), 400, "UNKNOWN_CURRENCY");
-        expectError(await api.admin("POST", "/admin/deposits", { userId: seller.userId, currencyCode: "USDT", amount: "1.0000001" }), 400, "INVALID_PARAM", "amount");
-        const once = await api.admin("POST", "/admin/deposits", { userId: buyer.userId, currencyCode: "ETH", amount: "0.5", depositId: "tx-1" });
+        expectError(
+          await api.admin("POST", "/admin/deposits", { userId: seller.userId, currencyCode: "NOPE", amount: "1" }),
+          400,
+          "UNKNOWN_CURRENCY",
+        );
+        expectError(
+          await api.admin("POST", "/admin/deposits", {
+            userId: seller.userId,
+            currencyCode: "USDT",
+            amount: "1.0000001",
+          }),
+          400,
+          "INVALID_PARAM",
+          "amount",
+        );
+        const once = await api.admin("POST", "/admin/deposits", {
+          userId: buyer.userId,
+          currencyCode: "ETH",
+          amount: "0.5",
+          depositId: "tx-1",
+        });
         assert.equal(once.status, 201, once.text);
-        expectError(await api.admin("POST", "/admin/deposits", { userId: buyer.userId, currencyCode: "ETH", amount: "0.5", depositId: "tx-1" }), 409, "DUPLICATE_DEPOSIT");
+        expectError(
+          await api.admin("POST", "/admin/deposits", {
+            userId: buyer.userId,
+            currencyCode: "ETH",
+            amount: "0.5",
+            depositId: "tx-1",
+          }),
+          409,
+          "DUPLICATE_DEPOSIT",
+        );
         assert.deepEqual(await balance(buyer, "ETH"), { available: "0.5", locked: "0" });
       });
 
       it("credits a deposit id once when the same deposit arrives many times at once", async () => {
         const who = await api.user(0);
         const answers = await Promise.all(
-          Array.from({ length: 8 }, () => api.admin("POST", "/admin/deposits", { userId: who.userId, currencyCode: "USDT", amount: "7", depositId: "chain-tx-7" })),
+          Array.from({ length: 8 }, () =>
+            api.admin("POST", "/admin/deposits", {
+              userId: who.userId,
+              currencyCode: "USDT",
+              amount: "7",
+              depositId: "chain-tx-7",
+            }),
+          ),
         );
         assert.deepEqual(answers.map((a) => a.status).sort(), [201, 409, 409, 409, 409, 409, 409, 409]);
         assert.deepEqual(await balance(who, "USDT"), { available: "7", locked: "0" });
@@ -92,7 +138,10 @@ for (const kind of backendKinds()) {
       it("checks and counts each signed request once (RateLimit-Remaining falls by one)", async () => {
         const first = await api.signed(buyer, "GET", "/api/orders");
         const second = await api.signed(buyer, "GET", "/api/orders");
-        assert.equal(Number(first.headers.get("ratelimit-remaining")) - Number(second.headers.get("ratelimit-remaining")), 1);
+        assert.equal(
+          Number(first.headers.get("ratelimit-remaining")) - Number(second.headers.get("ratelimit-remaining")),
+          1,
+        );
       });
 
       it("answers 401 UNAUTHORIZED to missing, malformed, wrong and unknown signatures, never 500", async () => {
@@ -114,18 +163,37 @@ for (const kind of backendKinds()) {
 
       it("binds the exact body bytes and the URL", async () => {
         const signedText = JSON.stringify(order);
-        expectError(await api.signed(buyer, "POST", "/api/orders", signedText, { sendBody: signedText.replace(":5,", ": 5,") }), 401, "UNAUTHORIZED");
+        expectError(
+          await api.signed(buyer, "POST", "/api/orders", signedText, { sendBody: signedText.replace(":5,", ": 5,") }),
+          401,
+          "UNAUTHORIZED",
+        );
         // A signature made for one URL does not open another.
-        const headers = signRequest({ publicKey: buyer.publicKey, privateKey: buyer.privateKey, method: "GET", url: `${server.url}/api/balances` });
+        const headers = signRequest({
+          publicKey: buyer.publicKey,
+          privateKey: buyer.privateKey,
+          method: "GET",
+          url: `${server.url}/api/balances`,
+        });
         const res = await fetch(`${server.url}/api/orders`, { headers });
         assert.equal(res.status, 401);
       });
 
       it("checks API-Timestamp when given: inside the window it passes, stale or altered it fails", async () => {
-        assert.equal((await api.signed(buyer, "GET", "/api/balances", undefined, { timestamp: Date.now() })).status, 200);
-        expectError(await api.signed(buyer, "GET", "/api/balances", undefined, { timestamp: Date.now() - 10 * 60_000 }), 401, "UNAUTHORIZED");
+        assert.equal(
+          (await api.signed(buyer, "GET", "/api/balances", undefined, { timestamp: Date.now() })).status,
+          200,
+        );
         expectError(
-          await api.signed(buyer, "GET", "/api/balances", undefined, { timestamp: Date.now(), tamper: (h) => (h["API-Timestamp"] = String(Number(h["API-Timestamp"]) + 1)) }),
+          await api.signed(buyer, "GET", "/api/balances", undefined, { timestamp: Date.now() - 10 * 60_000 }),
+          401,
+          "UNAUTHORIZED",
+        );
+        expectError(
+          await api.signed(buyer, "GET", "/api/balances", undefined, {
+            timestamp: Date.now(),
+            tamper: (h) => (h["API-Timestamp"] = String(Number(h["API-Timestamp"]) + 1)),
+          }),
           401,
           "UNAUTHORIZED",
         );
@@ -136,14 +204,24 @@ for (const kind of backendKinds()) {
       let askId: string;
 
       it("a resting ask and a crossing bid make a deal at the maker's price, fees charged in what each receives", async () => {
-        const ask = await api.signed(seller, "POST", "/api/orders", { isBid: false, currencyPairCode: "ALPHA_USDT", amount: 10, price: 0.5 });
+        const ask = await api.signed(seller, "POST", "/api/orders", {
+          isBid: false,
+          currencyPairCode: "ALPHA_USDT",
+          amount: 10,
+          price: 0.5,
+        });
         assert.equal(ask.status, 201, ask.text);
         askId = ask.body.id;
         assert.equal(ask.body.status, "open");
         assert.equal(ask.text.includes('"price":0.5'), true, "decimals are JSON numbers");
         assert.deepEqual(await balance(seller, "ALPHA"), { available: "90", locked: "10" });
 
-        const bid = await api.signed(buyer, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: 4, price: 0.6 });
+        const bid = await api.signed(buyer, "POST", "/api/orders", {
+          isBid: true,
+          currencyPairCode: "ALPHA_USDT",
+          amount: 4,
+          price: 0.6,
+        });
         assert.equal(bid.status, 201, bid.text);
         assert.equal(bid.body.status, "filled");
         assert.equal(bid.body.filledAmount, 4);
@@ -173,7 +251,10 @@ for (const kind of backendKinds()) {
       it("lists open and history orders newest first with pagination", async () => {
         const open = await api.signed(seller, "GET", "/api/orders?status=open");
         assert.equal(open.status, 200, open.text);
-        assert.deepEqual(open.body.items.map((o: any) => o.id), [askId]);
+        assert.deepEqual(
+          open.body.items.map((o: any) => o.id),
+          [askId],
+        );
         const history = await api.signed(buyer, "GET", "/api/orders?status=history&pageSize=1");
         assert.equal(history.body.totalItems, 1);
         assert.equal(history.body.items[0].status, "filled");
@@ -197,7 +278,17 @@ for (const kind of backendKinds()) {
 
       it("cancel-all cancels every open order of the caller on a pair", async () => {
         for (const price of [0.7, 0.8, 0.9]) {
-          assert.equal((await api.signed(seller, "POST", "/api/orders", { isBid: false, currencyPairCode: "ALPHA_USDT", amount: 2, price })).status, 201);
+          assert.equal(
+            (
+              await api.signed(seller, "POST", "/api/orders", {
+                isBid: false,
+                currencyPairCode: "ALPHA_USDT",
+                amount: 2,
+                price,
+              })
+            ).status,
+            201,
+          );
         }
         const res = await api.signed(seller, "DELETE", "/api/orders?currencyPairCode=ALPHA_USDT");
         assert.equal(res.status, 200, res.text);
@@ -206,13 +297,28 @@ for (const kind of backendKinds()) {
       });
 
       it("market orders: a buy spends what the book asks, a sell takes the bids", async () => {
-        await api.signed(seller, "POST", "/api/orders", { isBid: false, currencyPairCode: "ALPHA_USDT", amount: 3, price: 1.25 });
-        const buy = await api.signed(vip, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", type: "market", amount: 2 });
+        await api.signed(seller, "POST", "/api/orders", {
+          isBid: false,
+          currencyPairCode: "ALPHA_USDT",
+          amount: 3,
+          price: 1.25,
+        });
+        const buy = await api.signed(vip, "POST", "/api/orders", {
+          isBid: true,
+          currencyPairCode: "ALPHA_USDT",
+          type: "market",
+          amount: 2,
+        });
         assert.equal(buy.status, 201, buy.text);
         assert.equal(buy.body.status, "filled");
         assert.equal(buy.body.filledQuoteAmount, 2.5);
         assert.equal(buy.body.fills[0].fee, 0.002); // level 25: taker 0.1%
-        const sell = await api.signed(vip, "POST", "/api/orders", { isBid: false, currencyPairCode: "ALPHA_USDT", type: "market", amount: 1 });
+        const sell = await api.signed(vip, "POST", "/api/orders", {
+          isBid: false,
+          currencyPairCode: "ALPHA_USDT",
+          type: "market",
+          amount: 1,
+        });
         expectError(sell, 400, "NO_LIQUIDITY");
       });
     });
@@ -223,7 +329,12 @@ for (const kind of backendKinds()) {
 
       it("refuses bad orders with stable codes naming the parameter", async () => {
         expectError(await place(buyer, { ...base, currencyPairCode: "NOPE_USDT" }), 400, "UNKNOWN_PAIR");
-        expectError(await place(buyer, { ...base, currencyPairCode: "alpha-usdt" }), 400, "INVALID_PARAM", "currencyPairCode");
+        expectError(
+          await place(buyer, { ...base, currencyPairCode: "alpha-usdt" }),
+          400,
+          "INVALID_PARAM",
+          "currencyPairCode",
+        );
         expectError(await place(buyer, { ...base, price: 0.123456 }), 400, "INVALID_PARAM", "price");
         expectError(await place(buyer, { ...base, amount: 1.234 }), 400, "INVALID_PARAM", "amount");
         expectError(await place(buyer, { ...base, amount: 0 }), 400, "INVALID_PARAM", "amount");
@@ -233,7 +344,12 @@ for (const kind of backendKinds()) {
         expectError(await place(buyer, { ...base, type: "stop" }), 400, "INVALID_PARAM", "type");
         expectError(await place(buyer, { ...base, timeInForce: "GTD" }), 400, "INVALID_PARAM", "timeInForce");
         expectError(await place(buyer, { ...base, type: "market" }), 400, "INVALID_PARAM", "price");
-        expectError(await place(buyer, { isBid: true, currencyPairCode: "ALPHA_USDT", amount: 5 }), 400, "INVALID_PARAM", "price");
+        expectError(
+          await place(buyer, { isBid: true, currencyPairCode: "ALPHA_USDT", amount: 5 }),
+          400,
+          "INVALID_PARAM",
+          "price",
+        );
         expectError(await place(buyer, { ...base, extra: 1 }), 400, "INVALID_PARAM");
         expectError(await place(buyer, { ...base, amount: 1, price: 0.5 }), 400, "MIN_QUOTE_AMOUNT");
         expectError(await place(buyer, { ...base, amount: 1000, price: 1 }), 400, "INSUFFICIENT_BALANCE");
@@ -244,15 +360,29 @@ for (const kind of backendKinds()) {
       it("post-only that would take and unfillable FOK are rejected with their reason and hold nothing", async () => {
         await place(seller, { isBid: false, currencyPairCode: "ALPHA_USDT", amount: 2, price: 0.55 });
         const before = await balance(buyer, "USDT");
-        expectError(await place(buyer, { ...base, amount: 2, price: 0.6, postOnly: true }), 400, "POST_ONLY_WOULD_TAKE");
-        expectError(await place(buyer, { ...base, amount: 50, price: 0.6, timeInForce: "FOK" }), 400, "FOK_NOT_FILLABLE");
+        expectError(
+          await place(buyer, { ...base, amount: 2, price: 0.6, postOnly: true }),
+          400,
+          "POST_ONLY_WOULD_TAKE",
+        );
+        expectError(
+          await place(buyer, { ...base, amount: 50, price: 0.6, timeInForce: "FOK" }),
+          400,
+          "FOK_NOT_FILLABLE",
+        );
         assert.deepEqual(await balance(buyer, "USDT"), before);
       });
     });
 
     describe("idempotency", () => {
       it("a repeated clientOrderId returns the first order, sequentially and concurrently", async () => {
-        const body = { isBid: true, currencyPairCode: "ALPHA_USDT", amount: 5, price: 0.3, clientOrderId: "my-order-1" };
+        const body = {
+          isBid: true,
+          currencyPairCode: "ALPHA_USDT",
+          amount: 5,
+          price: 0.3,
+          clientOrderId: "my-order-1",
+        };
         const first = await api.signed(buyer, "POST", "/api/orders", body);
         assert.equal(first.status, 201, first.text);
         const again = await api.signed(buyer, "POST", "/api/orders", { ...body, amount: 6 });
@@ -261,7 +391,9 @@ for (const kind of backendKinds()) {
         assert.equal(again.body.id, first.body.id);
         assert.equal(again.body.amount, 5);
 
-        const racing = await Promise.all([1, 2, 3, 4].map(() => api.signed(buyer, "POST", "/api/orders", { ...body, clientOrderId: "race" })));
+        const racing = await Promise.all(
+          [1, 2, 3, 4].map(() => api.signed(buyer, "POST", "/api/orders", { ...body, clientOrderId: "race" })),
+        );
         assert.equal(new Set(racing.map((r) => r.body.id)).size, 1);
         assert.deepEqual(racing.map((r) => r.status).sort(), [200, 200, 200, 201]);
         const open = await api.signed(buyer, "GET", "/api/orders?status=open&pageSize=100");
@@ -271,14 +403,30 @@ for (const kind of backendKinds()) {
 
     describe("withdrawals and commissions", () => {
       it("debits the amount, keeps the fee, enforces min, max and balance", async () => {
-        const res = await api.signed(vip, "POST", "/api/withdrawals", { currencyCode: "USDT", amount: 10, address: "0x00000000000000000000000000000000000000bb" });
+        const res = await api.signed(vip, "POST", "/api/withdrawals", {
+          currencyCode: "USDT",
+          amount: 10,
+          address: "0x00000000000000000000000000000000000000bb",
+        });
         assert.equal(res.status, 201, res.text);
         assert.equal(res.body.fee, 1);
         assert.equal(res.body.sent, 9);
         assert.equal(res.body.status, "pending");
-        expectError(await api.signed(vip, "POST", "/api/withdrawals", { currencyCode: "USDT", amount: 1, address: "0xbb" }), 400, "BELOW_MIN_WITHDRAW");
-        expectError(await api.signed(vip, "POST", "/api/withdrawals", { currencyCode: "ETH", amount: 1001, address: "0xbb" }), 400, "ABOVE_MAX_WITHDRAW");
-        expectError(await api.signed(vip, "POST", "/api/withdrawals", { currencyCode: "ETH", amount: 3, address: "0xbb" }), 400, "INSUFFICIENT_BALANCE");
+        expectError(
+          await api.signed(vip, "POST", "/api/withdrawals", { currencyCode: "USDT", amount: 1, address: "0xbb" }),
+          400,
+          "BELOW_MIN_WITHDRAW",
+        );
+        expectError(
+          await api.signed(vip, "POST", "/api/withdrawals", { currencyCode: "ETH", amount: 1001, address: "0xbb" }),
+          400,
+          "ABOVE_MAX_WITHDRAW",
+        );
+        expectError(
+          await api.signed(vip, "POST", "/api/withdrawals", { currencyCode: "ETH", amount: 3, address: "0xbb" }),
+          400,
+          "INSUFFICIENT_BALANCE",
+        );
         const list = await api.signed(vip, "GET", "/api/withdrawals");
         assert.equal(list.body.totalItems, 1);
       });
@@ -293,19 +441,53 @@ for (const kind of backendKinds()) {
         assert.equal(again.status, 200, again.text);
         assert.equal(again.headers.get("idempotent-replay"), "true");
         assert.equal(again.body.id, first.body.id);
-        const racing = await Promise.all(Array.from({ length: 5 }, () => api.signed(who, "POST", "/api/withdrawals", { ...body, clientWithdrawalId: "w-2" })));
+        const racing = await Promise.all(
+          Array.from({ length: 5 }, () =>
+            api.signed(who, "POST", "/api/withdrawals", { ...body, clientWithdrawalId: "w-2" }),
+          ),
+        );
         assert.deepEqual(racing.map((r) => r.status).sort(), [200, 200, 200, 200, 201]);
         assert.equal(new Set(racing.map((r) => r.body.id)).size, 1);
         assert.deepEqual(await balance(who, "USDT"), { available: "60", locked: "0" });
-        expectError(await api.signed(who, "POST", "/api/withdrawals", { ...body, clientWithdrawalId: "no spaces" }), 400, "INVALID_PARAM", "clientWithdrawalId");
+        expectError(
+          await api.signed(who, "POST", "/api/withdrawals", { ...body, clientWithdrawalId: "no spaces" }),
+          400,
+          "INVALID_PARAM",
+          "clientWithdrawalId",
+        );
       });
 
       it("refuses text the database cannot store with 400, and keeps serving (a failed commit would stop the exchange)", async () => {
         for (const address of ["0xbb\u0000", "0xbb\ud800", "0x bb", ""]) {
-          expectError(await api.signed(vip, "POST", "/api/withdrawals", { currencyCode: "USDT", amount: 10, address }), 400, "INVALID_PARAM", "address");
+          expectError(
+            await api.signed(vip, "POST", "/api/withdrawals", { currencyCode: "USDT", amount: 10, address }),
+            400,
+            "INVALID_PARAM",
+            "address",
+          );
         }
-        expectError(await api.admin("POST", "/admin/deposits", { userId: vip.userId, currencyCode: "USDT", amount: "1", reference: "tx\u0000" }), 400, "INVALID_PARAM", "reference");
-        expectError(await api.admin("POST", "/admin/deposits", { userId: vip.userId, currencyCode: "USDT", amount: "1", depositId: "id with spaces" }), 400, "INVALID_PARAM", "depositId");
+        expectError(
+          await api.admin("POST", "/admin/deposits", {
+            userId: vip.userId,
+            currencyCode: "USDT",
+            amount: "1",
+            reference: "tx\u0000",
+          }),
+          400,
+          "INVALID_PARAM",
+          "reference",
+        );
+        expectError(
+          await api.admin("POST", "/admin/deposits", {
+            userId: vip.userId,
+            currencyCode: "USDT",
+            amount: "1",
+            depositId: "id with spaces",
+          }),
+          400,
+          "INVALID_PARAM",
+          "depositId",
+        );
         assert.equal((await api.signed(vip, "GET", "/api/balances")).status, 200);
       });
 
@@ -325,12 +507,26 @@ for (const kind of backendKinds()) {
       it("tells the ecosystem API who signed a request, and refuses without the service secret", async () => {
         const url = "http://ecosystem.local/api/agents/workers/1/vote";
         const body = JSON.stringify({ proposalId: "1", vote: "yes" });
-        const headers = signRequest({ publicKey: vip.publicKey, privateKey: vip.privateKey, method: "POST", url, body });
+        const headers = signRequest({
+          publicKey: vip.publicKey,
+          privateKey: vip.privateKey,
+          method: "POST",
+          url,
+          body,
+        });
         const ask = (secret: string, forwarded: object) =>
-          fetch(`${server.url}/internal/verify-signature`, { method: "POST", headers: { "x-service-secret": secret, "content-type": "application/json" }, body: JSON.stringify(forwarded) });
+          fetch(`${server.url}/internal/verify-signature`, {
+            method: "POST",
+            headers: { "x-service-secret": secret, "content-type": "application/json" },
+            body: JSON.stringify(forwarded),
+          });
         const ok = await ask(backend.env.EXCHANGE_SERVICE_SECRET!, { method: "POST", url, body, headers });
         assert.equal(ok.status, 200);
-        assert.deepEqual(await ok.json(), { userId: vip.userId, level: 25, address: "0x00000000000000000000000000000000000000aa" });
+        assert.deepEqual(await ok.json(), {
+          userId: vip.userId,
+          level: 25,
+          address: "0x00000000000000000000000000000000000000aa",
+        });
         const bad = await ask(backend.env.EXCHANGE_SERVICE_SECRET!, { method: "POST", url, body: body + " ", headers });
         assert.equal(bad.status, 401);
         assert.equal((await ask("wrong-secret-wrong-secret", { method: "POST", url, body, headers })).status, 401);
@@ -339,34 +535,75 @@ for (const kind of backendKinds()) {
 
     describe("restart", () => {
       it("rebuilds books and balances from the database exactly", async () => {
-        await api.signed(seller, "POST", "/api/orders", { isBid: false, currencyPairCode: "ALPHA_USDT", amount: 3, price: 0.95 });
-        await api.signed(vip, "POST", "/api/orders", { isBid: true, currencyPairCode: "ALPHA_USDT", amount: 4, price: 0.45 });
+        await api.signed(seller, "POST", "/api/orders", {
+          isBid: false,
+          currencyPairCode: "ALPHA_USDT",
+          amount: 3,
+          price: 0.95,
+        });
+        await api.signed(vip, "POST", "/api/orders", {
+          isBid: true,
+          currencyPairCode: "ALPHA_USDT",
+          amount: 4,
+          price: 0.45,
+        });
         const snapshot = async () => ({
-          balances: await Promise.all([seller, buyer, vip].map(async (u) => (await api.signed(u, "GET", "/api/balances")).body)),
-          open: await Promise.all([seller, buyer, vip].map(async (u) => (await api.signed(u, "GET", "/api/orders?status=open&pageSize=100")).body.items)),
+          balances: await Promise.all(
+            [seller, buyer, vip].map(async (u) => (await api.signed(u, "GET", "/api/balances")).body),
+          ),
+          open: await Promise.all(
+            [seller, buyer, vip].map(
+              async (u) => (await api.signed(u, "GET", "/api/orders?status=open&pageSize=100")).body.items,
+            ),
+          ),
         });
         const before = await snapshot();
         await server.close();
         await start();
         assert.deepEqual(await snapshot(), before);
         // The restored book still matches: the vip's resting bid at 0.45 is hit by a sell.
-        const sell = await api.signed(seller, "POST", "/api/orders", { isBid: false, currencyPairCode: "ALPHA_USDT", amount: 4, price: 0.45 });
+        const sell = await api.signed(seller, "POST", "/api/orders", {
+          isBid: false,
+          currencyPairCode: "ALPHA_USDT",
+          amount: 4,
+          price: 0.45,
+        });
         assert.equal(sell.body.status, "filled", sell.text);
       });
 
       it("starts with a pair deactivated under resting orders: they can be cancelled, new ones are refused", async () => {
         const lockedBefore = (await balance(buyer, "USDT")).locked;
-        const bid = await api.signed(buyer, "POST", "/api/orders", { isBid: true, currencyPairCode: "BETA_USDT", amount: 10, price: 0.2 });
+        const bid = await api.signed(buyer, "POST", "/api/orders", {
+          isBid: true,
+          currencyPairCode: "BETA_USDT",
+          amount: 10,
+          price: 0.2,
+        });
         assert.equal(bid.status, 201, bid.text);
         assert.notEqual((await balance(buyer, "USDT")).locked, lockedBefore);
         await server.close();
-        const db = await openDb({ databaseUrl: backend.env.DATABASE_URL, dataDir: backend.env.EXCHANGE_DATA_DIR, schema: backend.env.EXCHANGE_DB_SCHEMA });
+        const db = await openDb({
+          databaseUrl: backend.env.DATABASE_URL,
+          dataDir: backend.env.EXCHANGE_DATA_DIR,
+          schema: backend.env.EXCHANGE_DB_SCHEMA,
+        });
         await db.query("update pairs set active = false where code = 'BETA_USDT'");
         await db.close();
         await start();
-        const pairs = await fetch(`${server.url}/api/currencies/pairs`).then((r) => r.json() as Promise<{ code: string }[]>);
+        const pairs = await fetch(`${server.url}/api/currencies/pairs`).then(
+          (r) => r.json() as Promise<{ code: string }[]>,
+        );
         assert.ok(!pairs.some((p) => p.code === "BETA_USDT"), "an inactive pair is not listed");
-        expectError(await api.signed(buyer, "POST", "/api/orders", { isBid: true, currencyPairCode: "BETA_USDT", amount: 10, price: 0.2 }), 400, "UNKNOWN_PAIR");
+        expectError(
+          await api.signed(buyer, "POST", "/api/orders", {
+            isBid: true,
+            currencyPairCode: "BETA_USDT",
+            amount: 10,
+            price: 0.2,
+          }),
+          400,
+          "UNKNOWN_PAIR",
+        );
         const cancel = await api.signed(buyer, "DELETE", `/api/orders/${bid.body.id}`);
         assert.equal(cancel.status, 200, cancel.text);
         assert.equal(cancel.body.status, "cancelled");

@@ -45,7 +45,10 @@ before(async () => {
   start = spawn(process.execPath, ["scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
   let output = "";
   await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`no banner within ${STARTUP_TIMEOUT_MS} ms:\n${output}`)), STARTUP_TIMEOUT_MS);
+    const timer = setTimeout(
+      () => reject(new Error(`no banner within ${STARTUP_TIMEOUT_MS} ms:\n${output}`)),
+      STARTUP_TIMEOUT_MS,
+    );
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes(BANNER)) {
@@ -87,7 +90,9 @@ test("the first answers after the banner carry every seeded worker, action and b
     chain.readContract({ ...registry, functionName: "workerCount" }),
   ]);
   const statuses = await Promise.all(
-    Array.from({ length: Number(workers) }, (_, i) => chain.readContract({ ...registry, functionName: "workerAuth", args: [BigInt(i + 1)] })),
+    Array.from({ length: Number(workers) }, (_, i) =>
+      chain.readContract({ ...registry, functionName: "workerAuth", args: [BigInt(i + 1)] }),
+    ),
   );
   const activeOnChain = statuses.filter(([, status]) => status === WORKER_ACTIVE).length;
 

@@ -19,16 +19,34 @@ export async function rpc<T = unknown>(url: string, method: string, params: unkn
 export const blockNumber = async (url: string) => Number(BigInt(await rpc<string>(url, "eth_blockNumber")));
 
 /** A Hardhat node of our own (the node `npm start` runs, under `chainId`) on `port`. */
-export async function startChain(root: string, port: number, chainId: number, logDir: string): Promise<{ url: string; node: Started }> {
+export async function startChain(
+  root: string,
+  port: number,
+  chainId: number,
+  logDir: string,
+): Promise<{ url: string; node: Started }> {
   const url = `http://127.0.0.1:${port}`;
-  if (await rpc(url, "eth_chainId").then(() => true, () => false)) {
+  if (
+    await rpc(url, "eth_chainId").then(
+      () => true,
+      () => false,
+    )
+  ) {
     throw new Error(`something already answers JSON-RPC on port ${port}; set BENCH_CHAIN_PORT`);
   }
-  const node = startProcess("chain", join(root, "node_modules/.bin/hardhat"), ["node", "--hostname", "127.0.0.1", "--port", String(port), "--chain-id", String(chainId)], {
-    cwd: root,
-    logPath: join(logDir, "chain.log"),
-  });
-  await unlessExited(node, waitFor("the benchmark chain", () => rpc(url, "eth_chainId").then(() => true)));
+  const node = startProcess(
+    "chain",
+    join(root, "node_modules/.bin/hardhat"),
+    ["node", "--hostname", "127.0.0.1", "--port", String(port), "--chain-id", String(chainId)],
+    {
+      cwd: root,
+      logPath: join(logDir, "chain.log"),
+    },
+  );
+  await unlessExited(
+    node,
+    waitFor("the benchmark chain", () => rpc(url, "eth_chainId").then(() => true)),
+  );
   return { url, node };
 }
 

@@ -40,7 +40,10 @@ export const benchEnv = z.object({
   /** Keep the temp dir (logs, PGlite data) for inspection. */
   BENCH_KEEP_TMP: z.stringbool().default(false),
   /** Postgres instead of PGlite: each app gets a fresh database created beside this one. */
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string").optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string")
+    .optional(),
 });
 export type BenchConfig = z.infer<typeof benchEnv>;
 

@@ -9,7 +9,9 @@ export function handledEvents(repo: string): string[] {
   const dir = join(repo, "indexer/handlers");
   const names = new Set<string>();
   for (const file of readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts"))) {
-    for (const match of readFileSync(join(dir, file), "utf8").matchAll(/ponder\.on\(\s*"([A-Za-z0-9_]+:[A-Za-z0-9_]+)"/g)) {
+    for (const match of readFileSync(join(dir, file), "utf8").matchAll(
+      /ponder\.on\(\s*"([A-Za-z0-9_]+:[A-Za-z0-9_]+)"/g,
+    )) {
       names.add(match[1]);
     }
   }

@@ -49,7 +49,12 @@ async function check(url: string, probe: Probe): Promise<{ error: string } | { t
  * hits every probe alike and the ratios between them stay fair. Times are wall-clock from
  * request to the last byte of the body, in milliseconds.
  */
-export async function measureAll(base: string, probes: Probe[], samples: number, warmup: number): Promise<ProbeResult[]> {
+export async function measureAll(
+  base: string,
+  probes: Probe[],
+  samples: number,
+  warmup: number,
+): Promise<ProbeResult[]> {
   const results = new Map<Probe, ProbeResult>();
   const live: { probe: Probe; url: string; times: number[]; totalItems?: number; error?: string }[] = [];
   for (const probe of probes) {
@@ -70,7 +75,12 @@ export async function measureAll(base: string, probes: Probe[], samples: number,
   }
   for (const { probe, times, totalItems, error } of live) {
     const p = (q: number) => percentile(times, q);
-    results.set(probe, error ? { probe, ok: false, error } : { probe, ok: true, samples: times.length, p50: p(50), p99: p(99), totalItems });
+    results.set(
+      probe,
+      error
+        ? { probe, ok: false, error }
+        : { probe, ok: true, samples: times.length, p50: p(50), p99: p(99), totalItems },
+    );
   }
   return probes.map((probe) => results.get(probe)!);
 }

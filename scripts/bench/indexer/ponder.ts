@@ -54,7 +54,10 @@ export async function waitCaughtUp(app: PonderApp, block: number, timeoutMs: num
 export async function waitHealthy(app: PonderApp, timeoutMs: number): Promise<number> {
   await unlessExited(
     app.process,
-    waitFor(`${app.name} to answer /health`, async () => (await fetch(`${app.url}/health`)).ok, { timeoutMs, intervalMs: 50 }),
+    waitFor(`${app.name} to answer /health`, async () => (await fetch(`${app.url}/health`)).ok, {
+      timeoutMs,
+      intervalMs: 50,
+    }),
   );
   return (performance.now() - app.startedAt) / 1000;
 }

@@ -42,10 +42,13 @@ export function printReport(cfg: BenchConfig, r: RunSummary) {
   const same = total(ours.cold.events) === total(noop.cold.events);
   const first = r.results[0];
   const apiRows = first?.ok ? first.totalItems : undefined;
-  const rowsNote = apiRows === undefined || apiRows === r.rows ? "" : `  !!! the API reports ${apiRows} rows, expected ${r.rows} !!!`;
+  const rowsNote =
+    apiRows === undefined || apiRows === r.rows ? "" : `  !!! the API reports ${apiRows} rows, expected ${r.rows} !!!`;
   const work = [workSection(ours.cold, "fresh DB"), ours.cached ? workSection(ours.cached, "from RPC cache") : ""];
   // Load from other processes skews every number here; the reader should know how busy it was.
-  const load = loadavg().map((l) => fixed(l, 1)).join(" ");
+  const load = loadavg()
+    .map((l) => fixed(l, 1))
+    .join(" ");
   console.log(`
 === Indexer benchmark: Ponder 0.17.7 on ${cfg.DATABASE_URL ? "Postgres" : "PGlite"}, ${cpus().length} CPUs (load average now ${load}), Node ${process.versions.node} ===
 Throughput stream: ${int(r.size.actions)} actions + ${int(r.size.transfers)} transfers (+ set-up: ${cfg.BENCH_TOKENS} spawns, 3 agents, holder funding) in ${r.blocks} blocks of <= ${r.size.txsPerBlock} txs

@@ -8,7 +8,13 @@ const PAGE_1 = "action-logs page 1";
  * first token (`tokenNftId`) has ceil(rows / tokens) of them. Deep pages are the last full page
  * unless BENCH_DEEP_PAGE says otherwise: the worst case for OFFSET paging.
  */
-export function listProbes(opts: { rows: number; tokens: number; tokenNftId: bigint; pageSize: number; deepPage?: number }): Probe[] {
+export function listProbes(opts: {
+  rows: number;
+  tokens: number;
+  tokenNftId: bigint;
+  pageSize: number;
+  deepPage?: number;
+}): Probe[] {
   const ps = opts.pageSize;
   const itemsOn = (count: number, page: number) => Math.max(0, Math.min(ps, count - (page - 1) * ps));
   const deep = opts.deepPage ?? Math.max(1, Math.floor(opts.rows / ps));

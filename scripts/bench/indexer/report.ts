@@ -37,12 +37,19 @@ export function throughputSection(noop: Measured, ours: Measured): { text: strin
     row("no-op app, fresh DB (baseline)", noop.cold, ratio(1), ""),
     row("our app, fresh DB", ours.cold, ratio(cold), `>= ${ratio(THROUGHPUT_TARGET)} ${status}`),
   ];
-  const verdicts: Verdict[] = [{ target: `our app >= ${ratio(THROUGHPUT_TARGET)} no-op events/s`, status, detail: ratio(cold) }];
+  const verdicts: Verdict[] = [
+    { target: `our app >= ${ratio(THROUGHPUT_TARGET)} no-op events/s`, status, detail: ratio(cold) },
+  ];
   if (noop.cached && ours.cached) {
     const cached = rate(ours.cached) / rate(noop.cached);
     rows.push(
       row("no-op app, from RPC cache (baseline)", noop.cached, ratio(1), ""),
-      row("our app, from RPC cache", ours.cached, ratio(cached), cached >= THROUGHPUT_TARGET ? "(info) ok" : "(info) BELOW 0.50x"),
+      row(
+        "our app, from RPC cache",
+        ours.cached,
+        ratio(cached),
+        cached >= THROUGHPUT_TARGET ? "(info) ok" : "(info) BELOW 0.50x",
+      ),
     );
   }
   const withStartup = rateWithStartup(ours.cold) / rateWithStartup(noop.cold);
@@ -63,7 +70,11 @@ export function workSection(run: IndexingRun, label: string): string {
   const handlerCount = sumBy(run.metrics, "ponder_indexing_function_duration_count", "event");
   const flushMs = sumBy(run.metrics, "ponder_indexing_cache_query_duration_sum", "table");
   const top = <T>(rows: [string, number][], n: number, f: (k: string, ms: number) => T) =>
-    rows.sort((a, b) => b[1] - a[1]).slice(0, n).filter(([, ms]) => ms >= 1).map(([k, ms]) => f(k, ms));
+    rows
+      .sort((a, b) => b[1] - a[1])
+      .slice(0, n)
+      .filter(([, ms]) => ms >= 1)
+      .map(([k, ms]) => f(k, ms));
   const handlers = top([...handlerMs], 5, (event, ms) => [
     `handler ${event}`,
     int(handlerCount.get(event) ?? 0),
@@ -71,7 +82,8 @@ export function workSection(run: IndexingRun, label: string): string {
     fixed((1000 * ms) / Math.max(1, handlerCount.get(event) ?? 0), 0),
   ]);
   const flushes = top([...flushMs], 4, (t, ms) => [`flush table ${t}`, "", fixed(ms / 1000, 2), ""]);
-  const totalS = ([...handlerMs.values()].reduce((a, b) => a + b, 0) + [...flushMs.values()].reduce((a, b) => a + b, 0)) / 1000;
+  const totalS =
+    ([...handlerMs.values()].reduce((a, b) => a + b, 0) + [...flushMs.values()].reduce((a, b) => a + b, 0)) / 1000;
   return (
     `${table([`our app's indexing work, ${label}`, "calls", "total s", "us/call"], [...handlers, ...flushes])}\n` +
     `handlers + flushes: ${fixed(totalS)} s of the ${fixed(run.indexingS)} s indexing window`
@@ -94,14 +106,25 @@ export function latencySection(results: ProbeResult[]): { text: string; verdicts
     const max = probe.baseline.maxRatio;
     const judged = Number.isFinite(max);
     if (!base?.ok) {
-      if (judged) verdicts.push({ target: targetName(result), status: "NOT MEASURED", detail: `baseline ${probe.baseline.name} failed` });
+      if (judged)
+        verdicts.push({
+          target: targetName(result),
+          status: "NOT MEASURED",
+          detail: `baseline ${probe.baseline.name} failed`,
+        });
       return [probe.name, fixed(result.p50, 2), fixed(result.p99, 2), "-", "baseline failed"];
     }
     const r = result.p99 / base.p99;
     const status = r <= max ? "MET" : "MISSED";
     if (judged) verdicts.push({ target: targetName(result), status, detail: ratio(r) });
     const vs = `${ratio(r)} of ${probe.baseline.name}`;
-    return [probe.name, fixed(result.p50, 2), fixed(result.p99, 2), vs, judged ? `<= ${ratio(max)} ${status}` : "report only"];
+    return [
+      probe.name,
+      fixed(result.p50, 2),
+      fixed(result.p99, 2),
+      vs,
+      judged ? `<= ${ratio(max)} ${status}` : "report only",
+    ];
   });
   return { text: table(["endpoint (GET)", "p50 ms", "p99 ms", "p99 vs baseline", "target"], rows), verdicts };
 }

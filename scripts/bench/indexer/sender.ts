@@ -62,7 +62,9 @@ export class BlockSender {
     await rpc(this.url, "evm_mine");
     const block = await rpc<{ transactions: Hex[] }>(this.url, "eth_getBlockByNumber", ["latest", false]);
     if (block.transactions.length !== batch.length) {
-      throw new Error(`mined ${block.transactions.length} of ${batch.length} transactions into one block; raise the gas limit`);
+      throw new Error(
+        `mined ${block.transactions.length} of ${batch.length} transactions into one block; raise the gas limit`,
+      );
     }
     this.blocks++;
     this.transactions += batch.length;

@@ -65,14 +65,22 @@ export async function setupActors(url: string, deployment: Deployment, tokenCoun
   for (const scout of SCOUTS) register(TIER.scout, accounts[scout]);
 
   const client = createPublicClient({ transport: http(url) });
-  const fee = await client.readContract({ address: contracts.AgentSpawner, abi: AgentSpawnerAbi, functionName: "spawnFee" });
+  const fee = await client.readContract({
+    address: contracts.AgentSpawner,
+    abi: AgentSpawnerAbi,
+    functionName: "spawnFee",
+  });
   for (let i = 0; i < tokenCount; i++) {
     const symbol = `BN${String.fromCharCode(65 + Math.floor(i / 26))}${String.fromCharCode(65 + (i % 26))}`;
     const metadata = { description: `Benchmark agent ${i}`, logoUri: "", website: "" };
     sender.add({
       from: holders[i],
       to: contracts.AgentSpawner,
-      data: encodeFunctionData({ abi: AgentSpawnerAbi, functionName: "spawn", args: [`Bench Agent ${i}`, symbol, 0n, i % 2, metadata] }),
+      data: encodeFunctionData({
+        abi: AgentSpawnerAbi,
+        functionName: "spawn",
+        args: [`Bench Agent ${i}`, symbol, 0n, i % 2, metadata],
+      }),
       gas: GAS.spawn,
       value: fee,
     });
@@ -95,9 +103,27 @@ export async function setupActors(url: string, deployment: Deployment, tokenCoun
     const stable = i % 2 === 0;
     const asset = stable ? contracts.MockStableToken : contracts.WrappedNative;
     const amount = stable ? parseUnits("10000", 6) : parseEther("5");
-    if (stable) sender.add({ from: creator, to: asset, data: encodeFunctionData({ abi: MOCK_ABI, functionName: "mint", args: [creator, amount] }), gas: GAS.setup });
-    else sender.add({ from: creator, to: asset, data: encodeFunctionData({ abi: MOCK_ABI, functionName: "deposit" }), gas: GAS.setup, value: amount });
-    sender.add({ from: creator, to: asset, data: encodeFunctionData({ abi: MOCK_ABI, functionName: "approve", args: [event.args.pool!, amount] }), gas: GAS.setup });
+    if (stable)
+      sender.add({
+        from: creator,
+        to: asset,
+        data: encodeFunctionData({ abi: MOCK_ABI, functionName: "mint", args: [creator, amount] }),
+        gas: GAS.setup,
+      });
+    else
+      sender.add({
+        from: creator,
+        to: asset,
+        data: encodeFunctionData({ abi: MOCK_ABI, functionName: "deposit" }),
+        gas: GAS.setup,
+        value: amount,
+      });
+    sender.add({
+      from: creator,
+      to: asset,
+      data: encodeFunctionData({ abi: MOCK_ABI, functionName: "approve", args: [event.args.pool!, amount] }),
+      gas: GAS.setup,
+    });
     sender.add({
       from: creator,
       to: event.args.pool!,
@@ -111,17 +137,34 @@ export async function setupActors(url: string, deployment: Deployment, tokenCoun
   for (const [i, token] of tokens.entries()) {
     for (const holder of holders) {
       if (holder === holders[i]) continue;
-      sender.add({ from: holders[i], to: token.address, data: transferData(holder, parseEther("10000000")), gas: GAS.transfer });
+      sender.add({
+        from: holders[i],
+        to: token.address,
+        data: transferData(holder, parseEther("10000000")),
+        gas: GAS.transfer,
+      });
     }
   }
   await sender.mine();
   // A reverted transfer is still mined, and the stream's transfers would then revert too.
   const last = holders.at(-1)!;
   for (const token of tokens) {
-    const held = await client.readContract({ address: token.address, abi: AgentTokenAbi, functionName: "balanceOf", args: [last] });
-    if (held === 0n) throw new Error(`holder ${last} received none of token ${token.address}: the setup's transfers reverted`);
+    const held = await client.readContract({
+      address: token.address,
+      abi: AgentTokenAbi,
+      functionName: "balanceOf",
+      args: [last],
+    });
+    if (held === 0n)
+      throw new Error(`holder ${last} received none of token ${token.address}: the setup's transfers reverted`);
   }
-  return { workerOperator: deployment.accounts.workerOperator, queen: accounts[QUEEN], scouts: SCOUTS.map((s) => accounts[s]), holders, tokens };
+  return {
+    workerOperator: deployment.accounts.workerOperator,
+    queen: accounts[QUEEN],
+    scouts: SCOUTS.map((s) => accounts[s]),
+    holders,
+    tokens,
+  };
 }
 
 const MOCK_ABI = parseAbi([
@@ -153,11 +196,17 @@ function actionTx(actors: Actors, actionLog: Address, i: number) {
       : slot < 9
         ? [actors.scouts[slot - 7], i % 20 === 7 ? "override" : "flag"]
         : [actors.queen, i % 20 === 9 ? "override" : "directive"];
-  const payload = stringToHex(JSON.stringify({ seq: i, side: i % 2 ? "buy" : "sell", amountIn: String(1_000_000 + i) }));
+  const payload = stringToHex(
+    JSON.stringify({ seq: i, side: i % 2 ? "buy" : "sell", amountIn: String(1_000_000 + i) }),
+  );
   return {
     from,
     to: actionLog,
-    data: encodeFunctionData({ abi: ActionLogAbi, functionName: "record", args: [token.nftId, type, payload, "BENCH"] }),
+    data: encodeFunctionData({
+      abi: ActionLogAbi,
+      functionName: "record",
+      args: [token.nftId, type, payload, "BENCH"],
+    }),
     gas: GAS.action,
   };
 }
@@ -181,7 +230,11 @@ export async function generateStream(
   deployment: Deployment,
   actors: Actors,
   size: StreamSize,
-  { offset = 0, recipientCount = 5000, onBlock }: { offset?: number; recipientCount?: number; onBlock?: (done: number) => void } = {},
+  {
+    offset = 0,
+    recipientCount = 5000,
+    onBlock,
+  }: { offset?: number; recipientCount?: number; onBlock?: (done: number) => void } = {},
 ) {
   const sender = new BlockSender(url);
   const to = recipients(recipientCount);
@@ -202,7 +255,12 @@ export async function generateStream(
   }
   // A reverted record is still mined; the log's own counter says whether every one landed.
   const client = createPublicClient({ transport: http(url) });
-  const entries = await client.readContract({ address: deployment.contracts.ActionLog, abi: ActionLogAbi, functionName: "entryCount" });
-  if (entries !== BigInt(offset + size.actions)) throw new Error(`ActionLog has ${entries} entries, expected ${offset + size.actions}`);
+  const entries = await client.readContract({
+    address: deployment.contracts.ActionLog,
+    abi: ActionLogAbi,
+    functionName: "entryCount",
+  });
+  if (entries !== BigInt(offset + size.actions))
+    throw new Error(`ActionLog has ${entries} entries, expected ${offset + size.actions}`);
   return { blocks: sender.blocks, transactions: sender.transactions };
 }

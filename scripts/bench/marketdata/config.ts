@@ -22,7 +22,10 @@ const benchEnv = z.object({
   /** Timed runs of each OHLC query (the median is reported), after one warm-up run. */
   BENCH_OHLC_RUNS: int(5, 1),
   /** PostgreSQL instead of PGlite (a fresh schema, dropped afterwards). */
-  DATABASE_URL: z.string().regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string").optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string")
+    .optional(),
 });
 
 export type BenchConfig = z.infer<typeof benchEnv>;

@@ -12,7 +12,12 @@ export interface LoadResult {
   readonly requests: number;
 }
 
-export async function load(baseUrl: string, name: string, path: string, opts: { durationS: number; connections: number }): Promise<LoadResult> {
+export async function load(
+  baseUrl: string,
+  name: string,
+  path: string,
+  opts: { durationS: number; connections: number },
+): Promise<LoadResult> {
   const result = await autocannon({
     url: `${baseUrl}${path}`,
     connections: opts.connections,
@@ -23,7 +28,16 @@ export async function load(baseUrl: string, name: string, path: string, opts: { 
   } as autocannon.Options);
   // Every answer must be a 200: a 429 or an error would make a fast-looking number meaningless.
   const bad = result.non2xx + result.errors + result.timeouts;
-  if (bad > 0) throw new Error(`${path}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts under load`);
+  if (bad > 0)
+    throw new Error(
+      `${path}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts under load`,
+    );
   if (result.requests.total === 0) throw new Error(`${path}: no request completed`);
-  return { name, path, requestsPerSecond: result.requests.average, p99Ms: result.latency.p99, requests: result.requests.total };
+  return {
+    name,
+    path,
+    requestsPerSecond: result.requests.average,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+  };
 }

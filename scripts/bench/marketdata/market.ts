@@ -19,7 +19,10 @@ export interface FilledMarket {
   readonly askLevels: number;
 }
 
-export async function fillMarket(exchange: Exchange, opts: { seed: number; deals: number; resting: number }): Promise<FilledMarket> {
+export async function fillMarket(
+  exchange: Exchange,
+  opts: { seed: number; deals: number; resting: number },
+): Promise<FilledMarket> {
   const random = rng(opts.seed);
   const users = async (n: number) => {
     const ids: string[] = [];
@@ -40,14 +43,23 @@ export async function fillMarket(exchange: Exchange, opts: { seed: number; deals
   const flush = async () => (deals += (await Promise.all(pending.splice(0))).reduce((n, r) => n + r.fills.length, 0));
   const price = (ticks: number) => (Math.max(ticks, 1) / TICKS_PER_UNIT).toFixed(4);
   // At least 1.05 USDT (the pair's minQuoteAmount is 1), plus a random size; amounts have 2 digits.
-  const amount = (ticks: number, extra: number) => (Math.ceil((1.05 * TICKS_PER_UNIT) / Math.max(ticks, 1)) + Math.floor(random() * extra)).toFixed(2);
+  const amount = (ticks: number, extra: number) =>
+    (Math.ceil((1.05 * TICKS_PER_UNIT) / Math.max(ticks, 1)) + Math.floor(random() * extra)).toFixed(2);
   const rest = (isBid: boolean, ticks: number) => {
-    const input: PlaceOrderInput = { currencyPairCode: PAIR, type: "limit", isBid, price: price(ticks), amount: amount(ticks, 100) };
+    const input: PlaceOrderInput = {
+      currencyPairCode: PAIR,
+      type: "limit",
+      isBid,
+      price: price(ticks),
+      amount: amount(ticks, 100),
+    };
     pending.push(exchange.placeOrder(makers[Math.floor(random() * makers.length)], input));
   };
-  const restingOn = (isBid: boolean) => makers.reduce((n, id) => n + exchange.openOrdersOf(id, PAIR).filter((o) => o.isBid === isBid).length, 0);
+  const restingOn = (isBid: boolean) =>
+    makers.reduce((n, id) => n + exchange.openOrdersOf(id, PAIR).filter((o) => o.isBid === isBid).length, 0);
 
-  for (let i = 0; i < opts.resting; i++) rest(i % 2 === 0, START_TICKS + (i % 2 === 0 ? -1 : 1) * (1 + Math.floor(random() * 100)));
+  for (let i = 0; i < opts.resting; i++)
+    rest(i % 2 === 0, START_TICKS + (i % 2 === 0 ? -1 : 1) * (1 + Math.floor(random() * 100)));
   await flush();
 
   let last = START_TICKS;
@@ -56,7 +68,14 @@ export async function fillMarket(exchange: Exchange, opts: { seed: number; deals
       const takerBuys = random() < 0.5;
       const touch = takerBuys ? book.bestAsk() : book.bestBid();
       if (touch !== null) {
-        const input: PlaceOrderInput = { currencyPairCode: PAIR, type: "limit", timeInForce: "IOC", isBid: takerBuys, price: price(touch), amount: amount(touch, 40) };
+        const input: PlaceOrderInput = {
+          currencyPairCode: PAIR,
+          type: "limit",
+          timeInForce: "IOC",
+          isBid: takerBuys,
+          price: price(touch),
+          amount: amount(touch, 40),
+        };
         pending.push(exchange.placeOrder(takers[i % takers.length], input));
         last = touch;
       }

@@ -37,7 +37,10 @@ export interface OhlcResult {
   readonly groupByMs: number;
 }
 
-export async function benchOhlc(db: Db, opts: { seed: number; deals: number; runs: number; log: (msg: string) => void }): Promise<OhlcResult> {
+export async function benchOhlc(
+  db: Db,
+  opts: { seed: number; deals: number; runs: number; log: (msg: string) => void },
+): Promise<OhlcResult> {
   const { seed, deals: n } = opts;
   const stepUs = Math.floor((SPAN_MS * 1000) / n);
   const began = performance.now();
@@ -57,25 +60,50 @@ export async function benchOhlc(db: Db, opts: { seed: number; deals: number; run
     const batch: DealRow[] = [];
     for (let i = from; i < Math.min(from + BATCH, n + 1); i++) {
       const [priceTicks, amountLots] = [f.price(i), f.lots(i)];
-      batch.push({ id: ZERO_UUID, pairCode: PAIR, tradeSeq: i, priceTicks, amountLots, takerIsBid: f.takerIsBid(i), makerOrderId: ZERO_UUID, takerOrderId: ZERO_UUID, makerUserId: ZERO_UUID, takerUserId: ZERO_UUID, makerFee: 0n, takerFee: 0n, executedAtUs: START_MS * 1000 + i * stepUs });
+      batch.push({
+        id: ZERO_UUID,
+        pairCode: PAIR,
+        tradeSeq: i,
+        priceTicks,
+        amountLots,
+        takerIsBid: f.takerIsBid(i),
+        makerOrderId: ZERO_UUID,
+        takerOrderId: ZERO_UUID,
+        makerUserId: ZERO_UUID,
+        takerUserId: ZERO_UUID,
+        makerFee: 0n,
+        takerFee: 0n,
+        executedAtUs: START_MS * 1000 + i * stepUs,
+      });
     }
     const rows = candleRowsOf(batch);
     await upsertCandles(db, rows);
     candleRows += rows.length;
   }
   const rollupS = (performance.now() - rollupBegan) / 1000;
-  opts.log(`  rolled up into ${candleRows.toLocaleString("en-US")} candle rows (minute, hour, day) in ${rollupS.toFixed(1)} s`);
+  opts.log(
+    `  rolled up into ${candleRows.toLocaleString("en-US")} candle rows (minute, hour, day) in ${rollupS.toFixed(1)} s`,
+  );
 
   const endMs = START_MS + SPAN_MS + HOUR_MS; // past the last deal
   const viaRollup = () => readCandles(db, PAIR, "hour", START_MS, endMs);
   const viaGroupBy = () => groupBy(db, START_MS, endMs);
   const rollup = await viaRollup();
   const raw = await viaGroupBy();
-  if (JSON.stringify(rollup, bigints) !== JSON.stringify(raw, bigints)) throw new Error("the rollup's hour candles differ from the GROUP BY over the deals");
+  if (JSON.stringify(rollup, bigints) !== JSON.stringify(raw, bigints))
+    throw new Error("the rollup's hour candles differ from the GROUP BY over the deals");
   await checkMinutes(db, seed);
   opts.log(`  the rollup agrees with a GROUP BY over the deals (${rollup.length} hour candles, 5 minute candles)`);
 
-  return { deals: n, candleRows, insertS, rollupS, candles: rollup.length, rollupMs: await medianMs(viaRollup, opts.runs), groupByMs: await medianMs(viaGroupBy, opts.runs) };
+  return {
+    deals: n,
+    candleRows,
+    insertS,
+    rollupS,
+    candles: rollup.length,
+    rollupMs: await medianMs(viaRollup, opts.runs),
+    groupByMs: await medianMs(viaGroupBy, opts.runs),
+  };
 }
 
 /** GET /api/ohlc's hour candles computed from raw deals: open/close are the price at the lowest/highest trade_seq. */
@@ -102,10 +130,11 @@ async function groupBy(db: Db, startMs: number, endMs: number, bucketMs = HOUR_M
 /** Five minute candles of the rollup, picked by the seed, against the GROUP BY of their minute. */
 async function checkMinutes(db: Db, seed: number): Promise<void> {
   for (let k = 1; k <= 5; k++) {
-    const minute = START_MS + (((seed + k * 7_919) % (SPAN_MS / 60_000)) * 60_000);
+    const minute = START_MS + ((seed + k * 7_919) % (SPAN_MS / 60_000)) * 60_000;
     const stored = await readCandles(db, PAIR, "minute", minute, minute);
     const raw = await groupBy(db, minute, minute + 60_000, 60_000);
-    if (JSON.stringify(stored, bigints) !== JSON.stringify(raw, bigints)) throw new Error(`minute candle ${new Date(minute).toISOString()} differs from its GROUP BY`);
+    if (JSON.stringify(stored, bigints) !== JSON.stringify(raw, bigints))
+      throw new Error(`minute candle ${new Date(minute).toISOString()} differs from its GROUP BY`);
   }
 }
 

@@ -32,7 +32,10 @@ export const cmp = (a: Dec, b: Dec) => {
   const [x, y] = [up(a, s), up(b, s)];
   return x < y ? -1 : x > y ? 1 : 0;
 };
-export const add = (a: Dec, b: Dec): Dec => ({ units: up(a, Math.max(a.scale, b.scale)) + up(b, Math.max(a.scale, b.scale)), scale: Math.max(a.scale, b.scale) });
+export const add = (a: Dec, b: Dec): Dec => ({
+  units: up(a, Math.max(a.scale, b.scale)) + up(b, Math.max(a.scale, b.scale)),
+  scale: Math.max(a.scale, b.scale),
+});
 export const mul = (a: Dec, b: Dec): Dec => ({ units: a.units * b.units, scale: a.scale + b.scale });
 export const ZERO: Dec = { units: 0n, scale: 0 };
 export const sum = (values: Dec[]) => values.reduce(add, ZERO);

@@ -8,7 +8,9 @@ import { Num } from "./decimal.ts";
 export const number = z.instanceof(Num, { message: "expected a JSON number" });
 export const integer = number.refine((n) => /^-?\d+$/.test(n.text), "expected an integer (no fraction, no exponent)");
 export const decimal = number;
-export const uuid = z.string().regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "expected a UUID");
+export const uuid = z
+  .string()
+  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, "expected a UUID");
 export const pairCode = z.string().regex(/^[A-Za-z0-9]+_[A-Za-z0-9]+$/, "expected a pair code <base>_<target>");
 /** dealDateUtc: ISO 8601 UTC, sub-millisecond (4+ fractional digits), trailing Z. */
 export const DEAL_DATE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.(\d{4,9})Z$/;
@@ -16,9 +18,16 @@ export const DEAL_DATE = /^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.(\d{4,9})Z$/;
 export const CANDLE_DATE = /^\d{4}-\d\d-\d\dT\d\d:\d\d(:\d\d(\.\d+)?)?$/;
 
 export const schemas = {
-  healthcheck: z.string().regex(/^\S.* v\d+\.\d+\.\d+\.\d+$/, "expected '<AssemblyName> v<MAJOR>.<MINOR>.<BUILD>.<REVISION>'"),
+  healthcheck: z
+    .string()
+    .regex(/^\S.* v\d+\.\d+\.\d+\.\d+$/, "expected '<AssemblyName> v<MAJOR>.<MINOR>.<BUILD>.<REVISION>'"),
   currencies: z.array(z.unknown()), // shape not shown in SPEC.md: any array
-  pairSetting: z.object({ code: pairCode, digitsPrice: integer, digitsAmount: integer, minQuoteAmount: decimal.nullable().optional() }),
+  pairSetting: z.object({
+    code: pairCode,
+    digitsPrice: integer,
+    digitsAmount: integer,
+    minQuoteAmount: decimal.nullable().optional(),
+  }),
   commission: z.object({
     commissionId: uuid,
     currencyCode: z.string().nullable().optional(),
@@ -41,7 +50,14 @@ export const schemas = {
     bidPrice: decimal,
     askPrice: decimal,
   }),
-  level: z.object({ isBid: z.boolean(), price: decimal, amount: decimal, quoteAmount: decimal, currencyTo: decimal, currencyFrom: decimal }),
+  level: z.object({
+    isBid: z.boolean(),
+    price: decimal,
+    amount: decimal,
+    quoteAmount: decimal,
+    currencyTo: decimal,
+    currencyFrom: decimal,
+  }),
   deal: z.object({
     id: uuid,
     dealDateUtc: z.string().regex(DEAL_DATE, "expected ISO 8601 UTC with sub-millisecond digits and a trailing Z"),
@@ -83,12 +99,24 @@ export const schemas = {
     taker_fee: decimal.nullable().optional(),
   }),
   // The names of the echoed pair and the update time are not shown: loose, found by value below.
-  aggOrderbook: z.looseObject({ bids: z.array(z.tuple([decimal, decimal])), asks: z.array(z.tuple([decimal, decimal])) }),
+  aggOrderbook: z.looseObject({
+    bids: z.array(z.tuple([decimal, decimal])),
+    asks: z.array(z.tuple([decimal, decimal])),
+  }),
   // The target-size field's name is not shown: loose, found by value below.
-  aggTrade: z.looseObject({ trade_id: integer, price: decimal, base_volume: decimal, trade_timestamp: integer, type: z.enum(["buy", "sell"]) }),
+  aggTrade: z.looseObject({
+    trade_id: integer,
+    price: decimal,
+    base_volume: decimal,
+    trade_timestamp: integer,
+    type: z.enum(["buy", "sell"]),
+  }),
   error: z.object({ code: z.string().min(1), message: z.string() }),
 };
-export const historicalTrades = z.object({ buy: z.array(schemas.aggTrade).optional(), sell: z.array(schemas.aggTrade).optional() });
+export const historicalTrades = z.object({
+  buy: z.array(schemas.aggTrade).optional(),
+  sell: z.array(schemas.aggTrade).optional(),
+});
 
 export type PairSetting = z.infer<typeof schemas.pairSetting>;
 export type Level = z.infer<typeof schemas.level>;
