@@ -1,11 +1,11 @@
 // Latency of /api/agents/action-logs at depth, in process on PGlite (no chain, no Ponder):
-//   node api/testing/measure-action-logs.ts [rows=100000] [runs=200] [analyze|vacuum]
+//   node scripts/bench/action-log-query.ts [rows=100000] [runs=200] [analyze|vacuum]
 // Prints p50/p99 of page 1 and of deep pages, unfiltered and filtered, and their ratio. By
 // default the tables have no planner statistics, as under Ponder on PGlite (no autovacuum);
 // "analyze" or "vacuum" measures what a PostgreSQL server with autovacuum would see.
-import { createEcosystemApi } from "../index.ts";
-import { createTestDatabase } from "./database.ts";
-import { type ActionFixture, insertActions, setChainHead } from "./fixtures.ts";
+import { createEcosystemApi } from "../../api/index.ts";
+import { createTestDatabase } from "../../api/testing/database.ts";
+import { type ActionFixture, insertActions, setChainHead } from "../../api/testing/fixtures.ts";
 
 const rows = Number(process.argv[2] ?? 100_000);
 const runs = Number(process.argv[3] ?? 200);
