@@ -1,16 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { mulberry32 } from "../../lib/random.ts";
 import { createKeyVault, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
-import { seedReferenceData } from "../demo/reference-data.ts";
 import {
   createCommitter,
   loadState,
-  migrate,
-  openDb,
   type Db,
   type GroupCommitter,
   type OrderRow,
@@ -19,6 +14,7 @@ import {
 import { orderRow } from "../store/test-fixtures.ts";
 import { CommittedView } from "./committed-view.ts";
 import { Exchange } from "./exchange.ts";
+import { openDemoDb } from "./test-fixtures.ts";
 
 const SEED = Number(process.env.VIEW_SEED ?? Date.now() % 1_000_000);
 console.log(`# committed view property test: VIEW_SEED=${SEED}`);
@@ -100,10 +96,7 @@ describe("CommittedView against the database (property)", () => {
   let committer: GroupCommitter;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "committed-view-"));
-    db = await openDb({ dataDir: dir, schema: "exchange" });
-    await migrate(db);
-    await seedReferenceData(db);
+    ({ dir, db } = await openDemoDb("committed-view-"));
     committer = createCommitter(db);
     exchange = await Exchange.open({
       db,

@@ -1,13 +1,11 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { createKeyVault, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
-import { seedReferenceData } from "../demo/reference-data.ts";
-import { createCommitter, DatabaseUnavailableError, loadState, migrate, openDb, type Db } from "../store/index.ts";
+import { createCommitter, DatabaseUnavailableError, loadState, type Db } from "../store/index.ts";
 import { CommittedView } from "./committed-view.ts";
 import { Exchange } from "./exchange.ts";
+import { openDemoDb, restingAsk } from "./test-fixtures.ts";
 
 // A command that throws after it began changing the books or the ledger (a bug) must not leave
 // the exchange serving from memory that no longer matches the database: onFatal is called.
@@ -19,10 +17,7 @@ describe("Exchange: a throw in the middle of a command is fatal", () => {
   const fatal: unknown[] = [];
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "exchange-fatal-"));
-    db = await openDb({ dataDir: dir, schema: "exchange" });
-    await migrate(db);
-    await seedReferenceData(db);
+    ({ dir, db } = await openDemoDb("exchange-fatal-"));
     exchange = await Exchange.open({
       db,
       committer: createCommitter(db),
@@ -38,17 +33,7 @@ describe("Exchange: a throw in the middle of a command is fatal", () => {
   });
 
   it("reports a throw during settlement, and not an ordinary rejection", async () => {
-    const seller = await exchange.createUser(0, null);
-    const buyer = await exchange.createUser(0, null);
-    await exchange.deposit({ userId: seller.id, currency: "ALPHA", amount: "100", reference: null });
-    await exchange.deposit({ userId: buyer.id, currency: "USDT", amount: "100", reference: null });
-    await exchange.placeOrder(seller.id, {
-      currencyPairCode: "ALPHA_USDT",
-      isBid: false,
-      type: "limit",
-      amount: "10",
-      price: "0.5",
-    });
+    const { seller, buyer } = await restingAsk(exchange);
     await assert.rejects(
       exchange.placeOrder(buyer.id, {
         currencyPairCode: "ALPHA_USDT",
@@ -109,10 +94,7 @@ describe("Exchange: a hung database", () => {
   let raw: Db;
 
   before(async () => {
-    dir = await mkdtemp(join(tmpdir(), "exchange-outage-"));
-    raw = await openDb({ dataDir: dir, schema: "exchange" });
-    await migrate(raw);
-    await seedReferenceData(raw);
+    ({ dir, db: raw } = await openDemoDb("exchange-outage-"));
   });
 
   after(async () => {
@@ -131,17 +113,7 @@ describe("Exchange: a hung database", () => {
       recoveryDelayMs: { min: 10, max: 40 },
       log: () => {},
     });
-    const seller = await exchange.createUser(0, null);
-    const buyer = await exchange.createUser(0, null);
-    await exchange.deposit({ userId: seller.id, currency: "ALPHA", amount: "100", reference: null });
-    await exchange.deposit({ userId: buyer.id, currency: "USDT", amount: "100", reference: null });
-    await exchange.placeOrder(seller.id, {
-      currencyPairCode: "ALPHA_USDT",
-      isBid: false,
-      type: "limit",
-      amount: "10",
-      price: "0.5",
-    });
+    const { seller, buyer } = await restingAsk(exchange);
     const bookBefore = exchange.committed.levels("ALPHA_USDT", false, 10);
     const buyerBefore = exchange.balances(buyer.id);
 
