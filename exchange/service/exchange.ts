@@ -485,21 +485,14 @@ export class Exchange {
     const currency = this.reference.currency(args.currency);
     if (!currency.row.canDeposit)
       throw new ApiError(400, "DEPOSITS_DISABLED", `Deposits of ${currency.row.code} are disabled`);
-    const amount = parseCurrencyUnits(args.amount, currency.spec);
-    if (!amount.ok && amount.code === "OUT_OF_RANGE") throw invalidParam("amount", amount.message);
-    if (!amount.ok || amount.value <= 0n)
-      throw new ApiError(
-        400,
-        "INVALID_PARAM",
-        `amount: must be a positive ${currency.row.code} amount with at most ${currency.spec.decimals} decimals`,
-      );
+    const amount = positiveAmount(currency, args.amount);
     const id = args.depositId ?? randomUUID();
     // A deposit id repeated while the first is still being credited, or after, is refused: it
     // must never be credited twice.
     const { value, replay } = await this.depositIds.once(
       id,
       () => getDeposit(this.db, id),
-      () => this.credit(id, args.userId, currency, amount.value, args.reference),
+      () => this.credit(id, args.userId, currency, amount, args.reference),
     );
     if (replay) throw new ApiError(409, "DUPLICATE_DEPOSIT", `Deposit ${id} was already credited`);
     return value;
@@ -554,25 +547,18 @@ export class Exchange {
     const currency = this.reference.currency(args.currency);
     if (!currency.row.canWithdraw)
       throw new ApiError(400, "WITHDRAWALS_DISABLED", `Withdrawals of ${currency.row.code} are disabled`);
-    const amount = parseCurrencyUnits(args.amount, currency.spec);
-    if (!amount.ok && amount.code === "OUT_OF_RANGE") throw invalidParam("amount", amount.message);
-    if (!amount.ok || amount.value <= 0n)
-      throw new ApiError(
-        400,
-        "INVALID_PARAM",
-        `amount: must be a positive ${currency.row.code} amount with at most ${currency.spec.decimals} decimals`,
-      );
+    const amount = positiveAmount(currency, args.amount);
     const min =
       currency.row.minWithdraw === null ? null : parseCurrencyUnits(currency.row.minWithdraw, currency.spec, "up");
     const max =
       currency.row.maxWithdraw === null ? null : parseCurrencyUnits(currency.row.maxWithdraw, currency.spec, "down");
-    if (min?.ok && amount.value < min.value)
+    if (min?.ok && amount < min.value)
       throw new ApiError(
         400,
         "BELOW_MIN_WITHDRAW",
         `amount: the minimum ${currency.row.code} withdrawal is ${currency.row.minWithdraw}`,
       );
-    if (max?.ok && amount.value > max.value)
+    if (max?.ok && amount > max.value)
       throw new ApiError(
         400,
         "ABOVE_MAX_WITHDRAW",
@@ -584,7 +570,7 @@ export class Exchange {
       withdrawalId: id,
       userId: args.userId,
       currency: currency.spec,
-      amount: amount.value,
+      amount,
       fee,
     });
     if (!entry.ok) {
@@ -599,7 +585,7 @@ export class Exchange {
       userId: args.userId,
       clientWithdrawalId: args.clientWithdrawalId ?? null,
       currency: currency.row.code,
-      amount: amount.value,
+      amount,
       fee: feeOfEntry(entry.value),
       address: args.address,
       status: "pending",
@@ -783,4 +769,16 @@ function feeOfEntry(entry: Entry): bigint {
   return entry.postings
     .filter((posting) => posting.account.kind === "fees")
     .reduce((sum, posting) => sum + posting.delta, 0n);
+}
+
+/** A deposit's or withdrawal's amount in base units: positive, within the currency's decimals and storage. */
+function positiveAmount(currency: Currency, text: string): bigint {
+  const amount = parseCurrencyUnits(text, currency.spec);
+  if (!amount.ok && amount.code === "OUT_OF_RANGE") throw invalidParam("amount", amount.message);
+  if (!amount.ok || amount.value <= 0n)
+    throw invalidParam(
+      "amount",
+      `must be a positive ${currency.row.code} amount with at most ${currency.spec.decimals} decimals`,
+    );
+  return amount.value;
 }
