@@ -17,7 +17,8 @@ export const decimalString = z
 /** A decoded JSON payload: an object, or null when the bytes are not a JSON object. */
 export const jsonObjectOrNull = z.record(z.string(), z.unknown()).nullable();
 
-export const pageOfItems = <T extends z.ZodType>(item: T) =>
+/** The schema of a page answer (toPage in pagination.ts builds one). */
+export const pageSchema = <T extends z.ZodType>(item: T) =>
   z.object({
     items: z.array(item),
     page: z.number().int().min(1),
