@@ -1,18 +1,23 @@
-import { Hono } from "hono";
+import { OpenAPIHono } from "../../lib/http/index.ts";
 import { z } from "zod";
 import type { SignedVariables } from "../auth/index.ts";
 import type { Exchange } from "../service/index.ts";
 import { listDeposits, listWithdrawals } from "../store/index.ts";
 import { commissionSchema } from "./public.ts";
-import type { RouteRegistry } from "./registry.ts";
-import { pageOf, pageQuery, withdrawalBody } from "./schemas.ts";
+import { serve } from "./serve.ts";
+import { pageQuery, pageSchema, withdrawalBody } from "./schemas.ts";
 import { balanceViews, commissionView, depositView, pageView, withdrawalView } from "./views.ts";
 
 // Balances, deposits, withdrawals and the caller's commissions (signed).
 
 const decimal = z.number().meta({ description: "Decimal, exact (JSON number)" });
-const balanceSchema = z.object({ currencyCode: z.string(), available: decimal, locked: decimal, total: decimal });
-const depositSchema = z.object({
+export const balanceSchema = z.object({
+  currencyCode: z.string(),
+  available: decimal,
+  locked: decimal,
+  total: decimal,
+});
+export const depositSchema = z.object({
   id: z.string(),
   currencyCode: z.string(),
   amount: decimal,
@@ -33,10 +38,10 @@ const withdrawalSchema = z.object({
   createdAt: z.string(),
 });
 
-export function walletApi(registry: RouteRegistry, exchange: Exchange) {
-  const app = new Hono<{ Variables: SignedVariables }>();
+export function walletApi(exchange: Exchange) {
+  const app = new OpenAPIHono<{ Variables: SignedVariables }>();
 
-  registry.route(
+  serve(
     app,
     "/api",
     {
@@ -50,7 +55,7 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
     ({ c }) => c.json(balanceViews(exchange, c.get("auth").userId)),
   );
 
-  registry.route(
+  serve(
     app,
     "/api",
     {
@@ -60,7 +65,7 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
       summary: "The caller's credited deposits, newest first",
       access: "signed",
       query: pageQuery,
-      response: pageOf(depositSchema),
+      response: pageSchema(depositSchema),
     },
     async ({ query, c }) => {
       const result = await listDeposits(exchange.db, c.get("auth").userId, query.pageNumber, query.pageSize);
@@ -68,7 +73,7 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
     },
   );
 
-  registry.route(
+  serve(
     app,
     "/api",
     {
@@ -78,7 +83,7 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
       summary: "The caller's withdrawals, newest first",
       access: "signed",
       query: pageQuery,
-      response: pageOf(withdrawalSchema),
+      response: pageSchema(withdrawalSchema),
     },
     async ({ query, c }) => {
       const result = await listWithdrawals(exchange.db, c.get("auth").userId, query.pageNumber, query.pageSize);
@@ -86,7 +91,7 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
     },
   );
 
-  registry.route(
+  serve(
     app,
     "/api",
     {
@@ -124,7 +129,7 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
     },
   );
 
-  registry.route(
+  serve(
     app,
     "/api",
     {
