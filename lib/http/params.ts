@@ -1,5 +1,7 @@
-import { isAddress } from "viem";
 import { z } from "zod";
+import { ADDRESS_PROBLEM, addressText, isHexAddress } from "../address.ts";
+
+export { ADDRESS_PROBLEM, addressText, isHexAddress };
 
 /**
  * The request parameter schemas both APIs share. Each validates, converts query text to a typed
@@ -41,17 +43,6 @@ export const decimalTextParam = z
   .string()
   .max(100, "must be at most 100 characters")
   .regex(DECIMAL_TEXT, "must be a plain non-negative decimal such as 12.5 (no exponent)");
-
-/** A 0x-prefixed 20-byte hex address in any letter case (checksums are not enforced). */
-export const isHexAddress = (value: string): value is `0x${string}` => isAddress(value, { strict: false });
-
-export const ADDRESS_PROBLEM = "must be a 0x-prefixed 20-byte hex address";
-
-/** An address as sent, any case. */
-export const addressText = z
-  .string()
-  .refine(isHexAddress, { error: ADDRESS_PROBLEM })
-  .meta({ pattern: "^0x[0-9a-fA-F]{40}$" });
 
 /** Any case in, lower case out: the databases spell every address in lower case. */
 export const addressParam = z
