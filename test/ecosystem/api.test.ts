@@ -7,7 +7,7 @@
  * is checked against the chain first.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import type { Deployment } from "../../lib/deployments.ts";
 import {
   actionsOnToken,
@@ -77,7 +77,7 @@ const test = (name: string, fn: () => Promise<void>) =>
     }
   });
 
-before(async () => {
+beforeAll(async () => {
   try {
     const lap = stopwatch("api");
     ctx.runDir = await makeRunDir("api");
@@ -127,7 +127,7 @@ before(async () => {
   }
 });
 
-after(async () => {
+afterAll(async () => {
   if (failed)
     printLogs([ctx.chain?.service, ...[...(ctx.ponders?.values() ?? [])].map((p) => p.service), ctx.limited?.service]);
   await Promise.all([...(ctx.ponders?.values() ?? [])].map((p) => p.stop()));

@@ -7,7 +7,7 @@
  * in its realtime sync from block hashes and parent hashes.
  */
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
+import { beforeAll, describe, it } from "vitest";
 import type { Deployment } from "../../lib/deployments.ts";
 import { activity, ACCOUNTS, type Activity } from "./activity.ts";
 import {
@@ -87,7 +87,7 @@ export function describeReorg(backends: string[], env: () => ReorgEnv, onFailure
       return res.body.items.map((i: { symbol: string }) => i.symbol).sort();
     }
 
-    before(async () => {
+    beforeAll(async () => {
       try {
         const lap = stopwatch("reorg");
         const { chain, viem, contracts, ponders } = env();

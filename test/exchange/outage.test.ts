@@ -11,7 +11,7 @@
 import assert from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { after, describe, it } from "node:test";
+import { afterAll, describe, it } from "vitest";
 import { TcpProxy } from "../../lib/testing/tcp-proxy.ts";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
@@ -59,14 +59,14 @@ const variants = [
 ];
 
 describe("exchange with PostgreSQL behind a failing network", {
-  skip: process.env.DATABASE_URL ? false : "needs DATABASE_URL",
+  skip: !process.env.DATABASE_URL /* needs DATABASE_URL */,
 }, () => {
   for (const variant of variants) {
     describe(variant.name, () => {
       let backend: Backend | undefined;
       let proxy: TcpProxy | undefined;
       let server: RunningExchange | undefined;
-      after(async () => {
+      afterAll(async () => {
         proxy?.restore();
         await server?.close();
         await proxy?.close();
