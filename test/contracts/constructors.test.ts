@@ -1,4 +1,4 @@
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { encodeErrorResult, parseAbi, zeroAddress } from "viem";
 import { DEFAULT_SETTINGS } from "../../scripts/lib/deploy-ecosystem.ts";

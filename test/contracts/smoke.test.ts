@@ -1,4 +1,4 @@
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { parseEther } from "viem";
 import { deployFixture, EMPTY_METADATA, POOL_SIDE } from "./fixtures.ts";

@@ -1,4 +1,4 @@
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { type Address, type Hash, getAddress, getContractAddress, parseEventLogs, zeroAddress } from "viem";
 import { ROLE } from "../../scripts/lib/deploy-ecosystem.ts";

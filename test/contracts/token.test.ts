@@ -1,4 +1,4 @@
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { anyValue } from "@nomicfoundation/hardhat-viem-assertions/predicates";
 import { type Address, domainSeparator, getAddress, parseEventLogs, parseSignature, zeroAddress } from "viem";

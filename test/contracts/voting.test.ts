@@ -1,4 +1,4 @@
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { type Hash, decodeErrorResult, getAddress, keccak256, parseEther, parseEventLogs, toHex, zeroHash } from "viem";
 import { deployFixture, EMPTY_METADATA, POOL_SIDE, SUPPORT, spawnToken as spawnAgentToken } from "./fixtures.ts";
