@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createEcosystemApi } from "../index.ts";
-import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
-import { type ActionFixture, insertActions, insertToken, setChainHead } from "../testing/fixtures.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/support/api/database.ts";
+import { type ActionFixture, insertActions, insertToken, setChainHead } from "../../test/support/api/fixtures.ts";
 
 // actionCount24h from the hourly buckets plus the partial hour: every edge of the window,
 // checked against a plain count of the same fixture rows.

@@ -8,7 +8,7 @@ import {
   TIER,
   WORKER_STATUS,
   spawnToken as spawnAgentToken,
-} from "./fixtures.ts";
+} from "../support/contracts/fixtures.ts";
 
 const SPAWN_FEE = parseEther("0.01");
 const ACTIVITY_ROLE = keccak256(toHex("ACTIVITY_ROLE"));

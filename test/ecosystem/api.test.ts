@@ -25,7 +25,7 @@ import {
   valueKey,
   volume24h,
   workerOfToken,
-} from "./chain-model.ts";
+} from "../support/ecosystem/chain-model.ts";
 import {
   backends,
   type Chain,
@@ -44,7 +44,7 @@ import {
   stopwatch,
   type Viem,
   waitIndexed,
-} from "./harness.ts";
+} from "../support/ecosystem/harness.ts";
 import { describeReorg } from "./reorg-suite.ts";
 
 const BACKENDS = backends();

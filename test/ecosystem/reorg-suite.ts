@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { beforeAll, describe, it } from "vitest";
 import type { Deployment } from "../../lib/deployments.ts";
-import { activity, ACCOUNTS, type Activity } from "./activity.ts";
+import { activity, ACCOUNTS, type Activity } from "../support/ecosystem/activity.ts";
 import {
   apiNow,
   type ChainModel,
@@ -19,7 +19,7 @@ import {
   normalizeTokenItems,
   readChainModel,
   tokensNewestFirst,
-} from "./chain-model.ts";
+} from "../support/ecosystem/chain-model.ts";
 import {
   type Chain,
   e2eSeed,
@@ -33,7 +33,7 @@ import {
   type Viem,
   waitFor,
   waitIndexed,
-} from "./harness.ts";
+} from "../support/ecosystem/harness.ts";
 
 export interface ReorgEnv {
   chain: Chain;

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Address, parseEther, parseUnits } from "viem";
-import { activity, ACCOUNTS } from "./activity.ts";
+import { activity, ACCOUNTS } from "../support/ecosystem/activity.ts";
 import {
   type ChainModel,
   expectedActionLog,
@@ -21,7 +21,7 @@ import {
   normalizeTokenItems,
   readChainModel,
   tokensNewestFirst,
-} from "./chain-model.ts";
+} from "../support/ecosystem/chain-model.ts";
 import {
   backends,
   type Chain,
@@ -45,7 +45,7 @@ import {
   stopwatch,
   waitFor,
   waitIndexed,
-} from "./harness.ts";
+} from "../support/ecosystem/harness.ts";
 
 const BACKENDS = backends();
 const seed = e2eSeed();

@@ -12,13 +12,13 @@ import assert from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, describe, it } from "vitest";
-import { TcpProxy } from "../../lib/testing/tcp-proxy.ts";
+import { TcpProxy } from "../support/net/tcp-proxy.ts";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { CommittedView } from "../../exchange/service/committed-view.ts";
 import { loadState, openDb } from "../../exchange/store/index.ts";
-import { createBackend, type Backend } from "./backends.ts";
-import { ExchangeClient, type Answer, type Credentials } from "./client.ts";
+import { createBackend, type Backend } from "../support/exchange/backends.ts";
+import { ExchangeClient, type Answer, type Credentials } from "../support/exchange/signing-client.ts";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;

@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { signRequest } from "../../exchange/auth/index.ts";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { freePort } from "../../lib/testing/free-port.ts";
-import { backendKinds, createBackend, type Backend } from "./backends.ts";
-import { ExchangeClient, type Credentials } from "./client.ts";
+import { freePort } from "../support/net/free-port.ts";
+import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
+import { ExchangeClient, type Credentials } from "../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 

@@ -10,8 +10,8 @@ import { signRequest } from "../../exchange/auth/index.ts";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { openDb } from "../../exchange/store/index.ts";
-import { backendKinds, createBackend, type Backend } from "./backends.ts";
-import { ExchangeClient, type Credentials } from "./client.ts";
+import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
+import { ExchangeClient, type Credentials } from "../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, test } from "vitest";
 import { createPublicClient, http, parseAbi } from "viem";
 import { readDeployment } from "../../lib/deployments.ts";
-import { freePort } from "../../lib/testing/free-port.ts";
+import { freePort } from "../support/net/free-port.ts";
 
 const BANNER = "Platform running:";
 const ACTION_LOG_ABI = parseAbi(["function entryCount() view returns (uint256)"]);
