@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { randomBytes } from "node:crypto";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { createKeyVault, generateApiKeyPair, parseServerKey } from "./keys.ts";
 
 describe("generateApiKeyPair", () => {

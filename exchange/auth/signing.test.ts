@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { createHmac } from "node:crypto";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { sign, signRequest, signatureText, verifySignature } from "./signing.ts";
 
 const PUBLIC = "pk_example";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { sign, signatureText } from "../auth/index.ts";
 import { MarketMakerBot } from "./bot.ts";
 import { ExchangeHttp } from "./client.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import type { TradeEvent } from "../matching/types.ts";
 import { NO_FEE } from "./commissions.ts";
 import { holdForOrder, releaseHold, settleTrade } from "./orders.ts";

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { mulberry32 } from "../../lib/random.ts";
 import { migrate, openDb, writeUnits, type Db, type DealRow } from "../store/index.ts";
 import { dealsPage, latestDeals } from "./queries.ts";
@@ -23,7 +23,7 @@ describe("deal queries on PGlite", () => {
   const random = mulberry32(SEED);
   const user = randomUUID();
 
-  before(async () => {
+  beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), "deal-queries-"));
     db = await openDb({ dataDir: dir, schema: "exchange" });
     await migrate(db);
@@ -49,7 +49,7 @@ describe("deal queries on PGlite", () => {
     await writeUnits(db, [{ deals }]);
   });
 
-  after(async () => {
+  afterAll(async () => {
     await db?.close();
     await rm(dir, { recursive: true, force: true });
   });

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { it } from "node:test";
+import { it } from "vitest";
 import fc from "fast-check";
 import { RollingWindow, type TradePoint } from "./rolling-window.ts";
 

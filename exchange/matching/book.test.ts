@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { doneStatus, implementations, lastEvent, place, trades } from "./test-helpers.ts";
 
 for (const { name, create } of implementations) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
-import { after, before, describe, it } from "node:test";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { mulberry32 } from "../../lib/random.ts";
 import { createKeyVault, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
 import {
@@ -95,7 +95,7 @@ describe("CommittedView against the database (property)", () => {
   let exchange: Exchange;
   let committer: GroupCommitter;
 
-  before(async () => {
+  beforeAll(async () => {
     ({ dir, db } = await openDemoDb("committed-view-"));
     committer = createCommitter(db);
     exchange = await Exchange.open({
@@ -106,7 +106,7 @@ describe("CommittedView against the database (property)", () => {
     });
   });
 
-  after(async () => {
+  afterAll(async () => {
     await db?.close();
     await rm(dir, { recursive: true, force: true });
   });

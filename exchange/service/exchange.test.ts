@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
-import { after, before, describe, it } from "node:test";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { createKeyVault, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
 import { createCommitter, DatabaseUnavailableError, loadState, type Db } from "../store/index.ts";
 import { CommittedView } from "./committed-view.ts";
@@ -16,7 +16,7 @@ describe("Exchange: a throw in the middle of a command is fatal", () => {
   let exchange: Exchange;
   const fatal: unknown[] = [];
 
-  before(async () => {
+  beforeAll(async () => {
     ({ dir, db } = await openDemoDb("exchange-fatal-"));
     exchange = await Exchange.open({
       db,
@@ -27,7 +27,7 @@ describe("Exchange: a throw in the middle of a command is fatal", () => {
     });
   });
 
-  after(async () => {
+  afterAll(async () => {
     await db?.close();
     await rm(dir, { recursive: true, force: true });
   });
@@ -93,11 +93,11 @@ describe("Exchange: a hung database", () => {
   let dir: string;
   let raw: Db;
 
-  before(async () => {
+  beforeAll(async () => {
     ({ dir, db: raw } = await openDemoDb("exchange-outage-"));
   });
 
-  after(async () => {
+  afterAll(async () => {
     await raw?.close();
     await rm(dir, { recursive: true, force: true });
   });

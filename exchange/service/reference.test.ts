@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { DEMO_REFERENCE_DATA } from "../demo/reference-data.ts";
 import type { CommissionRow } from "../store/index.ts";
 import { ReferenceData } from "./reference.ts";

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { batchStatement, createCommitter } from "./committer.ts";
 import { openDb } from "./db.ts";
 import { DatabaseUnavailableError } from "./errors.ts";

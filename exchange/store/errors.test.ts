@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { asUnavailable, DatabaseUnavailableError, isUnavailable } from "./errors.ts";
 
 // Which database errors are "away" (503, recover) and which are bugs (500): a wrong guess either

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, describe, it } from "node:test";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { openDb } from "./db.ts";
 import { MIGRATIONS, migrate, migrationChecksum } from "./migrations.ts";
 import type { Db } from "./types.ts";
@@ -28,11 +28,11 @@ describe("migrations", () => {
   describe("on a database", () => {
     let dir: string;
     let db: Db;
-    before(async () => {
+    beforeAll(async () => {
       dir = await mkdtemp(join(tmpdir(), "migrations-test-"));
       db = await openDb({ dataDir: dir, schema: "exchange" });
     });
-    after(async () => {
+    afterAll(async () => {
       await db?.close();
       await rm(dir, { recursive: true, force: true });
     });

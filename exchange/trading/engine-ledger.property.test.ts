@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import fc from "fast-check";
 import type { FeeRule } from "../ledger/commissions.ts";
 import { balanceOf, createLedger, feesCollected } from "../ledger/state.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { NO_FEE } from "../ledger/commissions.ts";
 import { applyEntry, balanceOf, createLedger, feesCollected, holdOf } from "../ledger/state.ts";
 import { AGT, testFees, testPair, USD } from "../ledger/test-fixtures.ts";

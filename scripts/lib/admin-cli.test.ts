@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { adminRequest, exactJson, parseAdminArgs, resolveAdminToken, runAdmin, type AdminDeps } from "./admin-cli.ts";
 import { parseJsonExact } from "../../exchange/money/json.ts";
 

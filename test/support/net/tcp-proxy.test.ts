@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { once } from "node:events";
 import { connect, createServer, type Socket } from "node:net";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { TcpProxy } from "./tcp-proxy.ts";
 
 // The proxy the outage tests put in front of PostgreSQL. That a blackhole lets nothing through is

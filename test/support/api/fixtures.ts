@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { hourOf } from "../../indexer/action-hours.ts";
+import { hourOf } from "../../../indexer/action-hours.ts";
 import {
   action,
   actionHour,
@@ -11,7 +11,7 @@ import {
   proposal,
   swap,
   worker,
-} from "../../indexer/schema.ts";
+} from "../../../indexer/schema.ts";
 import type { TestDatabase } from "./database.ts";
 
 /**
