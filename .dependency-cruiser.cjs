@@ -34,15 +34,15 @@ module.exports = {
       severity: "error",
       comment:
         "The matching engine and exact money are pure: no I/O, no HTTP, no database, nothing outside themselves but each other.",
-      from: { path: "^exchange/(matching|money)/", pathNot: TEST },
-      // exchange/result.ts is the shared Result value type (no behaviour).
-      to: { pathNot: ["^exchange/(matching|money)/", "^exchange/result\\.ts$"], dependencyTypesNot: ["core"] },
+      from: { path: "^exchange/core/(matching|money)/", pathNot: TEST },
+      // exchange/core/result.ts is the shared Result value type (no behaviour).
+      to: { pathNot: ["^exchange/core/(matching|money)/", "^exchange/core/result\\.ts$"], dependencyTypesNot: ["core"] },
     },
     {
       name: "pure-cores-no-node-io",
       severity: "error",
       comment: "No Node built-ins with I/O or clocks in the pure cores; node:crypto's hashing is deterministic.",
-      from: { path: "^exchange/(matching|money)/", pathNot: TEST },
+      from: { path: "^exchange/core/(matching|money)/", pathNot: TEST },
       to: { dependencyTypes: ["core"], pathNot: "^(node:)?crypto$" },
     },
   ],

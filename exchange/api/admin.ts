@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { notFound, parseInput } from "../../lib/http/index.ts";
-import { formatCurrencyUnits } from "../money/index.ts";
+import { formatCurrencyUnits } from "../core/money/index.ts";
 import type { Exchange } from "../service/index.ts";
 import { parseBody } from "./body.ts";
 import { decimalText, jsonInteger, storedText } from "./schemas.ts";

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { invalidParam } from "../../lib/http/index.ts";
-import { formatAmount, formatPrice } from "../money/index.ts";
-import { decimalJson } from "../money/json.ts";
+import { formatAmount, formatPrice } from "../core/money/index.ts";
+import { decimalJson } from "../core/money/json.ts";
 import { readCandles } from "../marketdata/candles.ts";
 import { bucketCount, INTERVALS } from "../marketdata/intervals.ts";
 import { percentChange, tickLotText, type MarketData } from "../marketdata/market-data.ts";

@@ -4,7 +4,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
-import { parseUnits } from "../money/index.ts";
+import { parseUnits } from "../core/money/index.ts";
 import type { Exchange } from "../service/index.ts";
 import { parseDemoCredentials, readDemoCredentials } from "./credentials.ts";
 import { DEMO_USERS, demoDepositAmount, ensureDemoUsers } from "./users.ts";

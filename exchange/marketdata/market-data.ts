@@ -1,4 +1,4 @@
-import { formatUnits } from "../money/index.ts";
+import { formatUnits } from "../core/money/index.ts";
 import type { Exchange, Pair } from "../service/index.ts";
 import type { DealRow, Queryable } from "../store/index.ts";
 import { dealsPage, latestDeals, recentDeals } from "./queries.ts";

@@ -10,9 +10,9 @@ import {
   type Entry,
   type LedgerState,
   type PairFees,
-} from "../ledger/index.ts";
-import { FastBook, type SelfTradePrevention, type TradeEvent } from "../matching/index.ts";
-import { parseCurrencyUnits } from "../money/index.ts";
+} from "../core/ledger/index.ts";
+import { FastBook, type SelfTradePrevention, type TradeEvent } from "../core/matching/index.ts";
+import { parseCurrencyUnits } from "../core/money/index.ts";
 import {
   getDeposit,
   getOrder,
@@ -34,7 +34,7 @@ import {
   type GroupCommitter,
   DatabaseUnavailableError,
 } from "../store/index.ts";
-import { cancelAllOrders, cancelOrder, placeOrder, type PairMarket } from "../trading/index.ts";
+import { cancelAllOrders, cancelOrder, placeOrder, type PairMarket } from "../core/pair-market/index.ts";
 import { monotonicMicros, type MicrosClock } from "./clock.ts";
 import { CommittedView } from "./committed-view.ts";
 import { InFlight } from "./in-flight.ts";

@@ -6,8 +6,8 @@ import {
   resolvePairFees,
   type FeeRule,
   type PairFees,
-} from "../ledger/index.ts";
-import { definePair, type CurrencySpec, type PairSpec } from "../money/index.ts";
+} from "../core/ledger/index.ts";
+import { definePair, type CurrencySpec, type PairSpec } from "../core/money/index.ts";
 import type { CommissionRow, CurrencyRow, PairRow } from "../store/index.ts";
 import { ApiError } from "../../lib/http/index.ts";
 

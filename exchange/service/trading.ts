@@ -1,8 +1,8 @@
 import { ApiError, invalidParam } from "../../lib/http/index.ts";
-import { balanceOf, feesCollected, type Entry, type LedgerState } from "../ledger/index.ts";
-import { dealId, type BookEvent, type SelfTradePrevention, type TimeInForce } from "../matching/index.ts";
-import { parseAmount, parseCurrencyUnits, parsePrice, quoteUnitsOf } from "../money/index.ts";
-import type { PlaceRejectCode } from "../trading/index.ts";
+import { balanceOf, feesCollected, type Entry, type LedgerState } from "../core/ledger/index.ts";
+import { dealId, type BookEvent, type SelfTradePrevention, type TimeInForce } from "../core/matching/index.ts";
+import { parseAmount, parseCurrencyUnits, parsePrice, quoteUnitsOf } from "../core/money/index.ts";
+import type { PlaceRejectCode } from "../core/pair-market/index.ts";
 import type { BalanceRow, DealRow, FeeTotalRow, OrderRow, WriteUnit } from "../store/index.ts";
 import type { Pair } from "./reference.ts";
 

@@ -1,5 +1,5 @@
-import type { CommissionRecord } from "../ledger/commissions.ts";
-import type { Entry } from "../ledger/types.ts";
+import type { CommissionRecord } from "../core/ledger/commissions.ts";
+import type { Entry } from "../core/ledger/types.ts";
 
 // The contract between the exchange's in-memory core (exchange/service) and its storage.
 // Amounts that are money are bigint base units; ticks and lots are safe integers; times are
