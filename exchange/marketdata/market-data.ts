@@ -1,7 +1,7 @@
 import { formatUnits } from "../core/money/index.ts";
 import type { Exchange, Pair } from "../service/index.ts";
 import type { DealRow, Queryable } from "../store/index.ts";
-import { dealsPage, latestDeals, recentDeals } from "./queries.ts";
+import { dealsPage, latestDeals, recentDeals } from "../store/index.ts";
 import { RecentDeals, type DealRange } from "./recent-deals.ts";
 import { DAY_US, RollingWindow, type TradePoint, type WindowStats } from "./rolling-window.ts";
 

@@ -1,5 +1,6 @@
 import { createHash } from "node:crypto";
-import { candleRowsJson, candleRowsOf, candleUpsertSql } from "../marketdata/candles.ts";
+import { candleRowsOf } from "../core/candles/index.ts";
+import { candleRowsJson, candleUpsertSql } from "./candles.ts";
 import { DatabaseUnavailableError } from "./errors.ts";
 import { dealRecord, orderRecord } from "./rows.ts";
 import type {

@@ -24,3 +24,5 @@ export {
 } from "./reads.ts";
 export { insertApiKey, insertCommission, insertCurrency, insertUser, upsertPair } from "./reference.ts";
 export { DEAL_COLUMNS, dealOf, type DealRecord } from "./rows.ts";
+export { readCandles, upsertCandles } from "./candles.ts";
+export { dealsPage, latestDeals, recentDeals } from "./deal-queries.ts";

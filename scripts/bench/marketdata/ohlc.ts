@@ -1,4 +1,5 @@
-import { candleRowsOf, readCandles, upsertCandles, type Candle } from "../../../exchange/marketdata/candles.ts";
+import { candleRowsOf, type Candle } from "../../../exchange/core/candles/index.ts";
+import { readCandles, upsertCandles } from "../../../exchange/store/index.ts";
 import type { Db, DealRow } from "../../../exchange/store/index.ts";
 
 // OHLC from the stored rollup (what GET /api/ohlc reads) against the same candles computed by a

@@ -5,10 +5,10 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { mulberry32 } from "../../lib/random.ts";
-import { migrate, openDb, writeUnits, type Db, type DealRow } from "../store/index.ts";
-import { dealsPage, latestDeals } from "./queries.ts";
-import { referencePage } from "./deal-page-reference.ts";
-import type { DealRange } from "./recent-deals.ts";
+import { migrate, openDb, writeUnits, type Db, type DealRow } from "./index.ts";
+import { dealsPage, latestDeals } from "./deal-queries.ts";
+import { referencePage } from "../marketdata/deal-page-reference.ts";
+import type { DealRange } from "../marketdata/recent-deals.ts";
 
 // The database side of /api/deals and /historical_trades, held to the same reference as the
 // in-memory RecentDeals (recent-deals.test.ts): both must answer every page alike.

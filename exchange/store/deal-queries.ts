@@ -1,4 +1,5 @@
-import { DEAL_COLUMNS, dealOf, type DealRecord, type DealRow, type Queryable } from "../store/index.ts";
+import { DEAL_COLUMNS, dealOf, type DealRecord } from "./rows.ts";
+import type { DealRow, Queryable } from "./types.ts";
 
 // Read queries of the market-data endpoints over the deals table (indexed by
 // (pair_code, executed_at_us desc) and (pair_code, trade_seq)).
