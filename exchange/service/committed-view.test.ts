@@ -11,10 +11,10 @@ import {
   type OrderRow,
   type WriteUnit,
 } from "../store/index.ts";
-import { orderRow } from "../store/test-fixtures.ts";
+import { orderRow } from "../../test/support/exchange/order-row.ts";
 import { CommittedView } from "./committed-view.ts";
 import { Exchange } from "./exchange.ts";
-import { openDemoDb } from "./test-fixtures.ts";
+import { openDemoDb } from "../../test/support/exchange/demo-db.ts";
 
 const SEED = Number(process.env.VIEW_SEED ?? Date.now() % 1_000_000);
 console.log(`# committed view property test: VIEW_SEED=${SEED}`);

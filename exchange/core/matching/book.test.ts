@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
-import { doneStatus, implementations, lastEvent, place, trades } from "./test-helpers.ts";
+import { doneStatus, implementations, lastEvent, place, trades } from "../../../test/support/exchange/order-books.ts";
 
 for (const { name, create } of implementations) {
   describe(`${name}: limit orders and priority`, () => {

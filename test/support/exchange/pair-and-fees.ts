@@ -1,6 +1,6 @@
-import { definePair, type PairSpec } from "../money/pair.ts";
-import type { Rate } from "../money/rate.ts";
-import type { PairFees } from "./commissions.ts";
+import { definePair, type PairSpec } from "../../../exchange/core/money/pair.ts";
+import type { Rate } from "../../../exchange/core/money/rate.ts";
+import type { PairFees } from "../../../exchange/core/ledger/commissions.ts";
 
 /** AGT/USD with small decimals so amounts stay readable: 1 lot = 100 AGT units, 1 tick x 1 lot = 100 USD units. */
 export const AGT = { code: "AGT", decimals: 4 } as const;

@@ -1,5 +1,5 @@
-import type { DealRow } from "../store/index.ts";
-import type { DealRange } from "./recent-deals.ts";
+import type { DealRow } from "../../../exchange/store/index.ts";
+import type { DealRange } from "../../../exchange/marketdata/recent-deals.ts";
 
 /**
  * Test reference for a page of deals, as /api/deals and /historical_trades define it: filter by

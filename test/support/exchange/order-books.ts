@@ -1,6 +1,6 @@
-import { FastBook } from "./fast-book.ts";
-import { ReferenceBook } from "./reference-book.ts";
-import type { BookEvent, BookOptions, OrderBook, PlaceCommand } from "./types.ts";
+import { FastBook } from "../../../exchange/core/matching/fast-book.ts";
+import { ReferenceBook } from "./model-book.ts";
+import type { BookEvent, BookOptions, OrderBook, PlaceCommand } from "../../../exchange/core/matching/types.ts";
 
 /** Both implementations, so every behaviour test pins the fast book and the reference alike. */
 export const implementations: { name: string; create(options?: BookOptions): OrderBook }[] = [

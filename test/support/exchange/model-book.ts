@@ -8,8 +8,8 @@ import type {
   PlaceCommand,
   RestingOrder,
   TakerEndReason,
-} from "./types.ts";
-import { validatePlace } from "./validate.ts";
+} from "../../../exchange/core/matching/types.ts";
+import { validatePlace } from "../../../exchange/core/matching/validate.ts";
 
 interface ReferenceOrder {
   orderId: string;
