@@ -7,10 +7,10 @@ import { after, before, describe, it } from "node:test";
 import { mulberry32 } from "../../lib/random.ts";
 import { migrate, openDb, writeUnits, type Db, type DealRow } from "./index.ts";
 import { dealsPage, latestDeals } from "./deal-queries.ts";
-import { referencePage } from "../../test/support/exchange/deal-page-model.ts";
+import { modelPage } from "../../test/support/exchange/deal-page-model.ts";
 import type { DealRange } from "../marketdata/recent-deals.ts";
 
-// The database side of /api/deals and /historical_trades, held to the same reference as the
+// The database side of /api/deals and /historical_trades, held to the same model as the
 // in-memory RecentDeals (recent-deals.test.ts): both must answer every page alike.
 
 const SEED = Number(process.env.QUERIES_SEED ?? 77);
@@ -54,7 +54,7 @@ describe("deal queries on PGlite", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("pages by time range, side, offset and limit exactly as the reference", async () => {
+  it("pages by time range, side, offset and limit exactly as the model", async () => {
     const last = deals.at(-1)!.executedAtUs;
     for (let i = 0; i < 60; i++) {
       const pick = () => 1_000_000 + Math.floor(random() * (last - 1_000_000 + 2000));
@@ -68,7 +68,7 @@ describe("deal queries on PGlite", () => {
       const page = await dealsPage(db, "ALPHA_USDT", range);
       assert.deepEqual(
         page.map((d) => d.tradeSeq),
-        referencePage(deals, range).map((d) => d.tradeSeq),
+        modelPage(deals, range).map((d) => d.tradeSeq),
         JSON.stringify(range),
       );
     }

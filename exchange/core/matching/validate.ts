@@ -1,7 +1,7 @@
 import type { PlaceCommand, RejectCode } from "./types.ts";
 
 /**
- * Checks that need no book. Shared by the fast and the reference book: it is small
+ * Checks that need no book. Shared by the fast and the model book: it is small
  * enough to read at a glance, and the unit tests pin every code it returns.
  */
 export function validatePlace(command: PlaceCommand): RejectCode | null {

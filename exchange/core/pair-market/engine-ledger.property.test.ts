@@ -8,13 +8,13 @@ import type { LedgerState } from "../ledger/types.ts";
 import { applyEntry } from "../ledger/state.ts";
 import { deposit, withdraw } from "../ledger/wallet.ts";
 import { FastBook } from "../matching/fast-book.ts";
-import { ReferenceBook } from "../../../test/support/exchange/model-book.ts";
+import { ModelBook } from "../../../test/support/exchange/model-book.ts";
 import type { BookEvent, OrderBook } from "../matching/types.ts";
 import { baseUnitsOfLots, quoteUnitsOf } from "../money/pair.ts";
 import { cancelAllOrders, cancelOrder, placeOrder, type Outcome, type PairMarket } from "./pair-market.ts";
 
 // Random command streams over a few users drive the fast book (with the ledger) and
-// the reference book; after every step both must have emitted the same events and
+// the model book; after every step both must have emitted the same events and
 // hold the same orders, and the money must add up. Replay a failure with FC_SEED
 // (and FC_RUNS for a longer search).
 
@@ -103,7 +103,7 @@ const count = (what: string) => seen.set(what, (seen.get(what) ?? 0) + 1);
 class Run {
   readonly ledger: LedgerState = createLedger();
   readonly market: PairMarket = { pair, fees: testFees, book: new FastBook() };
-  readonly reference: OrderBook = new ReferenceBook();
+  readonly reference: OrderBook = new ModelBook();
   private readonly issuedIds: string[] = [];
   private readonly orders = new Map<string, TrackedOrder>();
   private readonly deposits = new Map<string, bigint>();
@@ -313,7 +313,7 @@ function expectedFee(amount: bigint, rule: FeeRule): bigint {
   return fee > amount ? amount : fee;
 }
 
-describe("fast book + ledger against the reference book", () => {
+describe("fast book + ledger against the model book", () => {
   it("agree on every event and keep every invariant over random command streams", () => {
     fc.assert(
       fc.property(fc.array(command, { minLength: 1, maxLength: 150, size: "max" }), (commands) => {

@@ -2,11 +2,11 @@ import type { DealRow } from "../../../exchange/store/index.ts";
 import type { DealRange } from "../../../exchange/marketdata/recent-deals.ts";
 
 /**
- * Test reference for a page of deals, as /api/deals and /historical_trades define it: filter by
+ * Test model of a page of deals, as /api/deals and /historical_trades define it: filter by
  * time range and side, order by time then trade id descending, then offset and limit. Both the
  * database query and the in-memory RecentDeals are held to it.
  */
-export function referencePage(all: readonly DealRow[], range: DealRange): DealRow[] {
+export function modelPage(all: readonly DealRow[], range: DealRange): DealRow[] {
   return all
     .filter(
       (d) =>

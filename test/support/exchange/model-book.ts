@@ -8,10 +8,10 @@ import type {
   PlaceCommand,
   RestingOrder,
   TakerEndReason,
-} from "../../../exchange/core/matching/types.ts";
-import { validatePlace } from "../../../exchange/core/matching/validate.ts";
+} from "../../../exchange/core/matching/index.ts";
+import { validatePlace } from "../../../exchange/core/matching/index.ts";
 
-interface ReferenceOrder {
+interface ModelOrder {
   orderId: string;
   userId: string;
   isBid: boolean;
@@ -25,9 +25,9 @@ interface ReferenceOrder {
  * The book to compare the fast one against: each side a plain array kept fully
  * sorted in priority order, matched front to back. Slow and obviously right.
  */
-export class ReferenceBook implements OrderBook {
-  private bids: ReferenceOrder[] = [];
-  private asks: ReferenceOrder[] = [];
+export class ModelBook implements OrderBook {
+  private bids: ModelOrder[] = [];
+  private asks: ModelOrder[] = [];
   private arrivals = 0;
   private tradeSeq: number;
 
@@ -134,7 +134,7 @@ export class ReferenceBook implements OrderBook {
     return own.map((order) => this.removeById(order.orderId, "USER_CANCEL"));
   }
 
-  private insert(order: ReferenceOrder): void {
+  private insert(order: ModelOrder): void {
     const side = order.isBid ? this.bids : this.asks;
     side.push(order);
     side.sort((a, b) =>
@@ -157,7 +157,7 @@ export class ReferenceBook implements OrderBook {
 /** Matches the taker against `opposite` (best first), removing what it consumes. */
 function matchAgainst(
   command: PlaceCommand,
-  opposite: ReferenceOrder[],
+  opposite: ModelOrder[],
   events: BookEvent[],
   nextTradeSeq: () => number = () => 0,
 ): { remaining: number; endReason: TakerEndReason | null } {
@@ -204,12 +204,12 @@ function canTrade(command: PlaceCommand, restingPrice: number): boolean {
   return command.isBid ? restingPrice <= command.price! : restingPrice >= command.price!;
 }
 
-function cancelled(order: ReferenceOrder, reason: CancelReason): BookEvent {
+function cancelled(order: ModelOrder, reason: CancelReason): BookEvent {
   const { orderId, userId, isBid, price, remaining } = order;
   return { type: "cancelled", orderId, userId, isBid, price, remaining, reason };
 }
 
-function toResting(order: ReferenceOrder): RestingOrder {
+function toResting(order: ModelOrder): RestingOrder {
   const { orderId, userId, isBid, price, remaining } = order;
   return { orderId, userId, isBid, price, remaining };
 }

@@ -1,11 +1,11 @@
 import { FastBook } from "../../../exchange/core/matching/fast-book.ts";
-import { ReferenceBook } from "./model-book.ts";
+import { ModelBook } from "./model-book.ts";
 import type { BookEvent, BookOptions, OrderBook, PlaceCommand } from "../../../exchange/core/matching/types.ts";
 
-/** Both implementations, so every behaviour test pins the fast book and the reference alike. */
+/** Both implementations, so every behaviour test pins the fast book and the model alike. */
 export const implementations: { name: string; create(options?: BookOptions): OrderBook }[] = [
   { name: "FastBook", create: (options) => new FastBook(options) },
-  { name: "ReferenceBook", create: (options) => new ReferenceBook(options) },
+  { name: "ModelBook", create: (options) => new ModelBook(options) },
 ];
 
 export type PlaceInput = Partial<Omit<PlaceCommand, "kind">> & Pick<PlaceCommand, "orderId" | "amount">;
