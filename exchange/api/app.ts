@@ -21,7 +21,7 @@ import {
   type ReplayGuard,
 } from "../auth/index.ts";
 import type { MarketData } from "../marketdata/market-data.ts";
-import type { Exchange } from "../service/index.ts";
+import type { Exchange } from "../application/index.ts";
 import { DatabaseUnavailableError } from "../store/index.ts";
 import { adminApi } from "./admin.ts";
 import { aggregatorApi } from "./aggregator.ts";

@@ -6,7 +6,7 @@ import { decimalJson } from "../core/money/json.ts";
 import { readCandles } from "../store/index.ts";
 import { bucketCount, INTERVALS } from "../core/candles/index.ts";
 import { percentChange, tickLotText, type MarketData } from "../marketdata/market-data.ts";
-import type { Exchange, Pair } from "../service/index.ts";
+import type { Exchange, Pair } from "../application/index.ts";
 import type { RouteRegistry } from "./registry.ts";
 import { pairCode } from "./schemas.ts";
 import { isoFromMicros } from "./time.ts";

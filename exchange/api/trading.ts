@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { ApiError } from "../../lib/http/index.ts";
 import type { SignedVariables } from "../auth/index.ts";
-import { BOOK_REJECTIONS, type Exchange } from "../service/index.ts";
+import { BOOK_REJECTIONS, type Exchange } from "../application/index.ts";
 import { listOrderDeals, listOrders } from "../store/index.ts";
 import type { RouteRegistry } from "./registry.ts";
 import { cancelAllQuery, listOrdersQuery, orderIdParam, pageOf, placeOrderBody } from "./schemas.ts";

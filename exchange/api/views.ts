@@ -1,6 +1,6 @@
 import { formatAmount, formatCurrencyUnits, formatPrice, quoteUnitsOf, type PairSpec } from "../core/money/index.ts";
 import { decimalJson } from "../core/money/json.ts";
-import type { Exchange } from "../service/index.ts";
+import type { Exchange } from "../application/index.ts";
 import type { CommissionRow, DealRow, DepositRow, OrderRow, WithdrawalRow } from "../store/index.ts";
 import { isoFromMicros, isoFromMs } from "./time.ts";
 

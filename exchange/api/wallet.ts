@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import type { SignedVariables } from "../auth/index.ts";
-import type { Exchange } from "../service/index.ts";
+import type { Exchange } from "../application/index.ts";
 import { listDeposits, listWithdrawals } from "../store/index.ts";
 import { commissionSchema } from "./public.ts";
 import type { RouteRegistry } from "./registry.ts";

@@ -5,7 +5,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, describe, it } from "node:test";
 import { parseUnits } from "../core/money/index.ts";
-import type { Exchange } from "../service/index.ts";
+import type { Exchange } from "../application/index.ts";
 import { parseDemoCredentials, readDemoCredentials } from "./credentials.ts";
 import { DEMO_USERS, demoDepositAmount, ensureDemoUsers } from "./users.ts";
 

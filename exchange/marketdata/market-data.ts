@@ -1,5 +1,5 @@
 import { formatUnits } from "../core/money/index.ts";
-import type { Exchange, Pair } from "../service/index.ts";
+import type { Exchange, Pair } from "../application/index.ts";
 import type { DealRow, Queryable } from "../store/index.ts";
 import { dealsPage, latestDeals, recentDeals } from "../store/index.ts";
 import { RecentDeals, type DealRange } from "./recent-deals.ts";

@@ -4,7 +4,7 @@ import type { ExchangeEnv } from "../../config/env.ts";
 import { createExchangeApp } from "../api/app.ts";
 import { createKeyVault, createReplayGuard, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
 import { MarketData } from "../marketdata/market-data.ts";
-import { Exchange } from "../service/index.ts";
+import { Exchange } from "../application/index.ts";
 import { createCommitter, migrate, openDb, type Db, type GroupCommitter } from "../store/index.ts";
 import { resolveSecrets, type ExchangeSecrets } from "./secrets.ts";
 

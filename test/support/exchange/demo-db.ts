@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { seedReferenceData } from "../../../exchange/demo/reference-data.ts";
 import { type Db, migrate, openDb } from "../../../exchange/store/index.ts";
-import type { Exchange } from "../../../exchange/service/exchange.ts";
+import type { Exchange } from "../../../exchange/application/exchange.ts";
 
 /** A migrated PGlite database in a new temporary directory, holding the demo currencies and pairs. */
 export async function openDemoDb(prefix: string): Promise<{ dir: string; db: Db }> {

@@ -4,7 +4,7 @@ import { dealId, type BookEvent, type SelfTradePrevention, type TimeInForce } fr
 import { parseAmount, parseCurrencyUnits, parsePrice, quoteUnitsOf } from "../core/money/index.ts";
 import type { PlaceRejectCode } from "../core/pair-market/index.ts";
 import type { BalanceRow, DealRow, FeeTotalRow, OrderRow, WriteUnit } from "../store/index.ts";
-import type { Pair } from "./reference.ts";
+import type { Pair } from "./reference-data.ts";
 
 // Turning requests into engine commands and the engine's answers into rows. Pure functions over
 // the in-memory state; the Exchange class sequences them and commits what they return.

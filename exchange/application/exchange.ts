@@ -38,7 +38,7 @@ import { cancelAllOrders, cancelOrder, placeOrder, type PairMarket } from "../co
 import { monotonicMicros, type MicrosClock } from "./clock.ts";
 import { CommittedView } from "./committed-view.ts";
 import { InFlight } from "./in-flight.ts";
-import { ReferenceData, type Currency, type Pair } from "./reference.ts";
+import { ReferenceData, type Currency, type Pair } from "./reference-data.ts";
 import {
   BOOK_REJECTIONS,
   balancesTouched,
@@ -46,7 +46,7 @@ import {
   placeRejection,
   rowsOfEvents,
   type PlaceOrderInput,
-} from "./trading.ts";
+} from "./order-rows.ts";
 
 // The exchange's in-memory core and its sequencing. Every command runs synchronously against
 // the books and the ledger (JavaScript runs one at a time, so no two commands interleave), then

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DEMO_REFERENCE_DATA } from "../demo/reference-data.ts";
 import type { CommissionRow } from "../store/index.ts";
-import { ReferenceData } from "./reference.ts";
+import { ReferenceData } from "./reference-data.ts";
 
 const rows = (): CommissionRow[] =>
   DEMO_REFERENCE_DATA.commissions.map((row, i) => ({ commissionId: `c${i}`, ...row }));
