@@ -22,6 +22,7 @@ import {
 } from "../auth/index.ts";
 import type { MarketData } from "../marketdata/market-data.ts";
 import type { Exchange } from "../application/index.ts";
+import { domainErrorAnswer } from "./domain-errors.ts";
 import { DatabaseUnavailableError } from "../store/index.ts";
 import { adminApi } from "./admin.ts";
 import { aggregatorApi } from "./aggregator.ts";
@@ -242,7 +243,7 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
   app.onError(
     errorHandler({
       log: options.log,
-      classify: (error) => (isUnavailable(error) ? unavailable(error.message) : undefined),
+      classify: (error) => (isUnavailable(error) ? unavailable(error.message) : domainErrorAnswer(error)),
     }),
   );
   return app;

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { ApiError } from "../../lib/http/index.ts";
 import type { SignedVariables } from "../auth/index.ts";
-import { BOOK_REJECTIONS, type Exchange } from "../application/index.ts";
+import { apiErrorOf } from "./domain-errors.ts";
+import { bookRejection, type Exchange } from "../application/index.ts";
 import { listOrderDeals, listOrders } from "../store/index.ts";
 import type { RouteRegistry } from "./registry.ts";
 import { cancelAllQuery, listOrdersQuery, orderIdParam, pageOf, placeOrderBody } from "./schemas.ts";
@@ -85,10 +85,8 @@ export function ordersApi(registry: RouteRegistry, exchange: Exchange) {
     async ({ body, c }) => {
       const result = await exchange.placeOrder(c.get("auth").userId, body);
       if (result.replay) c.header("Idempotent-Replay", "true");
-      if (result.order.status === "rejected") {
-        const code = result.order.reason ?? "REJECTED";
-        throw new ApiError(400, code, `Order ${result.order.id} rejected: ${BOOK_REJECTIONS[code] ?? code}`);
-      }
+      const rejection = bookRejection(result.order);
+      if (!rejection.ok) throw apiErrorOf(rejection);
       return c.json(orderView(exchange, result.order, result.fills), result.replay ? 200 : 201);
     },
   );

@@ -1,5 +1,5 @@
+import { DomainError, invalidInput } from "../core/result.ts";
 import { randomUUID } from "node:crypto";
-import { ApiError, invalidParam, notFound } from "../../lib/http/index.ts";
 import {
   applyEntry,
   createLedger,
@@ -39,14 +39,7 @@ import { monotonicMicros, type MicrosClock } from "./clock.ts";
 import { CommittedView } from "./committed-view.ts";
 import { InFlight } from "./in-flight.ts";
 import { ReferenceData, type Currency, type Pair } from "./reference-data.ts";
-import {
-  BOOK_REJECTIONS,
-  balancesTouched,
-  parseOrder,
-  placeRejection,
-  rowsOfEvents,
-  type PlaceOrderInput,
-} from "./order-rows.ts";
+import { balancesTouched, parseOrder, placeRejection, rowsOfEvents, type PlaceOrderInput } from "./order-rows.ts";
 
 // The exchange's in-memory core and its sequencing. Every command runs synchronously against
 // the books and the ledger (JavaScript runs one at a time, so no two commands interleave), then
@@ -261,7 +254,7 @@ export class Exchange {
 
   /** Issues a key pair; the private key is returned once and stored only encrypted. */
   async issueApiKey(userId: string): Promise<{ publicKey: string; privateKey: string }> {
-    if (!this.users.has(userId)) throw notFound(`Unknown user ${userId}`);
+    if (!this.users.has(userId)) throw new DomainError("NOT_FOUND", `Unknown user ${userId}`);
     const pair = this.options.generateKeyPair();
     const row: ApiKeyRow = {
       publicKey: pair.publicKey,
@@ -381,7 +374,7 @@ export class Exchange {
     if (open !== undefined && open.userId === userId) return open;
     const stored = await getOrder(this.db, orderId);
     // Another user's order looks unknown, so ids leak nothing.
-    if (stored === null || stored.userId !== userId) throw notFound(`No order ${orderId}`);
+    if (stored === null || stored.userId !== userId) throw new DomainError("NOT_FOUND", `No order ${orderId}`);
     return stored;
   }
 
@@ -389,7 +382,7 @@ export class Exchange {
     const open = this.openOrders.get(orderId);
     if (open === undefined || open.userId !== userId) {
       const stored = await this.order(userId, orderId);
-      throw new ApiError(409, "ORDER_NOT_OPEN", `Order ${orderId} is ${stored.status}`);
+      throw new DomainError("ORDER_NOT_OPEN", `Order ${orderId} is ${stored.status}`);
     }
     const market = this.market(open.pairCode);
     this.admit();
@@ -458,7 +451,7 @@ export class Exchange {
   /** The book and ledger of a pair, active or not; 400 UNKNOWN_PAIR when there is no such pair. */
   market(pairCode: string): Market {
     const market = this.markets.get(pairCode);
-    if (market === undefined) throw new ApiError(400, "UNKNOWN_PAIR", `Unknown currency pair ${pairCode}`);
+    if (market === undefined) throw new DomainError("UNKNOWN_PAIR", `Unknown currency pair ${pairCode}`);
     return market;
   }
 
@@ -481,10 +474,10 @@ export class Exchange {
     reference: string | null;
     depositId?: string;
   }): Promise<DepositRow> {
-    if (!this.users.has(args.userId)) throw notFound(`Unknown user ${args.userId}`);
+    if (!this.users.has(args.userId)) throw new DomainError("NOT_FOUND", `Unknown user ${args.userId}`);
     const currency = this.reference.currency(args.currency);
     if (!currency.row.canDeposit)
-      throw new ApiError(400, "DEPOSITS_DISABLED", `Deposits of ${currency.row.code} are disabled`);
+      throw new DomainError("DEPOSITS_DISABLED", `Deposits of ${currency.row.code} are disabled`);
     const amount = positiveAmount(currency, args.amount);
     const id = args.depositId ?? randomUUID();
     // A deposit id repeated while the first is still being credited, or after, is refused: it
@@ -494,7 +487,7 @@ export class Exchange {
       () => getDeposit(this.db, id),
       () => this.credit(id, args.userId, currency, amount, args.reference),
     );
-    if (replay) throw new ApiError(409, "DUPLICATE_DEPOSIT", `Deposit ${id} was already credited`);
+    if (replay) throw new DomainError("DUPLICATE_DEPOSIT", `Deposit ${id} was already credited`);
     return value;
   }
 
@@ -507,7 +500,7 @@ export class Exchange {
   ): Promise<DepositRow> {
     const fee = this.reference.walletFee("refill", currency, this.levelOf(userId));
     const entry = depositEntry(this.ledger, { depositId: id, userId, currency: currency.spec, amount, fee });
-    if (!entry.ok) throw invalidParam("amount", entry.message);
+    if (!entry.ok) throw invalidInput("amount", entry.message);
     this.admit();
     this.mutating(() => applyEntry(this.ledger, entry.value));
     const row: DepositRow = {
@@ -546,21 +539,19 @@ export class Exchange {
   private async debit(args: WithdrawArgs): Promise<WithdrawalRow> {
     const currency = this.reference.currency(args.currency);
     if (!currency.row.canWithdraw)
-      throw new ApiError(400, "WITHDRAWALS_DISABLED", `Withdrawals of ${currency.row.code} are disabled`);
+      throw new DomainError("WITHDRAWALS_DISABLED", `Withdrawals of ${currency.row.code} are disabled`);
     const amount = positiveAmount(currency, args.amount);
     const min =
       currency.row.minWithdraw === null ? null : parseCurrencyUnits(currency.row.minWithdraw, currency.spec, "up");
     const max =
       currency.row.maxWithdraw === null ? null : parseCurrencyUnits(currency.row.maxWithdraw, currency.spec, "down");
     if (min?.ok && amount < min.value)
-      throw new ApiError(
-        400,
+      throw new DomainError(
         "BELOW_MIN_WITHDRAW",
         `amount: the minimum ${currency.row.code} withdrawal is ${currency.row.minWithdraw}`,
       );
     if (max?.ok && amount > max.value)
-      throw new ApiError(
-        400,
+      throw new DomainError(
         "ABOVE_MAX_WITHDRAW",
         `amount: the maximum ${currency.row.code} withdrawal is ${currency.row.maxWithdraw}`,
       );
@@ -574,9 +565,9 @@ export class Exchange {
       fee,
     });
     if (!entry.ok) {
-      if (entry.code === "INSUFFICIENT_FUNDS") throw new ApiError(400, "INSUFFICIENT_BALANCE", entry.message);
-      if (entry.code === "AMOUNT_BELOW_FEE") throw new ApiError(400, "AMOUNT_BELOW_FEE", entry.message);
-      throw new ApiError(400, "INVALID_PARAM", entry.message);
+      if (entry.code === "INSUFFICIENT_FUNDS") throw new DomainError("INSUFFICIENT_BALANCE", entry.message);
+      if (entry.code === "AMOUNT_BELOW_FEE") throw new DomainError("AMOUNT_BELOW_FEE", entry.message);
+      throw new DomainError("INVALID_PARAM", entry.message);
     }
     this.admit();
     this.mutating(() => applyEntry(this.ledger, entry.value));
@@ -774,9 +765,9 @@ function feeOfEntry(entry: Entry): bigint {
 /** A deposit's or withdrawal's amount in base units: positive, within the currency's decimals and storage. */
 function positiveAmount(currency: Currency, text: string): bigint {
   const amount = parseCurrencyUnits(text, currency.spec);
-  if (!amount.ok && amount.code === "OUT_OF_RANGE") throw invalidParam("amount", amount.message);
+  if (!amount.ok && amount.code === "OUT_OF_RANGE") throw invalidInput("amount", amount.message);
   if (!amount.ok || amount.value <= 0n)
-    throw invalidParam(
+    throw invalidInput(
       "amount",
       `must be a positive ${currency.row.code} amount with at most ${currency.spec.decimals} decimals`,
     );

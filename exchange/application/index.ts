@@ -1,4 +1,5 @@
 export { Exchange, type Committer, type ExchangeOptions, type KeyVault, type OrderResult } from "./exchange.ts";
 export { ReferenceData, type Currency, type Pair } from "./reference-data.ts";
-export { BOOK_REJECTIONS, type PlaceOrderInput } from "./order-rows.ts";
+export { bookRejection, type PlaceOrderInput } from "./order-rows.ts";
+export { DOMAIN_ERROR_CODES, DomainError, type DomainErrorCode } from "../core/result.ts";
 export { monotonicMicros, type MicrosClock } from "./clock.ts";

@@ -1,4 +1,4 @@
-import { ApiError, invalidParam } from "../../lib/http/index.ts";
+import { DomainError, fail, invalidInput, ok, type DomainErrorCode, type Result } from "../core/result.ts";
 import { balanceOf, feesCollected, type Entry, type LedgerState } from "../core/ledger/index.ts";
 import { dealId, type BookEvent, type SelfTradePrevention, type TimeInForce } from "../core/matching/index.ts";
 import { parseAmount, parseCurrencyUnits, parsePrice, quoteUnitsOf } from "../core/money/index.ts";
@@ -39,29 +39,29 @@ export function parseOrder(
   askSide: () => { price: number; amount: bigint }[],
 ): ParsedOrder {
   const amount = parseAmount(input.amount, pair.spec);
-  if (!amount.ok) throw invalidParam("amount", describe(amount.code, pair.spec.digitsAmount));
-  if (amount.value === 0) throw invalidParam("amount", "must be positive");
+  if (!amount.ok) throw invalidInput("amount", describe(amount.code, pair.spec.digitsAmount));
+  if (amount.value === 0) throw invalidInput("amount", "must be positive");
   const timeInForce = input.timeInForce ?? (input.type === "limit" ? "GTC" : "IOC");
   if (input.type === "limit") {
-    if (input.price === undefined) throw invalidParam("price", "is required for a limit order");
-    if (input.quoteAmount !== undefined) throw invalidParam("quoteAmount", "is only for market buys");
+    if (input.price === undefined) throw invalidInput("price", "is required for a limit order");
+    if (input.quoteAmount !== undefined) throw invalidInput("quoteAmount", "is only for market buys");
     const price = parsePrice(input.price, pair.spec);
-    if (!price.ok) throw invalidParam("price", describe(price.code, pair.spec.digitsPrice));
-    if (price.value === 0) throw invalidParam("price", "must be positive");
-    if (input.postOnly && timeInForce !== "GTC") throw invalidParam("postOnly", "needs timeInForce GTC");
+    if (!price.ok) throw invalidInput("price", describe(price.code, pair.spec.digitsPrice));
+    if (price.value === 0) throw invalidInput("price", "must be positive");
+    if (input.postOnly && timeInForce !== "GTC") throw invalidInput("postOnly", "needs timeInForce GTC");
     return { priceTicks: price.value, amountLots: amount.value, quoteBudget: undefined, timeInForce };
   }
-  if (input.price !== undefined) throw invalidParam("price", "must be omitted for a market order");
-  if (timeInForce === "GTC") throw invalidParam("timeInForce", "a market order cannot rest: use IOC or FOK");
-  if (input.postOnly) throw invalidParam("postOnly", "a market order always takes");
+  if (input.price !== undefined) throw invalidInput("price", "must be omitted for a market order");
+  if (timeInForce === "GTC") throw invalidInput("timeInForce", "a market order cannot rest: use IOC or FOK");
+  if (input.postOnly) throw invalidInput("postOnly", "a market order always takes");
   if (!input.isBid) {
-    if (input.quoteAmount !== undefined) throw invalidParam("quoteAmount", "is only for market buys");
+    if (input.quoteAmount !== undefined) throw invalidInput("quoteAmount", "is only for market buys");
     return { priceTicks: undefined, amountLots: amount.value, quoteBudget: undefined, timeInForce };
   }
   if (input.quoteAmount !== undefined) {
     const budget = parseCurrencyUnits(input.quoteAmount, pair.spec.quote);
-    if (!budget.ok) throw invalidParam("quoteAmount", describe(budget.code, pair.spec.quote.decimals));
-    if (budget.value <= 0n) throw invalidParam("quoteAmount", "must be positive");
+    if (!budget.ok) throw invalidInput("quoteAmount", describe(budget.code, pair.spec.quote.decimals));
+    if (budget.value <= 0n) throw invalidInput("quoteAmount", "must be positive");
     return { priceTicks: undefined, amountLots: amount.value, quoteBudget: budget.value, timeInForce };
   }
   // Lock what the amount costs against the asks as they are now: the command runs before
@@ -74,7 +74,7 @@ export function parseOrder(
     cost += quoteUnitsOf(level.price, lots, pair.spec);
     lotsLeft -= lots;
   }
-  if (cost === 0n) throw new ApiError(400, "NO_LIQUIDITY", `No asks on ${pair.row.code} for a market buy`);
+  if (cost === 0n) throw new DomainError("NO_LIQUIDITY", `No asks on ${pair.row.code} for a market buy`);
   return { priceTicks: undefined, amountLots: amount.value, quoteBudget: cost, timeInForce };
 }
 
@@ -85,25 +85,37 @@ function describe(code: string, digits: number): string {
 }
 
 /** Rejections before the book, as the HTTP codes clients see. */
-export function placeRejection(code: PlaceRejectCode, message: string): ApiError {
+export function placeRejection(code: PlaceRejectCode, message: string): DomainError {
   switch (code) {
     case "INSUFFICIENT_FUNDS":
-      return new ApiError(400, "INSUFFICIENT_BALANCE", message);
+      return new DomainError("INSUFFICIENT_BALANCE", message);
     case "BELOW_MIN_QUOTE_AMOUNT":
-      return new ApiError(400, "MIN_QUOTE_AMOUNT", message);
+      return new DomainError("MIN_QUOTE_AMOUNT", message);
     case "DUPLICATE_ORDER_ID":
       throw new Error(`order id collision: ${message}`);
     default:
-      return new ApiError(400, "INVALID_PARAM", message);
+      return new DomainError("INVALID_PARAM", message);
   }
 }
 
 /** Book-level rejections: the order reached the book and was turned away (it is kept, status rejected). */
-export const BOOK_REJECTIONS: Record<string, string> = {
+const BOOK_REJECTIONS = {
   NO_LIQUIDITY: "No liquidity on the other side for a market order",
   POST_ONLY_WOULD_TAKE: "A post-only order would have traded immediately",
   FOK_NOT_FILLABLE: "A fill-or-kill order could not be filled in full",
-};
+} as const satisfies Partial<Record<DomainErrorCode, string>>;
+
+/**
+ * A placed order the book turned away, as the rejection its client gets; ok when it was not
+ * rejected. Validation before the book refuses every other engine rejection, so one here is a bug.
+ */
+export function bookRejection(order: OrderRow): Result<OrderRow, DomainErrorCode> {
+  if (order.status !== "rejected") return ok(order);
+  const code = order.reason;
+  if (code === null || !(code in BOOK_REJECTIONS)) throw new Error(`order ${order.id} rejected by the book: ${code}`);
+  const reason = code as keyof typeof BOOK_REJECTIONS;
+  return fail(reason, `Order ${order.id} rejected: ${BOOK_REJECTIONS[reason]}`);
+}
 
 export interface Applied {
   readonly unit: WriteUnit;

@@ -1,4 +1,4 @@
-import { invalidParam } from "../../lib/http/index.ts";
+import { DomainError, invalidInput } from "../core/result.ts";
 import {
   COMMISSION_TYPES,
   commissionsForLevel,
@@ -9,7 +9,6 @@ import {
 } from "../core/ledger/index.ts";
 import { definePair, type CurrencySpec, type PairSpec } from "../core/money/index.ts";
 import type { CommissionRow, CurrencyRow, PairRow } from "../store/index.ts";
-import { ApiError } from "../../lib/http/index.ts";
 
 // Reference data in memory: currencies, pairs and the commission table, with the fee rules each
 // user tier resolves to cached, because a trade must not re-scan the commission table.
@@ -45,7 +44,7 @@ export class ReferenceData {
   setPair(row: PairRow): Pair {
     const base = this.currencies.get(row.base);
     const quote = this.currencies.get(row.quote);
-    if (base === undefined || quote === undefined) throw invalidParam("pair", `unknown currency in ${row.code}`);
+    if (base === undefined || quote === undefined) throw invalidInput("pair", `unknown currency in ${row.code}`);
     const spec = definePair({
       code: row.code,
       base: base.spec,
@@ -54,7 +53,7 @@ export class ReferenceData {
       digitsAmount: row.digitsAmount,
       minQuoteAmount: row.minQuoteAmount,
     });
-    if (!spec.ok) throw invalidParam("pair", spec.message);
+    if (!spec.ok) throw invalidInput("pair", spec.message);
     const pair = { row, spec: spec.value };
     this.pairs.set(row.code, pair);
     this.pairFeeCache.clear();
@@ -103,7 +102,7 @@ export class ReferenceData {
     let fees = this.pairFeeCache.get(key);
     if (fees === undefined) {
       const resolved = resolvePairFees(this.commissionsFor(level), pair.spec);
-      if (!resolved.ok) throw new ApiError(500, "INVALID_COMMISSION", resolved.message);
+      if (!resolved.ok) throw new Error(resolved.message);
       this.pairFeeCache.set(key, (fees = resolved.value));
     }
     return fees;
@@ -115,21 +114,20 @@ export class ReferenceData {
       currency: currency.spec,
       adapterCode: currency.row.adapterCode,
     });
-    if (!rule.ok) throw new ApiError(500, "INVALID_COMMISSION", rule.message);
+    if (!rule.ok) throw new Error(rule.message);
     return rule.value;
   }
 
   currency(code: string): Currency {
     const currency = this.currencies.get(code);
-    if (currency === undefined) throw new ApiError(400, "UNKNOWN_CURRENCY", `Unknown currency ${code}`);
+    if (currency === undefined) throw new DomainError("UNKNOWN_CURRENCY", `Unknown currency ${code}`);
     return currency;
   }
 
   /** An active pair, or 400 UNKNOWN_PAIR. */
   pair(code: string): Pair {
     const pair = this.pairs.get(code);
-    if (pair === undefined || !pair.row.active)
-      throw new ApiError(400, "UNKNOWN_PAIR", `Unknown currency pair ${code}`);
+    if (pair === undefined || !pair.row.active) throw new DomainError("UNKNOWN_PAIR", `Unknown currency pair ${code}`);
     return pair;
   }
 }
