@@ -21,9 +21,8 @@ import {
   type ReplayGuard,
 } from "../auth/index.ts";
 import type { MarketData } from "../marketdata/market-data.ts";
-import type { Exchange } from "../application/index.ts";
+import { DatabaseUnavailableError, type Exchange } from "../application/index.ts";
 import { domainErrorAnswer } from "./domain-errors.ts";
-import { DatabaseUnavailableError } from "../store/index.ts";
 import { adminApi } from "./admin.ts";
 import { aggregatorApi } from "./aggregator.ts";
 import { docsPage } from "./docs-page.ts";

@@ -3,7 +3,6 @@ import { z } from "zod";
 import type { SignedVariables } from "../auth/index.ts";
 import { apiErrorOf } from "./domain-errors.ts";
 import { bookRejection, type Exchange } from "../application/index.ts";
-import { listOrderDeals, listOrders } from "../store/index.ts";
 import type { RouteRegistry } from "./registry.ts";
 import { cancelAllQuery, listOrdersQuery, orderIdParam, pageOf, placeOrderBody } from "./schemas.ts";
 import { orderView, pageView } from "./views.ts";
@@ -105,18 +104,12 @@ export function ordersApi(registry: RouteRegistry, exchange: Exchange) {
       errors: [placeErrors[0]],
     },
     async ({ query, c }) => {
-      if (query.currencyPairCode !== undefined) exchange.reference.pair(query.currencyPairCode);
-      const userId = c.get("auth").userId;
-      // Open orders come from the committed view (served while the database is away); closed ones are only stored.
-      const page =
-        query.status === "open"
-          ? pageOfRows(exchange.openOrdersOf(userId, query.currencyPairCode), query.pageNumber, query.pageSize)
-          : await listOrders(exchange.db, userId, {
-              pairCode: query.currencyPairCode,
-              scope: query.status,
-              page: query.pageNumber,
-              pageSize: query.pageSize,
-            });
+      const page = await exchange.orders(c.get("auth").userId, {
+        pairCode: query.currencyPairCode,
+        scope: query.status,
+        page: query.pageNumber,
+        pageSize: query.pageSize,
+      });
       return c.json(pageView(page, query, (order) => orderView(exchange, order)));
     },
   );
@@ -136,7 +129,7 @@ export function ordersApi(registry: RouteRegistry, exchange: Exchange) {
     },
     async ({ params, c }) => {
       const order = await exchange.order(c.get("auth").userId, params.id);
-      return c.json(orderView(exchange, order, await listOrderDeals(exchange.db, params.id)));
+      return c.json(orderView(exchange, order, await exchange.orderFills(params.id)));
     },
   );
 
@@ -179,8 +172,4 @@ export function ordersApi(registry: RouteRegistry, exchange: Exchange) {
   );
 
   return app;
-}
-
-function pageOfRows<T>(rows: readonly T[], page: number, pageSize: number): { items: T[]; totalItems: number } {
-  return { items: rows.slice((page - 1) * pageSize, page * pageSize), totalItems: rows.length };
 }

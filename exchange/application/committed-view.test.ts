@@ -5,6 +5,7 @@ import { mulberry32 } from "../../lib/random.ts";
 import { createKeyVault, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
 import {
   createCommitter,
+  exchangeStore,
   loadState,
   type Db,
   type GroupCommitter,
@@ -99,7 +100,7 @@ describe("CommittedView against the database (property)", () => {
     ({ dir, db } = await openDemoDb("committed-view-"));
     committer = createCommitter(db);
     exchange = await Exchange.open({
-      db,
+      store: exchangeStore(db),
       committer,
       vault: createKeyVault(parseServerKey("44".repeat(32))),
       generateKeyPair: generateApiKeyPair,

@@ -1,4 +1,4 @@
-import type { BalanceRow, FeeTotalRow, OrderRow, WriteUnit } from "../store/index.ts";
+import type { BalanceRow, FeeTotalRow, OrderRow, WriteUnit } from "./records.ts";
 
 // What the database holds, kept in memory for reads. The working state (books, ledger) runs
 // ahead of the database by the commands waiting for their commit; readers must never see those

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { createKeyVault, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
-import { createCommitter, DatabaseUnavailableError, loadState, type Db } from "../store/index.ts";
+import { createCommitter, DatabaseUnavailableError, exchangeStore, loadState, type Db } from "../store/index.ts";
 import { CommittedView } from "./committed-view.ts";
 import { Exchange } from "./exchange.ts";
 import { openDemoDb, restingAsk } from "../../test/support/exchange/demo-db.ts";
@@ -19,7 +19,7 @@ describe("Exchange: a throw in the middle of a command is fatal", () => {
   before(async () => {
     ({ dir, db } = await openDemoDb("exchange-fatal-"));
     exchange = await Exchange.open({
-      db,
+      store: exchangeStore(db),
       committer: createCommitter(db),
       vault: createKeyVault(parseServerKey("33".repeat(32))),
       generateKeyPair: generateApiKeyPair,
@@ -106,7 +106,7 @@ describe("Exchange: a hung database", () => {
     const faulty = faultyDb(raw);
     const committer = createCommitter(faulty.db, { timeoutMs: 100 });
     const exchange = await Exchange.open({
-      db: faulty.db,
+      store: exchangeStore(faulty.db),
       committer,
       vault: createKeyVault(parseServerKey("55".repeat(32))),
       generateKeyPair: generateApiKeyPair,
@@ -150,7 +150,7 @@ describe("Exchange: a hung database", () => {
     );
     await assert.rejects(exchange.cancelAll(seller.id), DatabaseUnavailableError);
     await assert.rejects(
-      exchange.db.query("select 1"),
+      exchange.store.getOrder("00000000-0000-4000-8000-000000000000"),
       DatabaseUnavailableError,
       "reads that need the database fail at once",
     );

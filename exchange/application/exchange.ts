@@ -1,3 +1,4 @@
+import type { Candle, Interval } from "../core/candles/index.ts";
 import { DomainError, invalidInput } from "../core/result.ts";
 import { randomUUID } from "node:crypto";
 import {
@@ -13,27 +14,18 @@ import {
 } from "../core/ledger/index.ts";
 import { FastBook, type SelfTradePrevention, type TradeEvent } from "../core/matching/index.ts";
 import { parseCurrencyUnits } from "../core/money/index.ts";
-import {
-  getDeposit,
-  getOrder,
-  getOrderByClientId,
-  getWithdrawalByClientId,
-  listOrderDeals,
-  insertApiKey,
-  insertUser,
-  loadState,
-  type ApiKeyRow,
-  type Db,
-  type DealRow,
-  type DepositRow,
-  type LoadedState,
-  type OrderRow,
-  type UserRow,
-  type WithdrawalRow,
-  type WriteUnit,
-  type GroupCommitter,
-  DatabaseUnavailableError,
-} from "../store/index.ts";
+import type { Committer, ExchangeStore, OrderQuery } from "./ports.ts";
+import type {
+  ApiKeyRow,
+  DealRow,
+  DepositRow,
+  LoadedState,
+  OrderRow,
+  Page,
+  UserRow,
+  WithdrawalRow,
+  WriteUnit,
+} from "./records.ts";
 import { cancelAllOrders, cancelOrder, placeOrder, type PairMarket } from "../core/pair-market/index.ts";
 import { monotonicMicros, type MicrosClock } from "./clock.ts";
 import { CommittedView } from "./committed-view.ts";
@@ -51,18 +43,14 @@ import { balancesTouched, parseOrder, placeRejection, rowsOfEvents, type PlaceOr
 // write 503 before it changes anything, reads served from the committed view), waits for the
 // database, reloads the working state from it exactly as start-up does, and takes writes again.
 
-export type Committer = Pick<
-  GroupCommitter,
-  "commit" | "admit" | "failed" | "fail" | "onCommitted" | "onFailure" | "resume"
->;
-
 export interface KeyVault {
   encrypt(publicKey: string, privateKey: string): string;
   decrypt(publicKey: string, stored: string): string;
 }
 
 export interface ExchangeOptions {
-  readonly db: Db;
+  /** Storage (exchange/store passes its implementation of the port). */
+  readonly store: ExchangeStore;
   readonly committer: Committer;
   readonly vault: KeyVault;
   readonly generateKeyPair: () => { publicKey: string; privateKey: string };
@@ -121,11 +109,11 @@ export class Exchange {
   private readonly withdrawalIds = new InFlight<WithdrawalRow>();
   private orderSeq = 0;
   private readonly dealListeners: ((deals: readonly DealRow[]) => void)[] = [];
-  private readonly reloadListeners: ((db: Db) => Promise<void>)[] = [];
+  private readonly reloadListeners: ((store: ExchangeStore) => Promise<void>)[] = [];
   private readonly options: ExchangeOptions;
   private readonly nowMs: () => number;
   private readonly nowUs: MicrosClock;
-  private readonly guardedDb: Db;
+  private readonly guardedStore: ExchangeStore;
   private recovery: Promise<void> | null = null;
   private closed = false;
 
@@ -133,8 +121,7 @@ export class Exchange {
     this.options = options;
     this.nowMs = options.nowMs ?? Date.now;
     this.nowUs = options.nowUs ?? monotonicMicros();
-    this.guardedDb = guarded(
-      options.db,
+    this.guardedStore = options.store.guarded(
       () => !options.committer.failed,
       (error) => options.committer.fail(error),
     );
@@ -145,15 +132,15 @@ export class Exchange {
 
   /** Loads everything from the database and rebuilds the ledger and every book as they were. */
   static async open(options: ExchangeOptions): Promise<Exchange> {
-    return new Exchange(options, await loadState(options.db));
+    return new Exchange(options, await options.store.loadState());
   }
 
   /**
-   * The database for reads and the few direct writes; while the exchange is unavailable it
-   * refuses at once (DatabaseUnavailableError) instead of queueing callers behind a dead network.
+   * Storage for reads and the few direct writes; while the exchange is unavailable it refuses at
+   * once (DatabaseUnavailableError) instead of queueing callers behind a dead network.
    */
-  get db(): Db {
-    return this.guardedDb;
+  get store(): ExchangeStore {
+    return this.guardedStore;
   }
 
   /** false from a failed commit until the database is back and the state reloaded. */
@@ -204,9 +191,9 @@ export class Exchange {
         await new Promise((resolve) => setTimeout(resolve, delay));
         if (this.closed) return;
         try {
-          await this.options.db.fence();
-          this.load(await loadState(this.options.db));
-          for (const listener of this.reloadListeners) await listener(this.options.db);
+          await this.options.store.fence();
+          this.load(await this.options.store.loadState());
+          for (const listener of this.reloadListeners) await listener(this.options.store);
           this.options.committer.resume();
           log("exchange: the database is back; state reloaded, taking commands again");
           return;
@@ -221,9 +208,9 @@ export class Exchange {
 
   /**
    * Runs after every reload, before writes are taken again (market data reloads its deals), with
-   * the database itself: `db` still refuses while the exchange is unavailable.
+   * the unguarded store: `store` still refuses while the exchange is unavailable.
    */
-  onReload(listener: (db: Db) => Promise<void>): void {
+  onReload(listener: (store: ExchangeStore) => Promise<void>): void {
     this.reloadListeners.push(listener);
   }
 
@@ -247,7 +234,7 @@ export class Exchange {
 
   async createUser(level: number, address: string | null): Promise<UserRow> {
     const user: UserRow = { id: randomUUID(), level, address: address?.toLowerCase() ?? null, createdAt: this.nowMs() };
-    await insertUser(this.db, user);
+    await this.store.insertUser(user);
     this.users.set(user.id, user);
     return user;
   }
@@ -263,7 +250,7 @@ export class Exchange {
       createdAt: this.nowMs(),
       revokedAt: null,
     };
-    await insertApiKey(this.db, row);
+    await this.store.insertApiKey(row);
     this.apiKeys.set(row.publicKey, row);
     this.plainKeys.set(row.publicKey, pair.privateKey);
     return pair;
@@ -294,10 +281,10 @@ export class Exchange {
     const { value, replay } = await this.orderIds.once(
       `${userId}\u0000${clientOrderId}`,
       async () => {
-        const earlier = await getOrderByClientId(this.db, userId, clientOrderId);
+        const earlier = await this.store.getOrderByClientId(userId, clientOrderId);
         return earlier === null
           ? null
-          : { order: earlier, fills: await listOrderDeals(this.db, earlier.id), replay: true };
+          : { order: earlier, fills: await this.store.listOrderDeals(earlier.id), replay: true };
       },
       () => this.placeNow(userId, input),
     );
@@ -372,7 +359,7 @@ export class Exchange {
   async order(userId: string, orderId: string): Promise<OrderRow> {
     const open = this.committed.openOrder(orderId);
     if (open !== undefined && open.userId === userId) return open;
-    const stored = await getOrder(this.db, orderId);
+    const stored = await this.store.getOrder(orderId);
     // Another user's order looks unknown, so ids leak nothing.
     if (stored === null || stored.userId !== userId) throw new DomainError("NOT_FOUND", `No order ${orderId}`);
     return stored;
@@ -438,6 +425,25 @@ export class Exchange {
     }
   }
 
+  /**
+   * A user's orders, newest first. Open ones come from the committed view (served while the
+   * database is away); closed ones are only stored.
+   */
+  async orders(userId: string, query: OrderQuery): Promise<Page<OrderRow>> {
+    if (query.pairCode !== undefined) this.reference.pair(query.pairCode);
+    if (query.scope !== "open") return this.store.listOrders(userId, query);
+    const open = this.openOrdersOf(userId, query.pairCode);
+    return {
+      items: open.slice((query.page - 1) * query.pageSize, query.page * query.pageSize),
+      totalItems: open.length,
+    };
+  }
+
+  /** The deals an order took part in, oldest first. */
+  orderFills(orderId: string): Promise<DealRow[]> {
+    return this.store.listOrderDeals(orderId);
+  }
+
   /** A user's committed open orders, newest first. */
   openOrdersOf(userId: string, pairCode?: string): OrderRow[] {
     return this.committed.openOrdersOf(userId, pairCode);
@@ -455,6 +461,11 @@ export class Exchange {
     return market;
   }
 
+  /** Candles of `interval` whose bucket overlaps [startMs, endMs], oldest first; empty buckets are left out. */
+  candles(pairCode: string, interval: Interval, startMs: number, endMs: number): Promise<Candle[]> {
+    return this.store.readCandles(pairCode, interval, startMs, endMs);
+  }
+
   // -------------------------------------------------------------------------------------------
   // Wallet
 
@@ -464,6 +475,16 @@ export class Exchange {
       currency,
       ...this.committed.balance(userId, currency),
     }));
+  }
+
+  /** A user's credited deposits, newest first. */
+  deposits(userId: string, page: number, pageSize: number): Promise<Page<DepositRow>> {
+    return this.store.listDeposits(userId, page, pageSize);
+  }
+
+  /** A user's withdrawals, newest first. */
+  withdrawals(userId: string, page: number, pageSize: number): Promise<Page<WithdrawalRow>> {
+    return this.store.listWithdrawals(userId, page, pageSize);
   }
 
   /** Credits a deposit less its Refill commission; a repeated id returns the first deposit. */
@@ -484,7 +505,7 @@ export class Exchange {
     // must never be credited twice.
     const { value, replay } = await this.depositIds.once(
       id,
-      () => getDeposit(this.db, id),
+      () => this.store.getDeposit(id),
       () => this.credit(id, args.userId, currency, amount, args.reference),
     );
     if (replay) throw new DomainError("DUPLICATE_DEPOSIT", `Deposit ${id} was already credited`);
@@ -530,7 +551,7 @@ export class Exchange {
     if (clientId === undefined) return { withdrawal: await this.debit(args), replay: false };
     const { value, replay } = await this.withdrawalIds.once(
       `${args.userId}\u0000${clientId}`,
-      () => getWithdrawalByClientId(this.db, args.userId, clientId),
+      () => this.store.getWithdrawalByClientId(args.userId, clientId),
       () => this.debit(args),
     );
     return { withdrawal: value, replay };
@@ -610,14 +631,7 @@ export class Exchange {
       balanced: boolean;
     }[]
   > {
-    const sums = async (sql: string) =>
-      new Map(
-        (await this.db.query<{ currency: string; total: string }>(sql)).map((row) => [row.currency, BigInt(row.total)]),
-      );
-    const deposited = await sums("select currency, sum(amount)::text as total from deposits group by currency");
-    const withdrawn = await sums(
-      "select currency, sum(amount - fee)::text as total from withdrawals group by currency",
-    );
+    const { deposited, withdrawn } = await this.store.walletFlows();
     // The committed view, not the working ledger: commands in flight are not in the sums above.
     const held = new Map<string, { available: bigint; locked: bigint }>();
     for (const balance of this.committed.allBalances()) {
@@ -731,29 +745,6 @@ function mergeUnits(units: readonly WriteUnit[]): WriteUnit {
   for (const unit of units)
     for (const key of Object.keys(merged) as (keyof WriteUnit)[]) (merged[key] as unknown[]).push(...(unit[key] ?? []));
   return merged;
-}
-
-/**
- * `db` refusing every statement at once while `up()` is false, and reporting a lost connection
- * seen by any statement (a read too), so the first sign of an outage stops the writes.
- */
-function guarded(db: Db, up: () => boolean, lost: (error: unknown) => void): Db {
-  const refuse = () =>
-    Promise.reject(new DatabaseUnavailableError("The database is unavailable; retry when /api/ready answers 200"));
-  const watch = <T>(result: Promise<T>) =>
-    result.catch((error: unknown) => {
-      if (error instanceof DatabaseUnavailableError && error.connectionLost) lost(error);
-      throw error;
-    });
-  return {
-    kind: db.kind,
-    query: (sql, params, options) => (up() ? watch(db.query(sql, params, options)) : refuse()),
-    transaction: (fn) => (up() ? watch(db.transaction(fn)) : refuse()),
-    // The committer's own: it reports its failures itself.
-    writer: db.writer,
-    fence: () => db.fence(),
-    close: () => db.close(),
-  };
 }
 
 function feeOfEntry(entry: Entry): bigint {

@@ -3,7 +3,7 @@ import { balanceOf, feesCollected, type Entry, type LedgerState } from "../core/
 import { dealId, type BookEvent, type SelfTradePrevention, type TimeInForce } from "../core/matching/index.ts";
 import { parseAmount, parseCurrencyUnits, parsePrice, quoteUnitsOf } from "../core/money/index.ts";
 import type { PlaceRejectCode } from "../core/pair-market/index.ts";
-import type { BalanceRow, DealRow, FeeTotalRow, OrderRow, WriteUnit } from "../store/index.ts";
+import type { BalanceRow, DealRow, FeeTotalRow, OrderRow, WriteUnit } from "./records.ts";
 import type { Pair } from "./reference-data.ts";
 
 // Turning requests into engine commands and the engine's answers into rows. Pure functions over

@@ -8,7 +8,7 @@ import {
   type PairFees,
 } from "../core/ledger/index.ts";
 import { definePair, type CurrencySpec, type PairSpec } from "../core/money/index.ts";
-import type { CommissionRow, CurrencyRow, PairRow } from "../store/index.ts";
+import type { CommissionRow, CurrencyRow, PairRow } from "./records.ts";
 
 // Reference data in memory: currencies, pairs and the commission table, with the fee rules each
 // user tier resolves to cached, because a trade must not re-scan the commission table.

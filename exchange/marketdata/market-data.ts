@@ -1,7 +1,5 @@
 import { formatUnits } from "../core/money/index.ts";
-import type { Exchange, Pair } from "../application/index.ts";
-import type { DealRow, Queryable } from "../store/index.ts";
-import { dealsPage, latestDeals, recentDeals } from "../store/index.ts";
+import type { DealRow, Exchange, ExchangeStore, Pair } from "../application/index.ts";
 import { RecentDeals, type DealRange } from "./recent-deals.ts";
 import { DAY_US, RollingWindow, type TradePoint, type WindowStats } from "./rolling-window.ts";
 
@@ -40,23 +38,23 @@ export class MarketData {
   /** Loads the last 24 hours of deals (and the one before, for the price 24 hours ago) of every pair. */
   static async open(exchange: Exchange, nowUs: () => number = () => Date.now() * 1000): Promise<MarketData> {
     const marketData = new MarketData(exchange, nowUs);
-    await marketData.load(exchange.db);
+    await marketData.load(exchange.store);
     exchange.onDeals((deals) => marketData.record(deals));
     // A commit whose outcome was unknown may have stored deals nobody was told about.
-    exchange.onReload((db) => marketData.load(db));
+    exchange.onReload((store) => marketData.load(store));
     return marketData;
   }
 
   /** (Re)reads the deals of every pair; the old windows serve until the new ones are complete. */
-  private async load(db: Queryable): Promise<void> {
+  private async load(store: ExchangeStore): Promise<void> {
     const since = this.nowUs() - DAY_US;
     const windows = new Map<string, RollingWindow>();
     const recent = new RecentDeals(RECENT_DEALS);
     for (const pair of this.exchange.reference.pairs.values()) {
       const window = new RollingWindow();
       windows.set(pair.row.code, window);
-      for (const deal of await recentDeals(db, pair.row.code, since)) window.add(pointOf(pair, deal));
-      const latest = await latestDeals(db, pair.row.code, RECENT_DEALS);
+      for (const deal of await store.recentDeals(pair.row.code, since)) window.add(pointOf(pair, deal));
+      const latest = await store.latestDeals(pair.row.code, RECENT_DEALS);
       recent.load(pair.row.code, latest, latest.length < RECENT_DEALS);
       this.dealCounts.set(pair.row.code, (this.dealCounts.get(pair.row.code) ?? 0) + 1);
     }
@@ -72,7 +70,7 @@ export class MarketData {
 
   /** A page of a pair's deals, newest first: from memory when it holds the whole page, else the database. */
   async deals(pair: Pair, range: DealRange): Promise<DealRow[]> {
-    return this.recent.page(pair.row.code, range) ?? dealsPage(this.exchange.db, pair.row.code, range);
+    return this.recent.page(pair.row.code, range) ?? this.exchange.store.dealsPage(pair.row.code, range);
   }
 
   /** Changes whenever a deal of the pair is recorded: readers cache views by it. */

@@ -1,18 +1,11 @@
-import type { DealRow } from "../store/index.ts";
+import type { DealRange, DealRow } from "../application/index.ts";
+
+export type { DealRange };
 
 // The newest deals of each pair in memory, fed as deals commit. Most readers of /api/deals and
 // /historical_trades ask for the newest page, so those answers need no database round trip.
 // A page is answered from memory only when memory provably holds every deal it could contain;
 // otherwise the caller asks the database, so both paths always agree.
-
-export interface DealRange {
-  /** Inclusive bounds on executedAtUs. */
-  readonly sinceUs?: number;
-  readonly untilUs?: number;
-  readonly takerIsBid?: boolean;
-  readonly offset: number;
-  readonly limit: number;
-}
 
 interface PairDeals {
   /** Ascending by (executedAtUs, tradeSeq), the reverse of the database's read order. */

@@ -5,7 +5,7 @@ import { createExchangeApp } from "../api/app.ts";
 import { createKeyVault, createReplayGuard, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
 import { MarketData } from "../marketdata/market-data.ts";
 import { Exchange } from "../application/index.ts";
-import { createCommitter, migrate, openDb, type Db, type GroupCommitter } from "../store/index.ts";
+import { createCommitter, exchangeStore, migrate, openDb, type Db, type GroupCommitter } from "../store/index.ts";
 import { resolveSecrets, type ExchangeSecrets } from "./secrets.ts";
 
 export interface RunningExchange {
@@ -62,7 +62,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     onFatal,
   });
   const exchange = await Exchange.open({
-    db,
+    store: exchangeStore(db),
     committer,
     vault: createKeyVault(parseServerKey(secrets.serverKey)),
     generateKeyPair: generateApiKeyPair,

@@ -1,21 +1,9 @@
 // The database being away (unreachable, timed out, restarting) is an expected condition that
 // callers answer with 503 and recover from; anything else a query throws is a bug.
 
-export class DatabaseUnavailableError extends Error {
-  /**
-   * true when the connection itself failed (lost, refused, no answer at all): the exchange then
-   * stops taking writes and recovers. false when the server answered but refused this statement
-   * for now (its own statement_timeout, too many connections), or every pooled connection was
-   * busy for the whole connect timeout (a read burst): only this request fails.
-   */
-  readonly connectionLost: boolean;
-
-  constructor(message: string, options?: { cause?: unknown; connectionLost?: boolean }) {
-    super(message, options);
-    this.name = "DatabaseUnavailableError";
-    this.connectionLost = options?.connectionLost ?? true;
-  }
-}
+// Declared by the application (its store port); the store raises it.
+export { DatabaseUnavailableError } from "../application/ports.ts";
+import { DatabaseUnavailableError } from "../application/ports.ts";
 
 /** SQLSTATE classes that mean "the server cannot serve now", not "the statement is wrong". */
 const UNAVAILABLE_STATES = [/^08/, /^53/, /^57P0[1-3]$/, /^57014$/];

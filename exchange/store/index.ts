@@ -20,9 +20,9 @@ export {
   listOrders,
   listWithdrawals,
   loadState,
-  type Page,
 } from "./reads.ts";
 export { insertApiKey, insertCommission, insertCurrency, insertUser, upsertPair } from "./inserts.ts";
 export { DEAL_COLUMNS, dealOf, type DealRecord } from "./rows.ts";
 export { readCandles, upsertCandles } from "./candles.ts";
 export { dealsPage, latestDeals, recentDeals } from "./deal-queries.ts";
+export { exchangeStore } from "./exchange-store.ts";

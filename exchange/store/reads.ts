@@ -21,12 +21,8 @@ import {
   type DealRecord,
   type OrderRecord,
 } from "./rows.ts";
-import type { DealRow, DepositRow, LoadedState, OrderRow, Queryable, WithdrawalRow } from "./types.ts";
-
-export interface Page<T> {
-  readonly items: T[];
-  readonly totalItems: number;
-}
+import type { WalletFlows } from "../application/ports.ts";
+import type { DealRow, DepositRow, LoadedState, OrderRow, Page, Queryable, WithdrawalRow } from "./types.ts";
 
 /** Everything start-up needs, read in one transaction so it is one consistent snapshot. */
 export async function loadState(db: {
@@ -168,4 +164,14 @@ async function userPage<T>(
     [userId, pageSize, (page - 1) * pageSize],
   );
   return { items: records.map(map), totalItems: Number(total) };
+}
+
+/** Deposits and withdrawals sent (amount less fee), summed per currency. */
+export async function walletFlows(db: Queryable): Promise<WalletFlows> {
+  const sums = async (sql: string) =>
+    new Map((await db.query<{ currency: string; total: string }>(sql)).map((row) => [row.currency, BigInt(row.total)]));
+  return {
+    deposited: await sums("select currency, sum(amount)::text as total from deposits group by currency"),
+    withdrawn: await sums("select currency, sum(amount - fee)::text as total from withdrawals group by currency"),
+  };
 }
