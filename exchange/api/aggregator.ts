@@ -4,7 +4,7 @@ import { invalidParam, notFound } from "../../lib/http/index.ts";
 import { COMMISSION_TYPES } from "../core/ledger/index.ts";
 import { formatAmount, formatPrice } from "../core/money/index.ts";
 import { decimalJson } from "../core/money/json.ts";
-import { tickLotText, type MarketData } from "../marketdata/market-data.ts";
+import { tickLotText, type MarketData } from "../adapters/marketdata/market-data.ts";
 import type { Exchange, Pair } from "../application/index.ts";
 import type { RouteRegistry } from "./registry.ts";
 

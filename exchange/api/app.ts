@@ -19,8 +19,8 @@ import {
   signedRequest,
   verifySignedRequest,
   type ReplayGuard,
-} from "../auth/index.ts";
-import type { MarketData } from "../marketdata/market-data.ts";
+} from "../adapters/auth/index.ts";
+import type { MarketData } from "../adapters/marketdata/market-data.ts";
 import { DatabaseUnavailableError, type Exchange } from "../application/index.ts";
 import { domainErrorAnswer } from "./domain-errors.ts";
 import { adminApi } from "./admin.ts";

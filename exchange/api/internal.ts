@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { ApiError, parseInput } from "../../lib/http/index.ts";
-import { signatureRejection, verifySignedRequest, type ReplayGuard } from "../auth/index.ts";
+import { signatureRejection, verifySignedRequest, type ReplayGuard } from "../adapters/auth/index.ts";
 import type { Exchange } from "../application/index.ts";
 
 // The ecosystem API verifies its signed requests (vote, spawn) here instead of holding copies of

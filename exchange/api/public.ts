@@ -4,7 +4,7 @@ import { invalidParam } from "../../lib/http/index.ts";
 import { formatAmount, formatPrice } from "../core/money/index.ts";
 import { decimalJson } from "../core/money/json.ts";
 import { bucketCount, INTERVALS } from "../core/candles/index.ts";
-import { percentChange, tickLotText, type MarketData } from "../marketdata/market-data.ts";
+import { percentChange, tickLotText, type MarketData } from "../adapters/marketdata/market-data.ts";
 import type { Exchange, Pair } from "../application/index.ts";
 import type { RouteRegistry } from "./registry.ts";
 import { pairCode } from "./schemas.ts";

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { SignedVariables } from "../auth/index.ts";
+import type { SignedVariables } from "../adapters/auth/index.ts";
 import { apiErrorOf } from "./domain-errors.ts";
 import { bookRejection, type Exchange } from "../application/index.ts";
 import type { RouteRegistry } from "./registry.ts";

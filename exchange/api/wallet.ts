@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { SignedVariables } from "../auth/index.ts";
+import type { SignedVariables } from "../adapters/auth/index.ts";
 import type { Exchange } from "../application/index.ts";
 import { commissionSchema } from "./public.ts";
 import type { RouteRegistry } from "./registry.ts";

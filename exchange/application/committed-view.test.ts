@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
 import { mulberry32 } from "../../lib/random.ts";
-import { createKeyVault, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
+import { createKeyVault, generateApiKeyPair, parseServerKey } from "../adapters/auth/index.ts";
 import {
   createCommitter,
   exchangeStore,
@@ -11,7 +11,7 @@ import {
   type GroupCommitter,
   type OrderRow,
   type WriteUnit,
-} from "../store/index.ts";
+} from "../adapters/store/index.ts";
 import { orderRow } from "../../test/support/exchange/order-row.ts";
 import { CommittedView } from "./committed-view.ts";
 import { Exchange } from "./exchange.ts";

@@ -1,8 +1,14 @@
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { after, before, describe, it } from "node:test";
-import { createKeyVault, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
-import { createCommitter, DatabaseUnavailableError, exchangeStore, loadState, type Db } from "../store/index.ts";
+import { createKeyVault, generateApiKeyPair, parseServerKey } from "../adapters/auth/index.ts";
+import {
+  createCommitter,
+  DatabaseUnavailableError,
+  exchangeStore,
+  loadState,
+  type Db,
+} from "../adapters/store/index.ts";
 import { CommittedView } from "./committed-view.ts";
 import { Exchange } from "./exchange.ts";
 import { openDemoDb, restingAsk } from "../../test/support/exchange/demo-db.ts";

@@ -22,7 +22,7 @@ import { Wallet, type DepositArgs, type WithdrawArgs } from "./wallet.ts";
 // the working state from it exactly as start-up does, and takes writes again (recovery.ts).
 
 export interface ExchangeOptions {
-  /** Storage (exchange/store passes its implementation of the port). */
+  /** Storage (exchange/adapters/store passes its implementation of the port). */
   readonly store: ExchangeStore;
   readonly committer: Committer;
   readonly vault: KeyVault;

@@ -12,7 +12,7 @@ import type {
 } from "./records.ts";
 
 // What the application needs from storage, declared here so it never imports the store adapter:
-// the composition root (server/start.ts) passes in exchange/store's implementation.
+// the composition root (server/start.ts) passes in exchange/adapters/store's implementation.
 
 /**
  * The database is away (unreachable, timed out, restarting): an expected condition the HTTP
@@ -35,7 +35,7 @@ export class DatabaseUnavailableError extends Error {
   }
 }
 
-/** The group committer as the application drives it (exchange/store/committer.ts). */
+/** The group committer as the application drives it (exchange/adapters/store/committer.ts). */
 export interface Committer {
   /** Resolves once the unit is durable; rejects with DatabaseUnavailableError when it cannot be. */
   commit(unit: WriteUnit): Promise<void>;

@@ -54,7 +54,7 @@ export interface UserRow {
 export interface ApiKeyRow {
   readonly publicKey: string;
   readonly userId: string;
-  /** The private key encrypted with the server key (exchange/auth); never the plain key. */
+  /** The private key encrypted with the server key (exchange/adapters/auth); never the plain key. */
   readonly privateKeyEncrypted: string;
   readonly createdAt: number;
   readonly revokedAt: number | null;

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { DEMO_REFERENCE_DATA } from "../demo/reference-data.ts";
-import type { CommissionRow } from "../store/index.ts";
+import type { CommissionRow } from "../adapters/store/index.ts";
 import { ReferenceData } from "./reference-data.ts";
 
 const rows = (): CommissionRow[] =>

@@ -7,7 +7,7 @@ import {
   type CurrencyRow,
   type Db,
   type PairRow,
-} from "../store/index.ts";
+} from "../adapters/store/index.ts";
 
 // The demo market `npm start` opens: the chain's native asset, a stable coin and the seeded agent
 // tokens, pairs against the stable coin (and one against the native asset), and a commission table

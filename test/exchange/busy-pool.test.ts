@@ -9,7 +9,7 @@ import { after, describe, it } from "node:test";
 import pg from "pg";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { DB_DEFAULTS } from "../../exchange/store/index.ts";
+import { DB_DEFAULTS } from "../../exchange/adapters/store/index.ts";
 import { createBackend, type Backend } from "./backends.ts";
 import { ExchangeClient } from "./client.ts";
 

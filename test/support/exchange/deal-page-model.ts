@@ -1,5 +1,5 @@
-import type { DealRow } from "../../../exchange/store/index.ts";
-import type { DealRange } from "../../../exchange/marketdata/recent-deals.ts";
+import type { DealRow } from "../../../exchange/adapters/store/index.ts";
+import type { DealRange } from "../../../exchange/adapters/marketdata/recent-deals.ts";
 
 /**
  * Test model of a page of deals, as /api/deals and /historical_trades define it: filter by

@@ -2,7 +2,7 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { seedReferenceData } from "../../../exchange/demo/reference-data.ts";
-import { type Db, migrate, openDb } from "../../../exchange/store/index.ts";
+import { type Db, migrate, openDb } from "../../../exchange/adapters/store/index.ts";
 import type { Exchange } from "../../../exchange/application/exchange.ts";
 
 /** A migrated PGlite database in a new temporary directory, holding the demo currencies and pairs. */

@@ -197,7 +197,7 @@ export async function migrate(db: Db): Promise<number> {
         await tx.query(`update schema_migrations set checksum = $1 where version = $2`, [expected, row.version]);
       else if (row.checksum !== expected) {
         throw new Error(
-          `exchange schema: migration ${row.version} was applied with checksum ${row.checksum} but exchange/store/migrations.ts now has ${expected}; ` +
+          `exchange schema: migration ${row.version} was applied with checksum ${row.checksum} but exchange/adapters/store/migrations.ts now has ${expected}; ` +
             `a released migration was edited. Restore its text and put the change in a new migration`,
         );
       }

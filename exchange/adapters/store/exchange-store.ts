@@ -1,4 +1,4 @@
-import type { ExchangeStore } from "../application/ports.ts";
+import type { ExchangeStore } from "../../application/ports.ts";
 import { readCandles } from "./candles.ts";
 import { dealsPage, latestDeals, recentDeals } from "./deal-queries.ts";
 import { DatabaseUnavailableError } from "./errors.ts";

@@ -21,7 +21,7 @@ import {
   type DealRecord,
   type OrderRecord,
 } from "./rows.ts";
-import type { WalletFlows } from "../application/ports.ts";
+import type { WalletFlows } from "../../application/ports.ts";
 import type { DealRow, DepositRow, LoadedState, OrderRow, Page, Queryable, WithdrawalRow } from "./types.ts";
 
 /** Everything start-up needs, read in one transaction so it is one consistent snapshot. */

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { candleRowsOf } from "../core/candles/index.ts";
+import { candleRowsOf } from "../../core/candles/index.ts";
 import { candleRowsJson, candleUpsertSql } from "./candles.ts";
 import { DatabaseUnavailableError } from "./errors.ts";
 import { dealRecord, orderRecord } from "./rows.ts";

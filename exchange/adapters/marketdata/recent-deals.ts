@@ -1,4 +1,4 @@
-import type { DealRange, DealRow } from "../application/index.ts";
+import type { DealRange, DealRow } from "../../application/index.ts";
 
 export type { DealRange };
 

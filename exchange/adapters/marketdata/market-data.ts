@@ -1,5 +1,5 @@
-import { formatUnits } from "../core/money/index.ts";
-import type { DealRow, Exchange, ExchangeStore, Pair } from "../application/index.ts";
+import { formatUnits } from "../../core/money/index.ts";
+import type { DealRow, Exchange, ExchangeStore, Pair } from "../../application/index.ts";
 import { RecentDeals, type DealRange } from "./recent-deals.ts";
 import { DAY_US, RollingWindow, type TradePoint, type WindowStats } from "./rolling-window.ts";
 

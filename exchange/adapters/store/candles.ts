@@ -1,5 +1,5 @@
-import { bucketStart, sourceLevel, type Interval } from "../core/candles/intervals.ts";
-import { foldCandles, type Candle, type CandleRow } from "../core/candles/rollup.ts";
+import { bucketStart, sourceLevel, type Interval } from "../../core/candles/intervals.ts";
+import { foldCandles, type Candle, type CandleRow } from "../../core/candles/rollup.ts";
 import type { Queryable } from "./types.ts";
 
 // The OHLC rollup's SQL: the upsert the committer runs with every batch of deals, and the read

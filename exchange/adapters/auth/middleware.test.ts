@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "node:test";
 import { Hono } from "hono";
-import { errorHandler } from "../../lib/http/index.ts";
+import { errorHandler } from "../../../lib/http/index.ts";
 import { signedRequest, type SignedRequestOptions, type SignedVariables } from "./middleware.ts";
 import { signRequest } from "./signing.ts";
 

@@ -1,5 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
-import { ApiError, rateLimited } from "../../lib/http/index.ts";
+import { ApiError, rateLimited } from "../../../lib/http/index.ts";
 import type { ReplayGuard } from "./replay.ts";
 import { PUBLIC_KEY_HEADER, SIGNATURE_HEADER, TIMESTAMP_HEADER, methodCarriesBody } from "./signing.ts";
 import { DEFAULT_MAX_FUTURE_MS, DEFAULT_TIMESTAMP_WINDOW_MS, verifySignedRequest, type KeyResolver } from "./verify.ts";

@@ -1,7 +1,7 @@
 // The database handle every store module takes. The records it reads and writes are the
 // application's (application/records.ts), re-exported so store modules import one place.
 
-export type * from "../application/records.ts";
+export type * from "../../application/records.ts";
 
 /** One connection (PGlite) or a pool (PostgreSQL), with every statement in the `exchange` schema. */
 export interface Db {

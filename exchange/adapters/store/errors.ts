@@ -2,8 +2,8 @@
 // callers answer with 503 and recover from; anything else a query throws is a bug.
 
 // Declared by the application (its store port); the store raises it.
-export { DatabaseUnavailableError } from "../application/ports.ts";
-import { DatabaseUnavailableError } from "../application/ports.ts";
+export { DatabaseUnavailableError } from "../../application/ports.ts";
+import { DatabaseUnavailableError } from "../../application/ports.ts";
 
 /** SQLSTATE classes that mean "the server cannot serve now", not "the statement is wrong". */
 const UNAVAILABLE_STATES = [/^08/, /^53/, /^57P0[1-3]$/, /^57014$/];
