@@ -6,6 +6,7 @@ export type { OrderResult } from "./orders.ts";
 export type { DepositArgs, WithdrawArgs } from "./wallet.ts";
 export type { CurrencyReconciliation } from "./recovery.ts";
 export type { Market } from "./sequencer.ts";
+export { CommittedView } from "./committed-view.ts";
 export { ReferenceData, type Currency, type Pair } from "./reference-data.ts";
 export { bookRejection, type PlaceOrderInput } from "./order-rows.ts";
 export { DOMAIN_ERROR_CODES, DomainError, type DomainErrorCode } from "../core/result.ts";

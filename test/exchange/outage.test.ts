@@ -15,7 +15,7 @@ import { after, describe, it } from "node:test";
 import { TcpProxy } from "../../lib/testing/tcp-proxy.ts";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { CommittedView } from "../../exchange/application/committed-view.ts";
+import { CommittedView } from "../../exchange/application/index.ts";
 import { loadState, openDb } from "../../exchange/adapters/store/index.ts";
 import { createBackend, type Backend } from "./backends.ts";
 import { ExchangeClient, type Answer, type Credentials } from "./client.ts";

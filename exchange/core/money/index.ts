@@ -25,3 +25,4 @@ export {
   type PairSettings,
   type PairSpec,
 } from "./pair.ts";
+export { decimalJson, decimalJsonOrNull, JsonNumber, parseJsonExact } from "./json.ts";

@@ -1,5 +1,4 @@
-import type { DealRow } from "../../../exchange/adapters/store/index.ts";
-import type { DealRange } from "../../../exchange/adapters/marketdata/recent-deals.ts";
+import type { DealRange, DealRow } from "../../../exchange/application/index.ts";
 
 /**
  * Test model of a page of deals, as /api/deals and /historical_trades define it: filter by

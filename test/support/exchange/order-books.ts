@@ -1,6 +1,11 @@
-import { FastBook } from "../../../exchange/core/matching/fast-book.ts";
 import { ModelBook } from "./model-book.ts";
-import type { BookEvent, BookOptions, OrderBook, PlaceCommand } from "../../../exchange/core/matching/types.ts";
+import {
+  FastBook,
+  type BookEvent,
+  type BookOptions,
+  type OrderBook,
+  type PlaceCommand,
+} from "../../../exchange/core/matching/index.ts";
 
 /** Both implementations, so every behaviour test pins the fast book and the model alike. */
 export const implementations: { name: string; create(options?: BookOptions): OrderBook }[] = [
