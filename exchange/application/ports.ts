@@ -16,7 +16,7 @@ import type {
 
 /**
  * The database is away (unreachable, timed out, restarting): an expected condition the HTTP
- * adapter answers with 503 and the application recovers from; anything else a store call throws
+ * adapter answers as unavailable and the application recovers from; anything else a store call throws
  * is a bug.
  */
 export class DatabaseUnavailableError extends Error {

@@ -124,7 +124,7 @@ export class ReferenceData {
     return currency;
   }
 
-  /** An active pair, or 400 UNKNOWN_PAIR. */
+  /** An active pair, or UNKNOWN_PAIR. */
   pair(code: string): Pair {
     const pair = this.pairs.get(code);
     if (pair === undefined || !pair.row.active) throw new DomainError("UNKNOWN_PAIR", `Unknown currency pair ${code}`);
