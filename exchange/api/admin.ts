@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { notFound, parseInput } from "../../lib/http/index.ts";
-import { formatCurrencyUnits } from "../money/index.ts";
-import type { Exchange } from "../service/index.ts";
+import { formatCurrencyUnits } from "../core/money/index.ts";
+import type { Exchange } from "../application/index.ts";
 import { parseBody } from "./body.ts";
 import { decimalText, jsonInteger, storedText } from "./schemas.ts";
 import { balanceViews, depositView } from "./views.ts";

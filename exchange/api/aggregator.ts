@@ -1,11 +1,11 @@
 import { Hono } from "hono";
 import { z } from "zod";
 import { invalidParam, notFound } from "../../lib/http/index.ts";
-import { COMMISSION_TYPES } from "../ledger/index.ts";
-import { formatAmount, formatPrice } from "../money/index.ts";
-import { decimalJson } from "../money/json.ts";
-import { tickLotText, type MarketData } from "../marketdata/market-data.ts";
-import type { Exchange, Pair } from "../service/index.ts";
+import { COMMISSION_TYPES } from "../core/ledger/index.ts";
+import { formatAmount, formatPrice } from "../core/money/index.ts";
+import { decimalJson } from "../core/money/json.ts";
+import { tickLotText, type MarketData } from "../adapters/marketdata/market-data.ts";
+import type { Exchange, Pair } from "../application/index.ts";
 import type { RouteRegistry } from "./registry.ts";
 
 // {aggregator_url}/api/marketdata/getaggregator/*: the spot-exchange section of the aggregator

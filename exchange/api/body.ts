@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { ApiError, parseInput } from "../../lib/http/index.ts";
-import { parseJsonExact } from "../money/json.ts";
+import { parseJsonExact } from "../core/money/json.ts";
 
 /** Parses the exact bytes that were signed, keeping numbers exact, then validates them. */
 export function parseBody<S extends z.ZodType>(schema: S, raw: string): z.output<S> {

@@ -1,8 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { SignedVariables } from "../auth/index.ts";
-import type { Exchange } from "../service/index.ts";
-import { listDeposits, listWithdrawals } from "../store/index.ts";
+import type { SignedVariables } from "../adapters/auth/index.ts";
+import type { Exchange } from "../application/index.ts";
 import { commissionSchema } from "./public.ts";
 import type { RouteRegistry } from "./registry.ts";
 import { pageOf, pageQuery, withdrawalBody } from "./schemas.ts";
@@ -63,7 +62,7 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
       response: pageOf(depositSchema),
     },
     async ({ query, c }) => {
-      const result = await listDeposits(exchange.db, c.get("auth").userId, query.pageNumber, query.pageSize);
+      const result = await exchange.deposits(c.get("auth").userId, query.pageNumber, query.pageSize);
       return c.json(pageView(result, query, (row) => depositView(exchange, row)));
     },
   );
@@ -81,7 +80,7 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
       response: pageOf(withdrawalSchema),
     },
     async ({ query, c }) => {
-      const result = await listWithdrawals(exchange.db, c.get("auth").userId, query.pageNumber, query.pageSize);
+      const result = await exchange.withdrawals(c.get("auth").userId, query.pageNumber, query.pageSize);
       return c.json(pageView(result, query, (row) => withdrawalView(exchange, row)));
     },
   );

@@ -4,8 +4,8 @@ import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, it } from "vitest";
-import { parseUnits } from "../money/index.ts";
-import type { Exchange } from "../service/index.ts";
+import { parseUnits } from "../core/money/index.ts";
+import type { Exchange } from "../application/index.ts";
 import { parseDemoCredentials, readDemoCredentials } from "./credentials.ts";
 import { DEMO_USERS, demoDepositAmount, ensureDemoUsers } from "./users.ts";
 

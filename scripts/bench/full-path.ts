@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { signRequest } from "../../exchange/auth/index.ts";
+import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { mulberry32 } from "../../lib/random.ts";
 import { freePort } from "../../test/support/net/free-port.ts";
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { JsonNumber, parseJsonExact } from "../../exchange/money/json.ts";
+import { JsonNumber, parseJsonExact } from "../../exchange/core/money/index.ts";
 
 // `npm run admin -- <command>`: the operator's client of a running exchange's /admin endpoints.
 // Parsing and dispatch live here, apart from the process entry (scripts/admin.ts), so the

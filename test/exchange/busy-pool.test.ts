@@ -9,7 +9,7 @@ import { afterAll, describe, it } from "vitest";
 import pg from "pg";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { DB_DEFAULTS } from "../../exchange/store/index.ts";
+import { DB_DEFAULTS } from "../../exchange/adapters/store/index.ts";
 import { createBackend, type Backend } from "../support/exchange/backends.ts";
 import { ExchangeClient } from "../support/exchange/signing-client.ts";
 

@@ -15,8 +15,8 @@ import { afterAll, describe, it } from "vitest";
 import { TcpProxy } from "../support/net/tcp-proxy.ts";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { CommittedView } from "../../exchange/service/committed-view.ts";
-import { loadState, openDb } from "../../exchange/store/index.ts";
+import { CommittedView } from "../../exchange/application/index.ts";
+import { loadState, openDb } from "../../exchange/adapters/store/index.ts";
 import { createBackend, type Backend } from "../support/exchange/backends.ts";
 import { ExchangeClient, type Answer, type Credentials } from "../support/exchange/signing-client.ts";
 

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { signRequest } from "../../exchange/auth/index.ts";
+import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { freePort } from "../support/net/free-port.ts";

@@ -6,10 +6,10 @@
  */
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { signRequest } from "../../exchange/auth/index.ts";
+import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { openDb } from "../../exchange/store/index.ts";
+import { openDb } from "../../exchange/adapters/store/index.ts";
 import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
 import { ExchangeClient, type Credentials } from "../support/exchange/signing-client.ts";
 

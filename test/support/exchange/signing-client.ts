@@ -1,5 +1,5 @@
 /** A small HTTP client of the exchange for tests: admin calls and signed calls. */
-import { signRequest } from "../../../exchange/auth/index.ts";
+import { signRequest } from "../../../exchange/adapters/auth/index.ts";
 
 export interface Credentials {
   readonly userId: string;
