@@ -3,7 +3,8 @@
  * see README "Layout". Test files, fixtures and test support may import anything but each other's
  * cycles; production code may not import tooling (scripts/) or test code.
  */
-const TEST = "(^test/|\\.test\\.ts$|(^|/)test-fixtures\\.ts$|(^|/)test-helpers\\.ts$|^lib/testing/|^api/testing/)";
+// Tests: suites in test/<area>/ and *.test.ts beside the code; test support in test/support/.
+const TEST = "(^test/|\\.test\\.ts$)";
 const RUNTIME = "^(api|config|exchange|indexer|lib|src)/";
 
 module.exports = {
@@ -30,20 +31,45 @@ module.exports = {
       to: { path: TEST },
     },
     {
-      name: "pure-cores-stay-pure",
+      name: "exchange-core-only-core",
       severity: "error",
       comment:
-        "The matching engine and exact money are pure: no I/O, no HTTP, no database, nothing outside themselves but each other.",
-      from: { path: "^exchange/(matching|money)/", pathNot: TEST },
-      // exchange/result.ts is the shared Result value type (no behaviour).
-      to: { pathNot: ["^exchange/(matching|money)/", "^exchange/result\\.ts$"], dependencyTypesNot: ["core"] },
+        "exchange/core (money, matching, ledger, pair market, candle math, Result and DomainError) is pure: no I/O, no HTTP, no database, nothing outside exchange/core.",
+      from: { path: "^exchange/core/", pathNot: TEST },
+      to: { pathNot: "^exchange/core/", dependencyTypesNot: ["core"] },
     },
     {
-      name: "pure-cores-no-node-io",
+      name: "exchange-core-no-node-io",
       severity: "error",
-      comment: "No Node built-ins with I/O or clocks in the pure cores; node:crypto's hashing is deterministic.",
-      from: { path: "^exchange/(matching|money)/", pathNot: TEST },
+      comment: "No Node built-ins with I/O or clocks in exchange/core; node:crypto's hashing is deterministic.",
+      from: { path: "^exchange/core/", pathNot: TEST },
       to: { dependencyTypes: ["core"], pathNot: "^(node:)?crypto$" },
+    },
+    {
+      name: "exchange-application-not-to-adapters",
+      severity: "error",
+      comment:
+        "The application layer reaches storage, auth and market data only through the ports it declares (application/ports.ts), and knows nothing of HTTP: no adapter, route, server or lib/http (ApiError, statuses), no Hono.",
+      from: { path: "^exchange/application/", pathNot: TEST },
+      to: { path: ["^exchange/(adapters|api|server|demo|bot)/", "^lib/http/", "node_modules/hono/", "node_modules/@hono/"] },
+    },
+    {
+      name: "exchange-routes-not-to-store",
+      severity: "error",
+      comment: "Routes (exchange/api) call the application layer; only the composition root (exchange/server) wires the store.",
+      from: { path: "^exchange/api/", pathNot: TEST },
+      to: { path: "^exchange/adapters/store/" },
+    },
+    {
+      name: "exchange-internals-private",
+      severity: "error",
+      comment:
+        "Outside exchange/, only a module's public surface (its index.ts) is imported; the allowlist is the server's start() and the demo's seed, which tests and benchmarks start the exchange with.",
+      from: { pathNot: "^exchange/" },
+      to: {
+        path: "^exchange/",
+        pathNot: ["^exchange/[a-z/-]+/index\\.ts$", "^exchange/server/start\\.ts$", "^exchange/demo/reference-data\\.ts$"],
+      },
     },
   ],
   options: {

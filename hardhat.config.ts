@@ -2,7 +2,6 @@ import { createRequire } from "node:module";
 import { defineConfig } from "hardhat/config";
 import hardhatViem from "@nomicfoundation/hardhat-viem";
 import hardhatViemAssertions from "@nomicfoundation/hardhat-viem-assertions";
-import hardhatNodeTestRunner from "@nomicfoundation/hardhat-node-test-runner";
 import hardhatNetworkHelpers from "@nomicfoundation/hardhat-network-helpers";
 
 const require = createRequire(import.meta.url);
@@ -16,7 +15,7 @@ const SOLC_VERSION = "0.8.28";
 const FUZZ_SEED = process.env.FUZZ_SEED ?? "0x5eed";
 
 export default defineConfig({
-  plugins: [hardhatViem, hardhatViemAssertions, hardhatNodeTestRunner, hardhatNetworkHelpers],
+  plugins: [hardhatViem, hardhatViemAssertions, hardhatNetworkHelpers],
   solidity: {
     version: SOLC_VERSION,
     path: require.resolve("solc/soljson.js"),
@@ -26,7 +25,8 @@ export default defineConfig({
     },
   },
   paths: {
-    tests: { solidity: "contracts/test", nodejs: "test/contracts" },
+    // The TypeScript contract tests (test/contracts) run on vitest: see vitest.config.ts.
+    tests: { solidity: "contracts/test" },
   },
   test: {
     solidity: {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { API_ROUTES, createEcosystemApi } from "./index.ts";
-import { createTestDatabase, type TestDatabase } from "./testing/database.ts";
+import { createTestDatabase, type TestDatabase } from "../test/support/api/database.ts";
 import {
   type ActionFixture,
   addressOf,
@@ -11,7 +11,7 @@ import {
   insertSwap,
   insertToken,
   setChainHead,
-} from "./testing/fixtures.ts";
+} from "../test/support/api/fixtures.ts";
 
 /** The whole app on an in-memory database: routes, shapes, windows, errors, rate limit, OpenAPI. */
 
@@ -28,7 +28,7 @@ async function get(path: string) {
   return { status: res.status, headers: res.headers, body: (await res.json()) as any };
 }
 
-before(async () => {
+beforeAll(async () => {
   database = await createTestDatabase();
   const db = database.db;
   // ALPHA (stable, boosted, active), BETA (wrapped native, boost expired, idle), GAMMA (stable, new, suspended).
@@ -155,7 +155,7 @@ before(async () => {
   app = createEcosystemApi({ db, now: () => NOW, rateLimitPerMinute: 10_000 });
 });
 
-after(() => database.close());
+afterAll(() => database.close());
 
 describe("GET /api/agents/overview", () => {
   it("counts the hive, the swarm and the last 24 hours / 7 days", async () => {

@@ -1,4 +1,4 @@
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { DEFAULT_WRAPPED_NATIVE_PRICE } from "../api/shared/units.ts";
 import { chainEnv, ecosystemApiEnv, parseEnv } from "./env.ts";

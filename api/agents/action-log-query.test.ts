@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
-import { type ActionFixture, insertActions } from "../testing/fixtures.ts";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { createTestDatabase, type TestDatabase } from "../../test/support/api/database.ts";
+import { type ActionFixture, insertActions } from "../../test/support/api/fixtures.ts";
 import { type ActionFilter, findActions } from "./action-log-query.ts";
 
 /**
@@ -35,11 +35,11 @@ function reference(filter: ActionFilter, page: number, pageSize: number) {
 
 describe("findActions", () => {
   let database: TestDatabase;
-  before(async () => {
+  beforeAll(async () => {
     database = await createTestDatabase();
     await insertActions(database.db, entries);
   });
-  after(() => database.close());
+  afterAll(() => database.close());
 
   const filters: ActionFilter[] = [
     {},

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { createEcosystemApi } from "../index.ts";
-import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
-import { type ActionFixture, insertActions, insertToken, setChainHead } from "../testing/fixtures.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/support/api/database.ts";
+import { type ActionFixture, insertActions, insertToken, setChainHead } from "../../test/support/api/fixtures.ts";
 
 // actionCount24h from the hourly buckets plus the partial hour: every edge of the window,
 // checked against a plain count of the same fixture rows.
@@ -17,7 +17,7 @@ describe("GET /api/agents/workers actionCount24h at the window's edges", () => {
   let app: ReturnType<typeof createEcosystemApi>;
   const actions: ActionFixture[] = [];
 
-  before(async () => {
+  beforeAll(async () => {
     database = await createTestDatabase();
     await insertToken(database.db, { n: 1, symbol: "ALPHA", spawnedAt: NOW - 5 * DAY });
     await insertToken(database.db, { n: 2, symbol: "BETA", spawnedAt: NOW - 5 * DAY });
@@ -56,7 +56,7 @@ describe("GET /api/agents/workers actionCount24h at the window's edges", () => {
     app = createEcosystemApi({ db: database.db, rateLimitPerMinute: 1000, now: () => NOW - 10 * DAY });
   });
 
-  after(async () => database?.close());
+  afterAll(async () => database?.close());
 
   it("counts exactly the actions at or after now - 24 h + 1 s, per token", async () => {
     const res = await app.request("/api/agents/workers");

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import pg from "pg";
 import { pgCostEstimator } from "./cost.ts";
 import { boundStatementTime } from "./statement-timeout.ts";
@@ -10,14 +10,14 @@ const url = process.env.DATABASE_URL;
 const schema = `explorer_test_${process.pid}`;
 let pool: pg.Pool;
 
-describe("explorer bounds on PostgreSQL", { skip: url ? false : "DATABASE_URL is not set" }, () => {
-  before(async () => {
+describe("explorer bounds on PostgreSQL", { skip: !url /* DATABASE_URL is not set */ }, () => {
+  beforeAll(async () => {
     pool = new pg.Pool({ connectionString: url, max: 2, options: `-c search_path=${schema}` });
     await pool.query(
       `CREATE SCHEMA ${schema}; CREATE TABLE ${schema}.swap (id int); INSERT INTO ${schema}.swap SELECT generate_series(1, 12); ANALYZE ${schema}.swap`,
     );
   });
-  after(async () => {
+  afterAll(async () => {
     await pool.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
     await pool.end();
   });

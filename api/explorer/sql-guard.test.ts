@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { Hono } from "hono";
 import { errorHandler } from "../../lib/http/index.ts";
-import { createTestDatabase, type TestDatabase } from "../testing/database.ts";
+import { createTestDatabase, type TestDatabase } from "../../test/support/api/database.ts";
 import { pgliteCostEstimator } from "./cost.ts";
 import { sqlGuard, type SqlGuardOptions } from "./sql-guard.ts";
 import { MAX_SQL_RELATIONS } from "./validate.ts";
@@ -10,10 +10,10 @@ import { MAX_SQL_RELATIONS } from "./validate.ts";
 /** The guard in front of a stand-in for Ponder's client(): PGlite's real planner, Ponder's answers. */
 
 let database: TestDatabase;
-before(async () => {
+beforeAll(async () => {
   database = await createTestDatabase();
 });
-after(() => database.close());
+afterAll(() => database.close());
 
 const EIGHT_WAY_JOIN = `select count(*) from ${Array.from({ length: 8 }, (_, i) => `swap s${i}`).join(", ")}`;
 const encode = (sql: string, params: unknown[] = []) => encodeURIComponent(JSON.stringify({ json: { sql, params } }));

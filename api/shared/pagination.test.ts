@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { type Bucket, locatePage, offsetOf, toPage, totalFromPage } from "./pagination.ts";
 
 describe("offsetOf and toPage", () => {

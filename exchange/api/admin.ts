@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { addressText, notFound, OpenAPIHono } from "../../lib/http/index.ts";
-import { formatCurrencyUnits } from "../money/index.ts";
-import type { Exchange } from "../service/index.ts";
+import { formatCurrencyUnits } from "../core/money/index.ts";
+import type { Exchange } from "../application/index.ts";
 import { decimalText, jsonInteger, storedText } from "./schemas.ts";
 import { serve } from "./serve.ts";
 import { balanceViews, depositView } from "./views.ts";
@@ -36,7 +36,6 @@ const userSchema = z.object({
   createdAt: z.number().int().meta({ description: "Epoch milliseconds" }),
 });
 const unknownUser = { status: 404, code: "NOT_FOUND", when: "no user has this id" };
-const decimal = z.number().meta({ description: "Decimal, exact (JSON number)" });
 
 /** Declarations shared by every admin route: operator-only, outside the per-client rate limit. */
 const admin = { tag: "Admin", access: "admin", unlimited: true } as const;

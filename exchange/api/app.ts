@@ -21,10 +21,10 @@ import {
   signedRequest,
   verifySignedRequest,
   type ReplayGuard,
-} from "../auth/index.ts";
-import type { MarketData } from "../marketdata/market-data.ts";
-import type { Exchange } from "../service/index.ts";
-import { DatabaseUnavailableError } from "../store/index.ts";
+} from "../adapters/auth/index.ts";
+import type { MarketData } from "../adapters/marketdata/market-data.ts";
+import { DatabaseUnavailableError, type Exchange } from "../application/index.ts";
+import { domainErrorAnswer } from "./domain-errors.ts";
 import { adminApi } from "./admin.ts";
 import { aggregatorApi } from "./aggregator.ts";
 import { docsPage } from "./docs-page.ts";
@@ -247,7 +247,7 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
   app.onError(
     errorHandler({
       log: options.log,
-      classify: (error) => (isUnavailable(error) ? unavailable(error.message) : undefined),
+      classify: (error) => (isUnavailable(error) ? unavailable(error.message) : domainErrorAnswer(error)),
     }),
   );
   return app;

@@ -1,11 +1,10 @@
 import { z } from "zod";
 import { integerParam, invalidParam, OpenAPIHono } from "../../lib/http/index.ts";
-import { formatAmount, formatPrice } from "../money/index.ts";
-import { decimalJson } from "../money/json.ts";
-import { readCandles } from "../marketdata/candles.ts";
-import { bucketCount, INTERVALS } from "../marketdata/intervals.ts";
-import { percentChange, tickLotText, type MarketData } from "../marketdata/market-data.ts";
-import type { Exchange, Pair } from "../service/index.ts";
+import { formatAmount, formatPrice } from "../core/money/index.ts";
+import { decimalJson } from "../core/money/json.ts";
+import { bucketCount, INTERVALS } from "../core/candles/index.ts";
+import { percentChange, tickLotText, type MarketData } from "../adapters/marketdata/market-data.ts";
+import type { Exchange, Pair } from "../application/index.ts";
 import { serve } from "./serve.ts";
 import { pairCode } from "./schemas.ts";
 import { isoFromMicros } from "./time.ts";
@@ -301,7 +300,7 @@ export function publicApi(deps: PublicDeps) {
           `the range spans more than ${MAX_CANDLES} ${query.interval} intervals; split it into several calls`,
         );
       }
-      const candles = await readCandles(exchange.db, pair.row.code, query.interval, startMs, endMs);
+      const candles = await exchange.candles(pair.row.code, query.interval, startMs, endMs);
       return c.json(
         candles.map((candle) => ({
           date: new Date(candle.bucketMs).toISOString().slice(0, 19),

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { it } from "node:test";
+import { it } from "vitest";
 import { isoFromMicros, isoFromMs } from "./time.ts";
 
 it("formats deal times with microseconds and a trailing Z", () => {

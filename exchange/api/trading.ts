@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { ApiError, OpenAPIHono } from "../../lib/http/index.ts";
-import type { SignedVariables } from "../auth/index.ts";
-import { BOOK_REJECTIONS, type Exchange } from "../service/index.ts";
-import { listOrderDeals, listOrders } from "../store/index.ts";
+import { OpenAPIHono } from "../../lib/http/index.ts";
+import type { SignedVariables } from "../adapters/auth/index.ts";
+import { apiErrorOf } from "./domain-errors.ts";
+import { bookRejection, type Exchange } from "../application/index.ts";
 import { serve } from "./serve.ts";
 import { cancelAllQuery, listOrdersQuery, orderIdParam, pageSchema, placeOrderBody } from "./schemas.ts";
 import { orderView, pageView } from "./views.ts";
@@ -84,10 +84,8 @@ export function ordersApi(exchange: Exchange) {
     async ({ body, c }) => {
       const result = await exchange.placeOrder(c.get("auth").userId, body);
       if (result.replay) c.header("Idempotent-Replay", "true");
-      if (result.order.status === "rejected") {
-        const code = result.order.reason ?? "REJECTED";
-        throw new ApiError(400, code, `Order ${result.order.id} rejected: ${BOOK_REJECTIONS[code] ?? code}`);
-      }
+      const rejection = bookRejection(result.order);
+      if (!rejection.ok) throw apiErrorOf(rejection);
       return c.json(orderView(exchange, result.order, result.fills), result.replay ? 200 : 201);
     },
   );
@@ -106,18 +104,12 @@ export function ordersApi(exchange: Exchange) {
       errors: [placeErrors[0]],
     },
     async ({ query, c }) => {
-      if (query.currencyPairCode !== undefined) exchange.reference.pair(query.currencyPairCode);
-      const userId = c.get("auth").userId;
-      // Open orders come from the committed view (served while the database is away); closed ones are only stored.
-      const page =
-        query.status === "open"
-          ? pageOfRows(exchange.openOrdersOf(userId, query.currencyPairCode), query.pageNumber, query.pageSize)
-          : await listOrders(exchange.db, userId, {
-              pairCode: query.currencyPairCode,
-              scope: query.status,
-              page: query.pageNumber,
-              pageSize: query.pageSize,
-            });
+      const page = await exchange.orders(c.get("auth").userId, {
+        pairCode: query.currencyPairCode,
+        scope: query.status,
+        page: query.pageNumber,
+        pageSize: query.pageSize,
+      });
       return c.json(pageView(page, query, (order) => orderView(exchange, order)));
     },
   );
@@ -137,7 +129,7 @@ export function ordersApi(exchange: Exchange) {
     },
     async ({ params, c }) => {
       const order = await exchange.order(c.get("auth").userId, params.id);
-      return c.json(orderView(exchange, order, await listOrderDeals(exchange.db, params.id)));
+      return c.json(orderView(exchange, order, await exchange.orderFills(params.id)));
     },
   );
 
@@ -180,8 +172,4 @@ export function ordersApi(exchange: Exchange) {
   );
 
   return app;
-}
-
-function pageOfRows<T>(rows: readonly T[], page: number, pageSize: number): { items: T[]; totalItems: number } {
-  return { items: rows.slice((page - 1) * pageSize, page * pageSize), totalItems: rows.length };
 }

@@ -1,8 +1,7 @@
 import { OpenAPIHono } from "../../lib/http/index.ts";
 import { z } from "zod";
-import type { SignedVariables } from "../auth/index.ts";
-import type { Exchange } from "../service/index.ts";
-import { listDeposits, listWithdrawals } from "../store/index.ts";
+import type { SignedVariables } from "../adapters/auth/index.ts";
+import type { Exchange } from "../application/index.ts";
 import { commissionSchema } from "./public.ts";
 import { serve } from "./serve.ts";
 import { pageQuery, pageSchema, withdrawalBody } from "./schemas.ts";
@@ -68,7 +67,7 @@ export function walletApi(exchange: Exchange) {
       response: pageSchema(depositSchema),
     },
     async ({ query, c }) => {
-      const result = await listDeposits(exchange.db, c.get("auth").userId, query.pageNumber, query.pageSize);
+      const result = await exchange.deposits(c.get("auth").userId, query.pageNumber, query.pageSize);
       return c.json(pageView(result, query, (row) => depositView(exchange, row)));
     },
   );
@@ -86,7 +85,7 @@ export function walletApi(exchange: Exchange) {
       response: pageSchema(withdrawalSchema),
     },
     async ({ query, c }) => {
-      const result = await listWithdrawals(exchange.db, c.get("auth").userId, query.pageNumber, query.pageSize);
+      const result = await exchange.withdrawals(c.get("auth").userId, query.pageNumber, query.pageSize);
       return c.json(pageView(result, query, (row) => withdrawalView(exchange, row)));
     },
   );

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
-import { sign, signatureText } from "../auth/index.ts";
+import { describe, it } from "vitest";
+import { sign, signatureText } from "../adapters/auth/index.ts";
 import { MarketMakerBot } from "./bot.ts";
 import { ExchangeHttp } from "./client.ts";
 import { createRandom } from "./random.ts";

@@ -1,4 +1,4 @@
-import { formatUnits } from "../money/index.ts";
+import { formatUnits } from "../core/money/index.ts";
 import { ApiCallError, decimalText, type ExchangeHttp, type Key } from "./client.ts";
 import {
   DEFAULT_LADDER,

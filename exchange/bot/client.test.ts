@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { ExchangeHttp } from "./client.ts";
 
 describe("ExchangeHttp.signed", () => {

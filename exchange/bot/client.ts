@@ -1,5 +1,5 @@
-import { signRequest } from "../auth/index.ts";
-import { JsonNumber, parseJsonExact } from "../money/json.ts";
+import { signRequest } from "../adapters/auth/index.ts";
+import { JsonNumber, parseJsonExact } from "../core/money/json.ts";
 
 // A minimal client of the exchange's HTTP API for the bot: signed calls with one key, public
 // reads, errors as ApiCallError carrying the server's {code, message}.

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
-import { parseUnits } from "../money/index.ts";
+import { describe, it } from "vitest";
+import { parseUnits } from "../core/money/index.ts";
 import {
   DEFAULT_LADDER,
   DEFAULT_MARKETS,

@@ -1,5 +1,5 @@
-import { ceilDiv, formatUnits, parseUnits } from "../money/index.ts";
-import { fail, ok, type Result } from "../result.ts";
+import { ceilDiv, formatUnits, parseUnits } from "../core/money/index.ts";
+import { fail, ok, type Result } from "../core/result.ts";
 import { randomBigInt, randomInt, type Random } from "./random.ts";
 
 // The market-making bot's pure arithmetic: a bounded random walk of each pair's mid price, the

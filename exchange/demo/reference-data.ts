@@ -7,13 +7,13 @@ import {
   type CurrencyRow,
   type Db,
   type PairRow,
-} from "../store/index.ts";
+} from "../adapters/store/index.ts";
 
 // The demo market `npm start` opens: the chain's native asset, a stable coin and the seeded agent
 // tokens, pairs against the stable coin (and one against the native asset), and a commission table
 // with default rows and a lower tier for level 20 and above.
 
-export interface ReferenceData {
+export interface ReferenceDataSeed {
   readonly currencies: CurrencyRow[];
   readonly pairs: PairRow[];
   readonly commissions: Omit<CommissionRow, "commissionId">[];
@@ -32,7 +32,7 @@ const agentToken = (code: string, name: string, position: number): CurrencyRow =
   position,
 });
 
-export const DEMO_REFERENCE_DATA: ReferenceData = {
+export const DEMO_REFERENCE_DATA: ReferenceDataSeed = {
   currencies: [
     {
       code: "USDT",
@@ -137,7 +137,7 @@ function commission(
 }
 
 /** Writes the reference data into an empty exchange; a database that has currencies is left alone. */
-export async function seedReferenceData(db: Db, data: ReferenceData = DEMO_REFERENCE_DATA): Promise<boolean> {
+export async function seedReferenceData(db: Db, data: ReferenceDataSeed = DEMO_REFERENCE_DATA): Promise<boolean> {
   const [{ count }] = await db.query<{ count: string }>("select count(*)::text as count from currencies");
   if (Number(count) > 0) return false;
   for (const row of data.currencies) await insertCurrency(db, row);

@@ -3,9 +3,9 @@ import { randomUUID } from "node:crypto";
 import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, describe, it } from "node:test";
-import { parseUnits } from "../money/index.ts";
-import type { Exchange } from "../service/index.ts";
+import { afterAll, describe, it } from "vitest";
+import { parseUnits } from "../core/money/index.ts";
+import type { Exchange } from "../application/index.ts";
 import { parseDemoCredentials, readDemoCredentials } from "./credentials.ts";
 import { DEMO_USERS, demoDepositAmount, ensureDemoUsers } from "./users.ts";
 
@@ -66,7 +66,7 @@ function fakeExchange() {
 }
 
 const dirs: string[] = [];
-after(async () => {
+afterAll(async () => {
   for (const dir of dirs) await rm(dir, { recursive: true, force: true });
 });
 async function tempFile(): Promise<string> {

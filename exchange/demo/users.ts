@@ -1,6 +1,6 @@
 import { chmod, mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Exchange } from "../service/index.ts";
+import type { Exchange } from "../application/index.ts";
 import { readDemoCredentials, type DemoCredential } from "./credentials.ts";
 
 // The demo market's users (EXCHANGE_DEMO=true): two traders for people trying the API, and the

@@ -2,10 +2,17 @@ import { serve, type ServerType } from "@hono/node-server";
 import { join, dirname } from "node:path";
 import type { ExchangeEnv } from "../../config/env.ts";
 import { createExchangeApp } from "../api/app.ts";
-import { createKeyVault, createReplayGuard, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
-import { MarketData } from "../marketdata/market-data.ts";
-import { Exchange } from "../service/index.ts";
-import { createCommitter, migrate, openDb, type Db, type GroupCommitter } from "../store/index.ts";
+import { createKeyVault, createReplayGuard, generateApiKeyPair, parseServerKey } from "../adapters/auth/index.ts";
+import { MarketData } from "../adapters/marketdata/market-data.ts";
+import { Exchange } from "../application/index.ts";
+import {
+  createCommitter,
+  exchangeStore,
+  migrate,
+  openDb,
+  type Db,
+  type GroupCommitter,
+} from "../adapters/store/index.ts";
 import { resolveSecrets, type ExchangeSecrets } from "./secrets.ts";
 
 export interface RunningExchange {
@@ -62,7 +69,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     onFatal,
   });
   const exchange = await Exchange.open({
-    db,
+    store: exchangeStore(db),
     committer,
     vault: createKeyVault(parseServerKey(secrets.serverKey)),
     generateKeyPair: generateApiKeyPair,

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
 import { createAuthFailureGuard, subscriberOf } from "./auth-failures.ts";
 import { ApiError, errorHandler } from "./errors.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { Hono } from "hono";
 import { HTTPException } from "hono/http-exception";
 import { ApiError, errorHandler, invalidParam, notFound, rateLimited } from "./errors.ts";

@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { addressParam, addressText, decimalTextParam, integerParam, pageNumberQuery, pageSizeQuery } from "./params.ts";
 
 describe("integerParam", () => {

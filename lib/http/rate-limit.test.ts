@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { Hono } from "hono";
 import { errorHandler } from "./errors.ts";
 import { createRateLimiter, rateLimit } from "./rate-limit.ts";

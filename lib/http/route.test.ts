@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
 import { errorHandler } from "./errors.ts";

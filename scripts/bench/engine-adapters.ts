@@ -1,5 +1,5 @@
 import { OrderBook as LibraryBook, SelfTradePreventionMode, Side } from "nodejs-order-book";
-import { FastBook, type BookCommand } from "../../exchange/matching/index.ts";
+import { FastBook, type BookCommand } from "../../exchange/core/matching/index.ts";
 import type { StreamOp } from "./engine-stream.ts";
 
 /**

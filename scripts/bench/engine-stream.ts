@@ -1,4 +1,4 @@
-import { FastBook } from "../../exchange/matching/index.ts";
+import { FastBook } from "../../exchange/core/matching/index.ts";
 import { mulberry32 } from "../../lib/random.ts";
 
 // The bench's order stream: limit orders around a moving mid price, 20% cancels of

@@ -4,14 +4,17 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import autocannon from "autocannon";
 import pg from "pg";
-import { signRequest } from "../../exchange/auth/index.ts";
+import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { mulberry32 } from "../../lib/random.ts";
-import { freePort } from "../../lib/testing/free-port.ts";
+import { freePort } from "../../test/support/net/free-port.ts";
 
 // The full trading path: a real exchange server process (HTTP, signature check, validation,
 // matching, ledger and the group-committed database write before each answer) taking signed
-// orders from autocannon. Requests are signed before the clock starts: signing is the client's
-// work, not the server's. The server runs alone in its process; the load generator in this one.
+// orders from autocannon. Requests are signed as they are sent (an HMAC is microseconds of the
+// client's work), so each timestamp is current however slowly the server answers: pre-signed
+// timestamps went stale past the 30 s window when PGlite on a busy machine took 50 s, and the
+// resulting 401s tripped the auth-failure guard. The server runs alone in its process; the load
+// generator in this one.
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const PAIR = "ALPHA_USDT";
@@ -28,26 +31,20 @@ export interface FullPathResult {
   readonly ledgerBalanced: boolean;
 }
 
-interface SignedOrder {
-  readonly body: string;
-  readonly headers: Record<string, string>;
+interface User {
+  readonly publicKey: string;
+  readonly privateKey: string;
 }
 
-/**
- * Limit orders around 1.00 (half of them cross), 5% IOC; amounts 2..50 ALPHA. Each carries its own
- * API-Timestamp, so the server's replay cache is part of what is measured: per user strictly
- * increasing from `from` (distinct signatures), all of them already past when they are sent (the
- * server accepts at most 1 s ahead) and within its 30 s window when sent at >= 1,000 orders/s.
- */
-function signedOrders(
-  seed: number,
-  count: number,
-  url: string,
-  users: { publicKey: string; privateKey: string }[],
-  from: number,
-): SignedOrder[] {
+interface UnsignedOrder {
+  readonly user: User;
+  readonly body: string;
+}
+
+/** Limit orders around 1.00 (half of them cross), 5% IOC; amounts 2..50 ALPHA. */
+function randomOrders(seed: number, count: number, users: User[]): UnsignedOrder[] {
   const random = mulberry32(seed);
-  const orders: SignedOrder[] = [];
+  const orders: UnsignedOrder[] = [];
   for (let i = 0; i < count; i++) {
     const user = users[i % users.length];
     const isBid = random() < 0.5;
@@ -61,20 +58,32 @@ function signedOrders(
       price,
       ...(random() < 0.05 ? { timeInForce: "IOC" } : {}),
     });
-    const headers = {
-      ...signRequest({
-        publicKey: user.publicKey,
-        privateKey: user.privateKey,
-        method: "POST",
-        url,
-        body,
-        timestamp: from + Math.floor(i / users.length),
-      }),
-      "content-type": "application/json",
-    };
-    orders.push({ body, headers });
+    orders.push({ user, body });
   }
   return orders;
+}
+
+/**
+ * Signs with API-Timestamp, so the server's replay cache is part of what is measured. Per user
+ * the timestamps strictly increase (distinct signatures even for equal bodies) and stay at the
+ * clock (the server accepts at most 1 s ahead) while a user sends under 1,000 orders/s.
+ */
+function signer(url: string) {
+  const last = new Map<User, number>();
+  return (order: UnsignedOrder) => {
+    const timestamp = Math.max(Date.now(), (last.get(order.user) ?? 0) + 1);
+    last.set(order.user, timestamp);
+    const { user, body } = order;
+    const signature = signRequest({
+      publicKey: user.publicKey,
+      privateKey: user.privateKey,
+      method: "POST",
+      url,
+      body,
+      timestamp,
+    });
+    return { ...signature, "content-type": "application/json" };
+  };
 }
 
 async function admin(base: string, token: string, method: string, path: string, body?: unknown): Promise<any> {
@@ -87,8 +96,9 @@ async function admin(base: string, token: string, method: string, path: string, 
   return response.json();
 }
 
-async function fire(url: string, orders: SignedOrder[], connections: number) {
+async function fire(url: string, orders: UnsignedOrder[], connections: number) {
   let next = 0;
+  const sign = signer(url);
   const started = performance.now();
   let lastAnswer = started;
   const options: autocannon.Options = {
@@ -100,7 +110,7 @@ async function fire(url: string, orders: SignedOrder[], connections: number) {
         method: "POST",
         setupRequest: (request: any) => {
           const order = orders[next++ % orders.length];
-          return { ...request, path: "/api/orders", headers: order.headers, body: order.body };
+          return { ...request, path: "/api/orders", headers: sign(order), body: order.body };
         },
       },
     ],
@@ -188,19 +198,10 @@ export async function benchFullPath(options: {
       users.push({ userId: user.id, ...keys });
     }
     const url = `${base}/api/orders`;
-    // Timestamps from after the server's start + 1 s (it refuses earlier ones: see auth/verify.ts),
-    // past by the time they are sent, and never reused between the two batches.
-    let next = serverUp + 1_000;
-    const batch = async (seed: number, count: number) => {
-      const perUser = Math.ceil(count / users.length);
-      const from = Math.max(next, Date.now() - perUser);
-      next = from + perUser;
-      while (Date.now() < next) await new Promise((resolve) => setTimeout(resolve, next - Date.now()));
-      return signedOrders(seed, count, url, users, from);
-    };
-    const warmup = await batch(options.seed + 1, Math.min(2000, options.orders));
-    await fire(url, warmup, options.connections);
-    const measured = await batch(options.seed, options.orders);
+    // The server refuses timestamps before its start + 1 s (see auth/verify.ts).
+    while (Date.now() < serverUp + 1_000) await new Promise((r) => setTimeout(r, serverUp + 1_000 - Date.now()));
+    await fire(url, randomOrders(options.seed + 1, Math.min(2000, options.orders), users), options.connections);
+    const measured = randomOrders(options.seed, options.orders, users);
     const { result, seconds } = await fire(url, measured, options.connections);
     const ledger = (await admin(base, adminToken, "GET", "/admin/ledger")) as { balanced: boolean }[];
     const ok = result["2xx"];

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import { adminRequest, exactJson, parseAdminArgs, resolveAdminToken, runAdmin, type AdminDeps } from "./admin-cli.ts";
-import { parseJsonExact } from "../../exchange/money/json.ts";
+import { parseJsonExact } from "../../exchange/core/money/index.ts";
 
 const USER = "0b6f4a3e-8c1d-4f5e-9a2b-3c4d5e6f7a8b";
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
-import { JsonNumber, parseJsonExact } from "../../exchange/money/json.ts";
+import { JsonNumber, parseJsonExact } from "../../exchange/core/money/index.ts";
 import { isHexAddress } from "../../lib/address.ts";
 import { DECIMAL_TEXT } from "../../lib/http/params.ts";
 

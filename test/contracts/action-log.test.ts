@@ -1,4 +1,4 @@
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { type Hash, type Hex, getAddress, keccak256, parseEther, parseEventLogs, toHex, zeroAddress } from "viem";
 import {
@@ -8,7 +8,7 @@ import {
   TIER,
   WORKER_STATUS,
   spawnToken as spawnAgentToken,
-} from "./fixtures.ts";
+} from "../support/contracts/fixtures.ts";
 
 const SPAWN_FEE = parseEther("0.01");
 const ACTIVITY_ROLE = keccak256(toHex("ACTIVITY_ROLE"));

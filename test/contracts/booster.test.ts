@@ -1,7 +1,13 @@
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { getAddress, parseAbi, parseEther, parseEventLogs, zeroAddress, zeroHash } from "viem";
-import { deployFixture, EMPTY_METADATA, POOL_SIDE, TIER, spawnToken as spawnAgentToken } from "./fixtures.ts";
+import {
+  deployFixture,
+  EMPTY_METADATA,
+  POOL_SIDE,
+  TIER,
+  spawnToken as spawnAgentToken,
+} from "../support/contracts/fixtures.ts";
 
 const SPAWN_FEE = parseEther("0.01");
 const HOUR = 3600n;

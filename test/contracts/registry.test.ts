@@ -1,4 +1,4 @@
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import {
   type Address,
@@ -21,7 +21,7 @@ import {
   TIER,
   WORKER_STATUS,
   spawnToken as spawnAgentToken,
-} from "./fixtures.ts";
+} from "../support/contracts/fixtures.ts";
 
 const SPAWN_FEE = parseEther("0.01");
 const ROLE = {

@@ -1,8 +1,14 @@
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { type Address, type Hash, getAddress, getContractAddress, parseEventLogs, zeroAddress } from "viem";
 import { ROLE } from "../../scripts/lib/deploy-ecosystem.ts";
-import { deployFixture, EMPTY_METADATA, POOL_SIDE, WORKER_STATUS, type Fixture } from "./fixtures.ts";
+import {
+  deployFixture,
+  EMPTY_METADATA,
+  POOL_SIDE,
+  WORKER_STATUS,
+  type Fixture,
+} from "../support/contracts/fixtures.ts";
 
 type Wallet = Fixture["wallets"]["alice"];
 type Side = (typeof POOL_SIDE)[keyof typeof POOL_SIDE];

@@ -1,7 +1,13 @@
-import { describe, it } from "node:test";
+import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { type Hash, decodeErrorResult, getAddress, keccak256, parseEther, parseEventLogs, toHex, zeroHash } from "viem";
-import { deployFixture, EMPTY_METADATA, POOL_SIDE, SUPPORT, spawnToken as spawnAgentToken } from "./fixtures.ts";
+import {
+  deployFixture,
+  EMPTY_METADATA,
+  POOL_SIDE,
+  SUPPORT,
+  spawnToken as spawnAgentToken,
+} from "../support/contracts/fixtures.ts";
 
 const SPAWN_FEE = parseEther("0.01");
 const RELAYER_ROLE = keccak256(toHex("RELAYER_ROLE"));

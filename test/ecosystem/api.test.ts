@@ -7,7 +7,7 @@
  * is checked against the chain first.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import type { Deployment } from "../../lib/deployments.ts";
 import {
   actionsOnToken,
@@ -25,7 +25,7 @@ import {
   valueKey,
   volume24h,
   workerOfToken,
-} from "./chain-model.ts";
+} from "../support/ecosystem/chain-model.ts";
 import {
   backends,
   type Chain,
@@ -44,7 +44,7 @@ import {
   stopwatch,
   type Viem,
   waitIndexed,
-} from "./harness.ts";
+} from "../support/ecosystem/harness.ts";
 import { describeReorg } from "./reorg-suite.ts";
 
 const BACKENDS = backends();
@@ -77,7 +77,7 @@ const test = (name: string, fn: () => Promise<void>) =>
     }
   });
 
-before(async () => {
+beforeAll(async () => {
   try {
     const lap = stopwatch("api");
     ctx.runDir = await makeRunDir("api");
@@ -127,7 +127,7 @@ before(async () => {
   }
 });
 
-after(async () => {
+afterAll(async () => {
   if (failed)
     printLogs([ctx.chain?.service, ...[...(ctx.ponders?.values() ?? [])].map((p) => p.service), ctx.limited?.service]);
   await Promise.all([...(ctx.ponders?.values() ?? [])].map((p) => p.stop()));

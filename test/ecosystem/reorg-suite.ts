@@ -7,9 +7,9 @@
  * in its realtime sync from block hashes and parent hashes.
  */
 import assert from "node:assert/strict";
-import { before, describe, it } from "node:test";
+import { beforeAll, describe, it } from "vitest";
 import type { Deployment } from "../../lib/deployments.ts";
-import { activity, ACCOUNTS, type Activity } from "./activity.ts";
+import { activity, ACCOUNTS, type Activity } from "../support/ecosystem/activity.ts";
 import {
   apiNow,
   type ChainModel,
@@ -19,7 +19,7 @@ import {
   normalizeTokenItems,
   readChainModel,
   tokensNewestFirst,
-} from "./chain-model.ts";
+} from "../support/ecosystem/chain-model.ts";
 import {
   type Chain,
   e2eSeed,
@@ -33,7 +33,7 @@ import {
   type Viem,
   waitFor,
   waitIndexed,
-} from "./harness.ts";
+} from "../support/ecosystem/harness.ts";
 
 export interface ReorgEnv {
   chain: Chain;
@@ -87,7 +87,7 @@ export function describeReorg(backends: string[], env: () => ReorgEnv, onFailure
       return res.body.items.map((i: { symbol: string }) => i.symbol).sort();
     }
 
-    before(async () => {
+    beforeAll(async () => {
       try {
         const lap = stopwatch("reorg");
         const { chain, viem, contracts, ponders } = env();

@@ -10,9 +10,9 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { after, before, describe, it } from "node:test";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Address, parseEther, parseUnits } from "viem";
-import { activity, ACCOUNTS } from "./activity.ts";
+import { activity, ACCOUNTS } from "../support/ecosystem/activity.ts";
 import {
   type ChainModel,
   expectedActionLog,
@@ -21,7 +21,7 @@ import {
   normalizeTokenItems,
   readChainModel,
   tokensNewestFirst,
-} from "./chain-model.ts";
+} from "../support/ecosystem/chain-model.ts";
 import {
   backends,
   type Chain,
@@ -45,7 +45,7 @@ import {
   stopwatch,
   waitFor,
   waitIndexed,
-} from "./harness.ts";
+} from "../support/ecosystem/harness.ts";
 
 const BACKENDS = backends();
 const seed = e2eSeed();
@@ -102,7 +102,7 @@ const test = (name: string, fn: () => Promise<void>) =>
     }
   });
 
-before(async () => {
+beforeAll(async () => {
   try {
     const lap = stopwatch("restart");
     ctx.runDir = await makeRunDir("restart");
@@ -257,7 +257,7 @@ async function readTables(ponder: Ponder): Promise<Record<string, Record<string,
   return out;
 }
 
-after(async () => {
+afterAll(async () => {
   if (failed)
     printLogs([
       ctx.chain?.service,
@@ -337,7 +337,7 @@ for (const backend of BACKENDS) {
 
 describe("tables after the restart (read from the databases once every Ponder is stopped)", () => {
   let reference: Record<string, Record<string, unknown>[]>;
-  before(async () => {
+  beforeAll(async () => {
     await Promise.all([ctx.pairs[0].reference.stop(), ...ctx.pairs.map((p) => p.subject.stop())]);
     reference = await readTables(ctx.pairs[0].reference);
   });

@@ -5,13 +5,13 @@
  * own connection. Runs only with DATABASE_URL (PGlite has one connection and no pool).
  */
 import assert from "node:assert/strict";
-import { after, describe, it } from "node:test";
+import { afterAll, describe, it } from "vitest";
 import pg from "pg";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { DB_DEFAULTS } from "../../exchange/store/index.ts";
-import { createBackend, type Backend } from "./backends.ts";
-import { ExchangeClient } from "./client.ts";
+import { DB_DEFAULTS } from "../../exchange/adapters/store/index.ts";
+import { createBackend, type Backend } from "../support/exchange/backends.ts";
+import { ExchangeClient } from "../support/exchange/signing-client.ts";
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -22,13 +22,13 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10
 }
 
 describe("exchange with every pooled connection busy", {
-  skip: process.env.DATABASE_URL ? false : "needs DATABASE_URL",
+  skip: !process.env.DATABASE_URL /* needs DATABASE_URL */,
 }, () => {
   let backend: Backend | undefined;
   let server: RunningExchange | undefined;
   let locker: pg.Client | undefined;
   let watcher: pg.Client | undefined;
-  after(async () => {
+  afterAll(async () => {
     await locker?.query("rollback").catch(() => {});
     await locker?.end();
     await watcher?.end();

@@ -7,11 +7,11 @@
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
-import { after, describe, it } from "node:test";
+import { afterAll, describe, it } from "vitest";
 import { mulberry32 } from "../../lib/random.ts";
-import { freePort } from "../../lib/testing/free-port.ts";
-import { backendKinds, createBackend, type Backend } from "./backends.ts";
-import { ExchangeClient, type Credentials } from "./client.ts";
+import { freePort } from "../support/net/free-port.ts";
+import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
+import { ExchangeClient, type Credentials } from "../support/exchange/signing-client.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 100_000);
@@ -50,7 +50,7 @@ for (const kind of backendKinds()) {
   describe(`crash recovery on ${kind}`, () => {
     let backend: Backend | undefined;
     let child: ChildProcess | undefined;
-    after(async () => {
+    afterAll(async () => {
       child?.kill("SIGKILL");
       await backend?.cleanup();
     });

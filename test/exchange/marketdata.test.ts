@@ -5,11 +5,11 @@
  * back from the endpoint under test.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { backendKinds, createBackend, type Backend } from "./backends.ts";
-import { ExchangeClient, type Credentials } from "./client.ts";
+import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
+import { ExchangeClient, type Credentials } from "../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 const PAIR = "ALPHA_USDT";
@@ -44,7 +44,7 @@ for (const kind of backendKinds()) {
       return res.body;
     };
 
-    before(async () => {
+    beforeAll(async () => {
       backend = await createBackend(kind);
       server = await startExchange(backend.env, {
         log: quiet,
@@ -81,7 +81,7 @@ for (const kind of backendKinds()) {
       await place(maker, { isBid: false, currencyPairCode: PAIR, amount: "8.5", price: "0.61" });
     });
 
-    after(async () => {
+    afterAll(async () => {
       await server?.close();
       await backend?.cleanup();
     });

@@ -11,14 +11,14 @@
 import assert from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { after, describe, it } from "node:test";
-import { TcpProxy } from "../../lib/testing/tcp-proxy.ts";
+import { afterAll, describe, it } from "vitest";
+import { TcpProxy } from "../support/net/tcp-proxy.ts";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { CommittedView } from "../../exchange/service/committed-view.ts";
-import { loadState, openDb } from "../../exchange/store/index.ts";
-import { createBackend, type Backend } from "./backends.ts";
-import { ExchangeClient, type Answer, type Credentials } from "./client.ts";
+import { CommittedView } from "../../exchange/application/index.ts";
+import { loadState, openDb } from "../../exchange/adapters/store/index.ts";
+import { createBackend, type Backend } from "../support/exchange/backends.ts";
+import { ExchangeClient, type Answer, type Credentials } from "../support/exchange/signing-client.ts";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -59,14 +59,14 @@ const variants = [
 ];
 
 describe("exchange with PostgreSQL behind a failing network", {
-  skip: process.env.DATABASE_URL ? false : "needs DATABASE_URL",
+  skip: !process.env.DATABASE_URL /* needs DATABASE_URL */,
 }, () => {
   for (const variant of variants) {
     describe(variant.name, () => {
       let backend: Backend | undefined;
       let proxy: TcpProxy | undefined;
       let server: RunningExchange | undefined;
-      after(async () => {
+      afterAll(async () => {
         proxy?.restore();
         await server?.close();
         await proxy?.close();

@@ -5,13 +5,13 @@
  * with 400 instead of failing a commit (which stops the exchange).
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { signRequest } from "../../exchange/auth/index.ts";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { freePort } from "../../lib/testing/free-port.ts";
-import { backendKinds, createBackend, type Backend } from "./backends.ts";
-import { ExchangeClient, type Credentials } from "./client.ts";
+import { freePort } from "../support/net/free-port.ts";
+import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
+import { ExchangeClient, type Credentials } from "../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 
@@ -33,7 +33,7 @@ for (const kind of backendKinds()) {
       api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     };
 
-    before(async () => {
+    beforeAll(async () => {
       // A fixed port (free now) so a restart serves the URLs that earlier signatures cover.
       backend = await createBackend(kind, {
         EXCHANGE_PORT: String(await freePort()),
@@ -44,7 +44,7 @@ for (const kind of backendKinds()) {
       trader = await api.user(0, { USDT: "1000", ALPHA: "1000" });
     });
 
-    after(async () => {
+    afterAll(async () => {
       await server?.close();
       await backend?.cleanup();
     });

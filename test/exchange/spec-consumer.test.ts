@@ -7,11 +7,11 @@
 import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
-import { after, before, describe, it } from "node:test";
+import { afterAll, beforeAll, describe, it } from "vitest";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { createBackend, type Backend } from "./backends.ts";
-import { ExchangeClient, type Credentials } from "./client.ts";
+import { createBackend, type Backend } from "../support/exchange/backends.ts";
+import { ExchangeClient, type Credentials } from "../support/exchange/signing-client.ts";
 import { checkError, runConsumer } from "./spec-consumer/client.ts";
 
 const quiet = () => {};
@@ -32,7 +32,7 @@ describe("SPEC.md consumer against a server with real trades (PGlite)", () => {
   const trade = async (taker: Credentials, pair: string, takerBuys: boolean, price: string, amount: string) =>
     place(taker, { isBid: takerBuys, currencyPairCode: pair, amount, price, timeInForce: "IOC" });
 
-  before(async () => {
+  beforeAll(async () => {
     backend = await createBackend("pglite");
     server = await startExchange(backend.env, {
       log: quiet,
@@ -83,7 +83,7 @@ describe("SPEC.md consumer against a server with real trades (PGlite)", () => {
     for (let i = 0; i < 55; i++) await rest(taker, "BETA_USDT", true, (0.1 + i / 1000).toFixed(3), "20");
   });
 
-  after(async () => {
+  afterAll(async () => {
     await server?.close();
     await backend?.cleanup();
   });

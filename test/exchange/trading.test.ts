@@ -5,13 +5,13 @@
  * commissions, the internal verification endpoint, and a restart that rebuilds the books.
  */
 import assert from "node:assert/strict";
-import { after, before, describe, it } from "node:test";
-import { signRequest } from "../../exchange/auth/index.ts";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { openDb } from "../../exchange/store/index.ts";
-import { backendKinds, createBackend, type Backend } from "./backends.ts";
-import { ExchangeClient, type Credentials } from "./client.ts";
+import { openDb } from "../../exchange/adapters/store/index.ts";
+import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
+import { ExchangeClient, type Credentials } from "../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 
@@ -32,7 +32,7 @@ for (const kind of backendKinds()) {
       api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     };
 
-    before(async () => {
+    beforeAll(async () => {
       backend = await createBackend(kind);
       await start();
       seller = await api.user(0, { ALPHA: "100", USDT: "50" });
@@ -40,7 +40,7 @@ for (const kind of backendKinds()) {
       vip = await api.user(25, { USDT: "1000", ALPHA: "1000", ETH: "2" }, "0x00000000000000000000000000000000000000AA");
     });
 
-    after(async () => {
+    afterAll(async () => {
       await server?.close();
       await backend?.cleanup();
     });

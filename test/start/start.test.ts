@@ -8,10 +8,10 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { after, before, test } from "node:test";
+import { afterAll, beforeAll, test } from "vitest";
 import { createPublicClient, http, parseAbi } from "viem";
 import { readDeployment } from "../../lib/deployments.ts";
-import { freePort } from "../../lib/testing/free-port.ts";
+import { freePort } from "../support/net/free-port.ts";
 
 const BANNER = "Platform running:";
 const ACTION_LOG_ABI = parseAbi(["function entryCount() view returns (uint256)"]);
@@ -26,7 +26,7 @@ let start: ChildProcess | undefined;
 let dataDir = "";
 const urls = { chain: "", api: "", exchange: "" };
 
-before(async () => {
+beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "npm-start-"));
   const [chainPort, apiPort, exchangePort] = [await freePort(), await freePort(), await freePort()];
   urls.chain = `http://127.0.0.1:${chainPort}`;
@@ -65,7 +65,7 @@ before(async () => {
   });
 });
 
-after(async () => {
+afterAll(async () => {
   if (start?.pid && start.exitCode === null) {
     const exited = new Promise((resolve) => start?.once("exit", resolve));
     process.kill(start.pid, "SIGINT"); // start.ts stops everything it started on Ctrl-C

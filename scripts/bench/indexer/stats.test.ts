@@ -1,5 +1,5 @@
 import assert from "node:assert/strict";
-import { test } from "node:test";
+import { test } from "vitest";
 import { percentile } from "./stats.ts";
 
 test("nearest-rank percentiles", () => {

@@ -1,4 +1,4 @@
-import type { Exchange, OrderResult, PlaceOrderInput } from "../../../exchange/service/index.ts";
+import type { Exchange, OrderResult, PlaceOrderInput } from "../../../exchange/application/index.ts";
 import { mulberry32 as rng } from "../../../lib/random.ts";
 
 // A realistic ALPHA_USDT market for the load test: a few hundred resting orders on both sides,

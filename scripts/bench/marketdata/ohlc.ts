@@ -1,5 +1,6 @@
-import { candleRowsOf, readCandles, upsertCandles, type Candle } from "../../../exchange/marketdata/candles.ts";
-import type { Db, DealRow } from "../../../exchange/store/index.ts";
+import { candleRowsOf, type Candle } from "../../../exchange/core/candles/index.ts";
+import { readCandles, upsertCandles } from "../../../exchange/adapters/store/index.ts";
+import type { Db, DealRow } from "../../../exchange/adapters/store/index.ts";
 
 // OHLC from the stored rollup (what GET /api/ohlc reads) against the same candles computed by a
 // GROUP BY over the raw deals. The deals are one generate_series insert: a million single-row

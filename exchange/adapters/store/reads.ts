@@ -1,0 +1,177 @@
+import {
+  API_KEY_COLUMNS,
+  apiKeyOf,
+  balanceOf,
+  COMMISSION_COLUMNS,
+  commissionOf,
+  CURRENCY_COLUMNS,
+  currencyOf,
+  DEAL_COLUMNS,
+  dealOf,
+  DEPOSIT_COLUMNS,
+  depositOf,
+  ORDER_COLUMNS,
+  orderOf,
+  PAIR_COLUMNS,
+  pairOf,
+  USER_COLUMNS,
+  userOf,
+  WITHDRAWAL_COLUMNS,
+  withdrawalOf,
+  type DealRecord,
+  type OrderRecord,
+} from "./rows.ts";
+import type { WalletFlows } from "../../application/ports.ts";
+import type { DealRow, DepositRow, LoadedState, OrderRow, Page, Queryable, WithdrawalRow } from "./types.ts";
+
+/** Everything start-up needs, read in one transaction so it is one consistent snapshot. */
+export async function loadState(db: {
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+}): Promise<LoadedState> {
+  return db.transaction(async (tx) => {
+    const all = (sql: string) => tx.query<Record<string, any>>(sql);
+    const [currencies, pairs, commissions, users, apiKeys, balances, fees, openOrders, lastTrades, lastOrder] = [
+      await all(`select ${CURRENCY_COLUMNS} from currencies order by position, code`),
+      await all(`select ${PAIR_COLUMNS} from pairs order by code`),
+      await all(`select ${COMMISSION_COLUMNS} from commissions order by position`),
+      await all(`select ${USER_COLUMNS} from users`),
+      await all(`select ${API_KEY_COLUMNS} from api_keys`),
+      await all(
+        `select user_id::text as user_id, currency, available::text as available, locked::text as locked from balances`,
+      ),
+      await all(`select currency, amount::text as amount from fee_totals`),
+      await all(`select ${ORDER_COLUMNS} from orders where status = 'open' order by seq`),
+      await all(`select pair_code, max(trade_seq)::text as last from deals group by pair_code`),
+      await all(`select coalesce(max(seq), 0)::text as last from orders`),
+    ];
+    return {
+      currencies: currencies.map(currencyOf),
+      pairs: pairs.map(pairOf),
+      commissions: commissions.map(commissionOf),
+      users: users.map(userOf),
+      apiKeys: apiKeys.map(apiKeyOf),
+      balances: balances.map(balanceOf),
+      fees: fees.map((r) => ({ currency: r.currency, amount: BigInt(r.amount) })),
+      openOrders: openOrders.map((r) => orderOf(r as OrderRecord)),
+      lastTradeSeq: new Map(lastTrades.map((r) => [r.pair_code as string, Number(r.last)])),
+      lastOrderSeq: Number(lastOrder[0].last),
+    };
+  });
+}
+
+export async function getOrder(db: Queryable, orderId: string): Promise<OrderRow | null> {
+  const [record] = await db.query<OrderRecord>(`select ${ORDER_COLUMNS} from orders where id = $1`, [orderId]);
+  return record === undefined ? null : orderOf(record);
+}
+
+export async function getOrderByClientId(
+  db: Queryable,
+  userId: string,
+  clientOrderId: string,
+): Promise<OrderRow | null> {
+  const [record] = await db.query<OrderRecord>(
+    `select ${ORDER_COLUMNS} from orders where user_id = $1 and client_order_id = $2`,
+    [userId, clientOrderId],
+  );
+  return record === undefined ? null : orderOf(record);
+}
+
+/** A user's orders, newest first: `open` resting ones, `history` closed ones, or `all`. */
+export async function listOrders(
+  db: Queryable,
+  userId: string,
+  options: { pairCode?: string; scope: "open" | "history" | "all"; page: number; pageSize: number },
+): Promise<Page<OrderRow>> {
+  const where = ["user_id = $1"];
+  const params: unknown[] = [userId];
+  if (options.pairCode !== undefined) where.push(`pair_code = $${params.push(options.pairCode)}`);
+  if (options.scope === "open") where.push(`status = 'open'`);
+  if (options.scope === "history") where.push(`status <> 'open'`);
+  const filter = where.join(" and ");
+  const [{ total }] = await db.query<{ total: string }>(
+    `select count(*)::text as total from orders where ${filter}`,
+    params,
+  );
+  const records = await db.query<OrderRecord>(
+    `select ${ORDER_COLUMNS} from orders where ${filter} order by seq desc limit $${params.length + 1} offset $${params.length + 2}`,
+    [...params, options.pageSize, (options.page - 1) * options.pageSize],
+  );
+  return { items: records.map(orderOf), totalItems: Number(total) };
+}
+
+/** The deals an order took part in, oldest first. */
+export async function listOrderDeals(db: Queryable, orderId: string): Promise<DealRow[]> {
+  const records = await db.query<DealRecord>(
+    `select ${DEAL_COLUMNS} from deals where maker_order_id = $1 union all select ${DEAL_COLUMNS} from deals where taker_order_id = $1
+     order by executed_at_us, trade_seq`,
+    [orderId],
+  );
+  return records.map(dealOf);
+}
+
+export async function getDeposit(db: Queryable, depositId: string): Promise<DepositRow | null> {
+  const [record] = await db.query<Record<string, any>>(`select ${DEPOSIT_COLUMNS} from deposits where id = $1`, [
+    depositId,
+  ]);
+  return record === undefined ? null : depositOf(record);
+}
+
+export async function getWithdrawalByClientId(
+  db: Queryable,
+  userId: string,
+  clientWithdrawalId: string,
+): Promise<WithdrawalRow | null> {
+  const [record] = await db.query<Record<string, any>>(
+    `select ${WITHDRAWAL_COLUMNS} from withdrawals where user_id = $1 and client_withdrawal_id = $2`,
+    [userId, clientWithdrawalId],
+  );
+  return record === undefined ? null : withdrawalOf(record);
+}
+
+export async function listDeposits(
+  db: Queryable,
+  userId: string,
+  page: number,
+  pageSize: number,
+): Promise<Page<DepositRow>> {
+  return userPage(db, "deposits", DEPOSIT_COLUMNS, userId, page, pageSize, depositOf);
+}
+
+export async function listWithdrawals(
+  db: Queryable,
+  userId: string,
+  page: number,
+  pageSize: number,
+): Promise<Page<WithdrawalRow>> {
+  return userPage(db, "withdrawals", WITHDRAWAL_COLUMNS, userId, page, pageSize, withdrawalOf);
+}
+
+async function userPage<T>(
+  db: Queryable,
+  table: "deposits" | "withdrawals",
+  columns: string,
+  userId: string,
+  page: number,
+  pageSize: number,
+  map: (record: Record<string, any>) => T,
+): Promise<Page<T>> {
+  const [{ total }] = await db.query<{ total: string }>(
+    `select count(*)::text as total from ${table} where user_id = $1`,
+    [userId],
+  );
+  const records = await db.query<Record<string, any>>(
+    `select ${columns} from ${table} where user_id = $1 order by created_at desc, id limit $2 offset $3`,
+    [userId, pageSize, (page - 1) * pageSize],
+  );
+  return { items: records.map(map), totalItems: Number(total) };
+}
+
+/** Deposits and withdrawals sent (amount less fee), summed per currency. */
+export async function walletFlows(db: Queryable): Promise<WalletFlows> {
+  const sums = async (sql: string) =>
+    new Map((await db.query<{ currency: string; total: string }>(sql)).map((row) => [row.currency, BigInt(row.total)]));
+  return {
+    deposited: await sums("select currency, sum(amount)::text as total from deposits group by currency"),
+    withdrawn: await sums("select currency, sum(amount - fee)::text as total from withdrawals group by currency"),
+  };
+}

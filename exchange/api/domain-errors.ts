@@ -1,0 +1,35 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { ApiError } from "../../lib/http/index.ts";
+import { DomainError, type DomainErrorCode } from "../application/index.ts";
+
+// The one place where the exchange's rejections meet HTTP: every domain error code and the status
+// it is answered with (exchange/README.md lists them). A code without a status does not compile.
+
+export const DOMAIN_ERROR_STATUS: Record<DomainErrorCode, ContentfulStatusCode> = {
+  INVALID_PARAM: 400,
+  UNKNOWN_PAIR: 400,
+  UNKNOWN_CURRENCY: 400,
+  INSUFFICIENT_BALANCE: 400,
+  MIN_QUOTE_AMOUNT: 400,
+  NO_LIQUIDITY: 400,
+  POST_ONLY_WOULD_TAKE: 400,
+  FOK_NOT_FILLABLE: 400,
+  BELOW_MIN_WITHDRAW: 400,
+  ABOVE_MAX_WITHDRAW: 400,
+  AMOUNT_BELOW_FEE: 400,
+  DEPOSITS_DISABLED: 400,
+  WITHDRAWALS_DISABLED: 400,
+  NOT_FOUND: 404,
+  ORDER_NOT_OPEN: 409,
+  DUPLICATE_DEPOSIT: 409,
+};
+
+/** A failed Result (or a thrown DomainError) as the `{code, message}` answer with its status. */
+export function apiErrorOf(failure: { readonly code: DomainErrorCode; readonly message: string }): ApiError {
+  return new ApiError(DOMAIN_ERROR_STATUS[failure.code], failure.code, failure.message);
+}
+
+/** For the app's onError: a DomainError thrown by a command is the client's answer, not a bug. */
+export function domainErrorAnswer(error: Error): ApiError | undefined {
+  return error instanceof DomainError ? apiErrorOf(error) : undefined;
+}

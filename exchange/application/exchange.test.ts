@@ -1,0 +1,211 @@
+import assert from "node:assert/strict";
+import { rm } from "node:fs/promises";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { createKeyVault, generateApiKeyPair, parseServerKey } from "../adapters/auth/index.ts";
+import {
+  createCommitter,
+  DatabaseUnavailableError,
+  exchangeStore,
+  loadState,
+  type Db,
+} from "../adapters/store/index.ts";
+import { CommittedView } from "./committed-view.ts";
+import { Exchange } from "./exchange.ts";
+import { openDemoDb, restingAsk } from "../../test/support/exchange/demo-db.ts";
+
+// A command that throws after it began changing the books or the ledger (a bug) must not leave
+// the exchange serving from memory that no longer matches the database: onFatal is called.
+
+describe("Exchange: a throw in the middle of a command is fatal", () => {
+  let dir: string;
+  let db: Db;
+  let exchange: Exchange;
+  const fatal: unknown[] = [];
+
+  beforeAll(async () => {
+    ({ dir, db } = await openDemoDb("exchange-fatal-"));
+    exchange = await Exchange.open({
+      store: exchangeStore(db),
+      committer: createCommitter(db),
+      vault: createKeyVault(parseServerKey("33".repeat(32))),
+      generateKeyPair: generateApiKeyPair,
+      onFatal: (error) => fatal.push(error),
+    });
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("reports a throw during settlement, and not an ordinary rejection", async () => {
+    const { seller, buyer } = await restingAsk(exchange);
+    await assert.rejects(
+      exchange.placeOrder(buyer.id, {
+        currencyPairCode: "ALPHA_USDT",
+        isBid: true,
+        type: "limit",
+        amount: "1000",
+        price: "0.5",
+      }),
+      { code: "INSUFFICIENT_BALANCE" },
+    );
+    assert.equal(fatal.length, 0, "a refused order is a value, not a fatal error");
+    // The fee of a trade is looked up while it settles, after the book has matched.
+    exchange.reference.pairFees = () => {
+      throw new Error("fee lookup failed");
+    };
+    await assert.rejects(
+      exchange.placeOrder(buyer.id, {
+        currencyPairCode: "ALPHA_USDT",
+        isBid: true,
+        type: "limit",
+        amount: "10",
+        price: "0.5",
+      }),
+      /fee lookup failed/,
+    );
+    assert.equal(fatal.length, 1);
+    assert.match(String(fatal[0]), /fee lookup failed/);
+  });
+});
+
+/** A database whose statements can be held (a dead network) and later let through (it heals). */
+function faultyDb(db: Db) {
+  let holding = false;
+  const held: (() => void)[] = [];
+  const gate = <T>(run: () => Promise<T>): Promise<T> =>
+    holding ? new Promise<T>((resolve, reject) => held.push(() => run().then(resolve, reject))) : run();
+  const faulty: Db = {
+    kind: db.kind,
+    query: (sql, params, options) => gate(() => db.query(sql, params, options)),
+    transaction: (fn) => gate(() => db.transaction(fn)),
+    writer: { query: (sql, params, options) => gate(() => db.writer.query(sql, params, options)) },
+    fence: () => gate(() => db.fence()),
+    close: () => db.close(),
+  };
+  return {
+    db: faulty,
+    hang: () => (holding = true),
+    /** Lets everything held through, in order, as a healed network delivers what it buffered. */
+    heal: () => {
+      holding = false;
+      for (const run of held.splice(0)) run();
+    },
+  };
+}
+
+describe("Exchange: a hung database", () => {
+  let dir: string;
+  let raw: Db;
+
+  beforeAll(async () => {
+    ({ dir, db: raw } = await openDemoDb("exchange-outage-"));
+  });
+
+  afterAll(async () => {
+    await raw?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  it("refuses commands while the database is away, shows only committed state, and reloads by itself when it returns", async () => {
+    const faulty = faultyDb(raw);
+    const committer = createCommitter(faulty.db, { timeoutMs: 100 });
+    const exchange = await Exchange.open({
+      store: exchangeStore(faulty.db),
+      committer,
+      vault: createKeyVault(parseServerKey("55".repeat(32))),
+      generateKeyPair: generateApiKeyPair,
+      recoveryDelayMs: { min: 10, max: 40 },
+      log: () => {},
+    });
+    const { seller, buyer } = await restingAsk(exchange);
+    const bookBefore = exchange.committed.levels("ALPHA_USDT", false, 10);
+    const buyerBefore = exchange.balances(buyer.id);
+
+    // The order's clientOrderId lookup is already on its way when the database hangs; its commit is held.
+    const lost = {
+      currencyPairCode: "ALPHA_USDT",
+      isBid: true,
+      type: "limit",
+      amount: "4",
+      price: "0.5",
+      clientOrderId: "lost-1",
+    } as const;
+    const hung = exchange.placeOrder(buyer.id, lost);
+    faulty.hang();
+    while (committer.pending === 0) await new Promise((resolve) => setImmediate(resolve));
+    // While its commit waits, the trade it made in memory is not visible.
+    assert.deepEqual(exchange.committed.levels("ALPHA_USDT", false, 10), bookBefore);
+    assert.deepEqual(exchange.balances(buyer.id), buyerBefore);
+    assert.equal(exchange.market("ALPHA_USDT").book.depth(false, 1)[0].amount, 600n, "the working book did trade");
+    await assert.rejects(
+      hung,
+      (error: Error) => error instanceof DatabaseUnavailableError && /outcome is unknown/.test(error.message),
+    );
+    assert.equal(exchange.ready, false);
+    await assert.rejects(
+      exchange.placeOrder(buyer.id, {
+        currencyPairCode: "ALPHA_USDT",
+        isBid: true,
+        type: "limit",
+        amount: "1",
+        price: "0.4",
+      }),
+      DatabaseUnavailableError,
+    );
+    await assert.rejects(exchange.cancelAll(seller.id), DatabaseUnavailableError);
+    await assert.rejects(
+      exchange.store.getOrder("00000000-0000-4000-8000-000000000000"),
+      DatabaseUnavailableError,
+      "reads that need the database fail at once",
+    );
+    assert.equal(committer.pending, 0);
+    assert.deepEqual(exchange.balances(buyer.id), buyerBefore, "reads are served from the committed view");
+
+    // The network heals: the held commit arrives late and is stored; the reload must see it.
+    faulty.heal();
+    const deadline = Date.now() + 10_000;
+    while (!exchange.ready) {
+      assert.ok(Date.now() < deadline, "the exchange did not recover");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    assert.deepEqual(
+      exchange.committed.describe(),
+      CommittedView.of(await loadState(raw)).describe(),
+      "the committed view is the database",
+    );
+    assert.equal(
+      exchange.committed.levels("ALPHA_USDT", false, 1)[0].lots,
+      600n,
+      "the late commit is in the reloaded book",
+    );
+    for (const isBid of [true, false]) {
+      const working = exchange
+        .market("ALPHA_USDT")
+        .book.depth(isBid, Infinity)
+        .map((l) => ({ priceTicks: l.price, lots: l.amount }));
+      assert.deepEqual(
+        exchange.committed.levels("ALPHA_USDT", isBid, Infinity),
+        working,
+        "the working book is the stored one",
+      );
+    }
+    // Its client was told the outcome is unknown: a retry with the same clientOrderId finds it.
+    const retry = await exchange.placeOrder(buyer.id, lost);
+    assert.equal(retry.replay, true, "the retry found the order that committed late");
+    assert.equal(retry.order.filledLots, 400);
+    assert.equal(retry.fills.length, 1);
+    const next = await exchange.placeOrder(buyer.id, {
+      currencyPairCode: "ALPHA_USDT",
+      isBid: true,
+      type: "limit",
+      amount: "2",
+      price: "0.5",
+    });
+    assert.equal(next.fills.length, 1, "it trades again");
+    for (const row of await exchange.reconcile())
+      assert.equal(row.balanced, true, `${row.currency} does not reconcile`);
+    await exchange.close();
+  });
+});

@@ -1,0 +1,106 @@
+import type { Candle, Interval } from "../core/candles/index.ts";
+import type {
+  ApiKeyRow,
+  DealRow,
+  DepositRow,
+  LoadedState,
+  OrderRow,
+  Page,
+  UserRow,
+  WithdrawalRow,
+  WriteUnit,
+} from "./records.ts";
+
+// What the application needs from storage, declared here so it never imports the store adapter:
+// the composition root (server/start.ts) passes in exchange/adapters/store's implementation.
+
+/**
+ * The database is away (unreachable, timed out, restarting): an expected condition the HTTP
+ * adapter answers as unavailable and the application recovers from; anything else a store call throws
+ * is a bug.
+ */
+export class DatabaseUnavailableError extends Error {
+  /**
+   * true when the connection itself failed (lost, refused, no answer at all): the exchange then
+   * stops taking writes and recovers. false when the server answered but refused this statement
+   * for now (its own statement_timeout, too many connections), or every pooled connection was
+   * busy for the whole connect timeout (a read burst): only this request fails.
+   */
+  readonly connectionLost: boolean;
+
+  constructor(message: string, options?: { cause?: unknown; connectionLost?: boolean }) {
+    super(message, options);
+    this.name = "DatabaseUnavailableError";
+    this.connectionLost = options?.connectionLost ?? true;
+  }
+}
+
+/** The group committer as the application drives it (exchange/adapters/store/committer.ts). */
+export interface Committer {
+  /** Resolves once the unit is durable; rejects with DatabaseUnavailableError when it cannot be. */
+  commit(unit: WriteUnit): Promise<void>;
+  /** Throws DatabaseUnavailableError when a command's rows could not be committed now. */
+  admit(): void;
+  readonly failed: boolean;
+  fail(cause: unknown): void;
+  onCommitted(listener: (units: readonly WriteUnit[]) => void): void;
+  onFailure(listener: (error: unknown) => void): void;
+  resume(): void;
+}
+
+export interface OrderQuery {
+  readonly pairCode?: string;
+  readonly scope: "open" | "history" | "all";
+  readonly page: number;
+  readonly pageSize: number;
+}
+
+/** A page of a pair's deals: inclusive time bounds on executedAtUs, optionally one taker side. */
+export interface DealRange {
+  readonly sinceUs?: number;
+  readonly untilUs?: number;
+  readonly takerIsBid?: boolean;
+  readonly offset: number;
+  readonly limit: number;
+}
+
+/** Deposits and withdrawals sent, per currency: what reconciliation compares the balances with. */
+export interface WalletFlows {
+  readonly deposited: Map<string, bigint>;
+  /** Amounts less fees: what left the exchange. */
+  readonly withdrawn: Map<string, bigint>;
+}
+
+export interface ExchangeStore {
+  /** Everything start-up needs, as one consistent snapshot. */
+  loadState(): Promise<LoadedState>;
+  /** After an outage: waits until no statement sent before can still commit (see Db.fence). */
+  fence(): Promise<void>;
+  insertUser(row: UserRow): Promise<void>;
+  insertApiKey(row: ApiKeyRow): Promise<void>;
+  getOrder(orderId: string): Promise<OrderRow | null>;
+  getOrderByClientId(userId: string, clientOrderId: string): Promise<OrderRow | null>;
+  /** A user's orders, newest first. */
+  listOrders(userId: string, query: OrderQuery): Promise<Page<OrderRow>>;
+  /** The deals an order took part in, oldest first. */
+  listOrderDeals(orderId: string): Promise<DealRow[]>;
+  getDeposit(depositId: string): Promise<DepositRow | null>;
+  getWithdrawalByClientId(userId: string, clientWithdrawalId: string): Promise<WithdrawalRow | null>;
+  listDeposits(userId: string, page: number, pageSize: number): Promise<Page<DepositRow>>;
+  listWithdrawals(userId: string, page: number, pageSize: number): Promise<Page<WithdrawalRow>>;
+  walletFlows(): Promise<WalletFlows>;
+  /** Candles of `interval` whose bucket overlaps [startMs, endMs], oldest first. */
+  readCandles(pairCode: string, interval: Interval, startMs: number, endMs: number): Promise<Candle[]>;
+  /** Deals after `sinceUs` plus the last one at or before it, oldest first. */
+  recentDeals(pairCode: string, sinceUs: number): Promise<DealRow[]>;
+  /** The newest `limit` deals of a pair, oldest first. */
+  latestDeals(pairCode: string, limit: number): Promise<DealRow[]>;
+  /** A page of a pair's deals, newest first. */
+  dealsPage(pairCode: string, range: DealRange): Promise<DealRow[]>;
+  /**
+   * This store refusing every call at once (DatabaseUnavailableError) while `up()` is false, and
+   * reporting a lost connection seen by any call to `lost`, so the first sign of an outage stops
+   * the writes.
+   */
+  guarded(up: () => boolean, lost: (error: unknown) => void): ExchangeStore;
+}

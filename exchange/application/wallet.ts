@@ -1,0 +1,213 @@
+import { randomUUID } from "node:crypto";
+import { applyEntry, deposit as depositEntry, withdraw as withdrawEntry, type Entry } from "../core/ledger/index.ts";
+import { parseCurrencyUnits } from "../core/money/index.ts";
+import { DomainError, invalidInput } from "../core/result.ts";
+import type { Accounts } from "./accounts.ts";
+import { InFlight } from "./in-flight.ts";
+import { balancesTouched } from "./order-rows.ts";
+import type { ExchangeStore } from "./ports.ts";
+import type { CommissionRow, DepositRow, Page, WithdrawalRow } from "./records.ts";
+import type { Currency } from "./reference-data.ts";
+import type { Sequencer } from "./sequencer.ts";
+
+// Balances, deposits and withdrawals, and the commissions a user is charged.
+
+export interface WithdrawArgs {
+  readonly userId: string;
+  readonly currency: string;
+  /** Decimal text in the currency. */
+  readonly amount: string;
+  readonly address: string;
+  readonly clientWithdrawalId?: string;
+}
+
+export interface DepositArgs {
+  readonly userId: string;
+  readonly currency: string;
+  /** Decimal text in the currency. */
+  readonly amount: string;
+  readonly reference: string | null;
+  readonly depositId?: string;
+}
+
+export interface WalletOptions {
+  readonly sequencer: Sequencer;
+  readonly accounts: Accounts;
+  /** The guarded store (refuses while the exchange is unavailable). */
+  readonly store: ExchangeStore;
+}
+
+export class Wallet {
+  private readonly seq: Sequencer;
+  private readonly accounts: Accounts;
+  private readonly store: ExchangeStore;
+  private readonly depositIds = new InFlight<DepositRow>();
+  private readonly withdrawalIds = new InFlight<WithdrawalRow>();
+
+  constructor(options: WalletOptions) {
+    this.seq = options.sequencer;
+    this.accounts = options.accounts;
+    this.store = options.store;
+  }
+
+  /** A user's committed balances in every currency. */
+  balances(userId: string): { currency: string; available: bigint; locked: bigint }[] {
+    return [...this.seq.reference.currencies.keys()].map((currency) => ({
+      currency,
+      ...this.seq.committed.balance(userId, currency),
+    }));
+  }
+
+  /** A user's credited deposits, newest first. */
+  deposits(userId: string, page: number, pageSize: number): Promise<Page<DepositRow>> {
+    return this.store.listDeposits(userId, page, pageSize);
+  }
+
+  /** A user's withdrawals, newest first. */
+  withdrawals(userId: string, page: number, pageSize: number): Promise<Page<WithdrawalRow>> {
+    return this.store.listWithdrawals(userId, page, pageSize);
+  }
+
+  /** The commission rows a user is charged by (SPEC.md's GET /api/currencies/user/commissions). */
+  commissionsOf(userId: string): CommissionRow[] {
+    return this.seq.reference.commissionsFor(this.accounts.levelOf(userId));
+  }
+
+  /** Credits a deposit less its Refill commission; a repeated id returns the first deposit. */
+  async deposit(args: DepositArgs): Promise<DepositRow> {
+    this.accounts.requireUser(args.userId);
+    const currency = this.seq.reference.currency(args.currency);
+    if (!currency.row.canDeposit)
+      throw new DomainError("DEPOSITS_DISABLED", `Deposits of ${currency.row.code} are disabled`);
+    const amount = positiveAmount(currency, args.amount);
+    const id = args.depositId ?? randomUUID();
+    // A deposit id repeated while the first is still being credited, or after, is refused: it
+    // must never be credited twice.
+    const { value, replay } = await this.depositIds.once(
+      id,
+      () => this.store.getDeposit(id),
+      () => this.credit(id, args.userId, currency, amount, args.reference),
+    );
+    if (replay) throw new DomainError("DUPLICATE_DEPOSIT", `Deposit ${id} was already credited`);
+    return value;
+  }
+
+  private async credit(
+    id: string,
+    userId: string,
+    currency: Currency,
+    amount: bigint,
+    reference: string | null,
+  ): Promise<DepositRow> {
+    const seq = this.seq;
+    const fee = seq.reference.walletFee("refill", currency, this.accounts.levelOf(userId));
+    const entry = depositEntry(seq.ledger, { depositId: id, userId, currency: currency.spec, amount, fee });
+    if (!entry.ok) throw invalidInput("amount", entry.message);
+    seq.admit();
+    seq.mutating(() => applyEntry(seq.ledger, entry.value));
+    const row: DepositRow = {
+      id,
+      userId,
+      currency: currency.row.code,
+      amount,
+      fee: feeOfEntry(entry.value),
+      reference,
+      createdAt: seq.nowMs(),
+    };
+    await seq.commit({
+      deposits: [row],
+      entries: [entry.value],
+      ...balancesTouched(seq.ledger, [entry.value]),
+    });
+    return row;
+  }
+
+  /**
+   * Debits a withdrawal (the fee comes out of the amount) and queues it for sending. With a
+   * clientWithdrawalId, a repeat (a client retrying after a timeout) returns the first withdrawal
+   * as a replay and never debits twice.
+   */
+  async withdraw(args: WithdrawArgs): Promise<{ withdrawal: WithdrawalRow; replay: boolean }> {
+    const clientId = args.clientWithdrawalId;
+    if (clientId === undefined) return { withdrawal: await this.debit(args), replay: false };
+    const { value, replay } = await this.withdrawalIds.once(
+      `${args.userId}\u0000${clientId}`,
+      () => this.store.getWithdrawalByClientId(args.userId, clientId),
+      () => this.debit(args),
+    );
+    return { withdrawal: value, replay };
+  }
+
+  private async debit(args: WithdrawArgs): Promise<WithdrawalRow> {
+    const seq = this.seq;
+    const currency = seq.reference.currency(args.currency);
+    if (!currency.row.canWithdraw)
+      throw new DomainError("WITHDRAWALS_DISABLED", `Withdrawals of ${currency.row.code} are disabled`);
+    const amount = positiveAmount(currency, args.amount);
+    const min =
+      currency.row.minWithdraw === null ? null : parseCurrencyUnits(currency.row.minWithdraw, currency.spec, "up");
+    const max =
+      currency.row.maxWithdraw === null ? null : parseCurrencyUnits(currency.row.maxWithdraw, currency.spec, "down");
+    if (min?.ok && amount < min.value)
+      throw new DomainError(
+        "BELOW_MIN_WITHDRAW",
+        `amount: the minimum ${currency.row.code} withdrawal is ${currency.row.minWithdraw}`,
+      );
+    if (max?.ok && amount > max.value)
+      throw new DomainError(
+        "ABOVE_MAX_WITHDRAW",
+        `amount: the maximum ${currency.row.code} withdrawal is ${currency.row.maxWithdraw}`,
+      );
+    const id = randomUUID();
+    const fee = seq.reference.walletFee("withdrawal", currency, this.accounts.levelOf(args.userId));
+    const entry = withdrawEntry(seq.ledger, {
+      withdrawalId: id,
+      userId: args.userId,
+      currency: currency.spec,
+      amount,
+      fee,
+    });
+    if (!entry.ok) {
+      if (entry.code === "INSUFFICIENT_FUNDS") throw new DomainError("INSUFFICIENT_BALANCE", entry.message);
+      if (entry.code === "AMOUNT_BELOW_FEE") throw new DomainError("AMOUNT_BELOW_FEE", entry.message);
+      throw new DomainError("INVALID_PARAM", entry.message);
+    }
+    seq.admit();
+    seq.mutating(() => applyEntry(seq.ledger, entry.value));
+    const row: WithdrawalRow = {
+      id,
+      userId: args.userId,
+      clientWithdrawalId: args.clientWithdrawalId ?? null,
+      currency: currency.row.code,
+      amount,
+      fee: feeOfEntry(entry.value),
+      address: args.address,
+      status: "pending",
+      createdAt: seq.nowMs(),
+    };
+    await seq.commit({
+      withdrawals: [row],
+      entries: [entry.value],
+      ...balancesTouched(seq.ledger, [entry.value]),
+    });
+    return row;
+  }
+}
+
+function feeOfEntry(entry: Entry): bigint {
+  return entry.postings
+    .filter((posting) => posting.account.kind === "fees")
+    .reduce((sum, posting) => sum + posting.delta, 0n);
+}
+
+/** A deposit's or withdrawal's amount in base units: positive, within the currency's decimals and storage. */
+function positiveAmount(currency: Currency, text: string): bigint {
+  const amount = parseCurrencyUnits(text, currency.spec);
+  if (!amount.ok && amount.code === "OUT_OF_RANGE") throw invalidInput("amount", amount.message);
+  if (!amount.ok || amount.value <= 0n)
+    throw invalidInput(
+      "amount",
+      `must be a positive ${currency.row.code} amount with at most ${currency.spec.decimals} decimals`,
+    );
+  return amount.value;
+}
