@@ -1,11 +1,18 @@
-import { Hono } from "hono";
-import { clientIp, createRateLimiter, errorHandler, notFound, rateLimit, requestId } from "../lib/http/index.ts";
+import {
+  clientIp,
+  createRateLimiter,
+  errorHandler,
+  notFound,
+  OpenAPIHono,
+  openApiDocument,
+  rateLimit,
+  requestId,
+} from "../lib/http/index.ts";
 import type { ErrorMappingOptions } from "../lib/http/index.ts";
 import { agentRoutes, agentsApi } from "./agents/index.ts";
 import type { Db } from "./db.ts";
 import { launchpadApi, launchpadRoutes } from "./launchpad/index.ts";
 import { type ExplorerOptions, mountExplorer } from "./explorer/index.ts";
-import { openApiDocument } from "./openapi/index.ts";
 import { systemClock, type WallClock } from "./shared/clock.ts";
 import { DEFAULT_WRAPPED_NATIVE_PRICE } from "./shared/units.ts";
 
@@ -39,20 +46,12 @@ export const API_ROUTES = [...agentRoutes, ...launchpadRoutes];
  * /sql/* and /graphql behind the same rate limit. Ponder serves it (src/api/index.ts); tests run
  * it on any Drizzle database.
  */
-export function createEcosystemApi(options: EcosystemApiOptions): Hono {
+export function createEcosystemApi(options: EcosystemApiOptions): OpenAPIHono {
   const pricing = { wrappedNativePrice: options.wrappedNativePrice ?? DEFAULT_WRAPPED_NATIVE_PRICE };
   const deps = { db: options.db, wallClock: options.now ?? systemClock, pricing };
   const limiter = createRateLimiter({ limit: options.rateLimitPerMinute, now: options.rateLimitClock });
   const trustProxy = options.trustProxy ?? false;
-  const document = openApiDocument(API_ROUTES, {
-    title: "Agent ecosystem API",
-    version: "1.0.0",
-    description:
-      "Workers, action log and launchpad reads of the agent-token ecosystem, served from the indexed chain. " +
-      "Conventions (addresses, times, amounts, pagination, errors, rate limit) are in api/README.md.",
-  });
-
-  const app = new Hono();
+  const app = new OpenAPIHono();
   app.use(requestId());
   // One quota per client across the reads and the explorer endpoints: a query is a request.
   const perIp = rateLimit({ limiter, keyOf: (c) => clientIp(c, { trustProxy }) });
@@ -64,6 +63,17 @@ export function createEcosystemApi(options: EcosystemApiOptions): Hono {
   }
   app.route("/api/agents", agentsApi(deps));
   app.route("/api/launchpad", launchpadApi(deps));
+  // Generated once the routes are mounted: the document is theirs.
+  const document = openApiDocument(app, {
+    openapi: "3.1",
+    info: {
+      title: "Agent ecosystem API",
+      version: "1.0.0",
+      description:
+        "Workers, action log and launchpad reads of the agent-token ecosystem, served from the indexed chain. " +
+        "Conventions (addresses, times, amounts, pagination, errors, rate limit) are in api/README.md.",
+    },
+  });
   app.get("/openapi.json", (c) => c.json(document));
   app.all("/api/*", (c) => {
     throw notFound(`No endpoint ${c.req.method} ${c.req.path}`);

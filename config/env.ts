@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { addressText } from "../lib/address.ts";
 
 /**
  * The one configuration surface: every environment variable the platform reads, with its default.
@@ -6,7 +7,7 @@ import { z } from "zod";
  * naming the variable. `.env.example` lists the same variables; keep the two in step.
  */
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address");
+const address = addressText;
 const privateKey = z.string().regex(/^0x[0-9a-fA-F]{64}$/, "must be a 0x-prefixed 32-byte hex private key");
 const url = z.url();
 const port = z.coerce.number().int().min(1).max(65535);

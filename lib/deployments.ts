@@ -1,6 +1,7 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { z } from "zod";
+import { addressText } from "./address.ts";
 
 /**
  * `deployments/<chainId>.json`: what the indexer, the APIs and the seed need to find the
@@ -19,7 +20,7 @@ export const CONTRACT_NAMES = [
 ] as const;
 export type ContractName = (typeof CONTRACT_NAMES)[number];
 
-const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/) as z.ZodType<`0x${string}`>;
+const address = addressText;
 
 export const deploymentSchema = z.object({
   chainId: z.number().int().positive(),

@@ -1,8 +1,7 @@
-import { Hono } from "hono";
+import { createRouteServer, OpenAPIHono } from "../../lib/http/index.ts";
 import type { Db } from "../db.ts";
 import { currentTime, type WallClock } from "../shared/clock.ts";
-import { pageOf } from "../shared/pagination.ts";
-import { mountRoute } from "../shared/route.ts";
+import { toPage } from "../shared/pagination.ts";
 import { findActions } from "./action-log-query.ts";
 import { toActionLogEntry } from "./format.ts";
 import { overview } from "./overview.ts";
@@ -16,26 +15,33 @@ export interface AgentsDeps {
   wallClock: WallClock;
 }
 
+const serve = createRouteServer();
+
 /** /api/agents: overview, workers, action log (one sub-app per resource). */
-export function agentsApi({ db, wallClock }: AgentsDeps): Hono {
+export function agentsApi({ db, wallClock }: AgentsDeps) {
   const now = () => currentTime(db, wallClock);
 
-  const overviewApp = new Hono();
-  mountRoute(overviewApp, `${AGENTS_BASE}/overview`, overviewRoute, async () => overview(db, await now()));
-
-  const workersApp = new Hono();
-  mountRoute(workersApp, `${AGENTS_BASE}/workers`, workersRoute, async ({ query }) =>
-    listWorkers(db, await now(), { status: query.status, tokenAddress: query.tokenAddress }, query),
-  );
-  mountRoute(workersApp, `${AGENTS_BASE}/workers`, workerDetailRoute, async ({ params }) =>
-    workerDetail(db, await now(), params.tokenId),
+  const overviewApp = new OpenAPIHono();
+  serve(overviewApp, `${AGENTS_BASE}/overview`, overviewRoute, async ({ c }) =>
+    c.json(await overview(db, await now())),
   );
 
-  const actionLogsApp = new Hono();
-  mountRoute(actionLogsApp, `${AGENTS_BASE}/action-logs`, actionLogsRoute, async ({ query }) => {
+  const workersApp = new OpenAPIHono();
+  serve(workersApp, `${AGENTS_BASE}/workers`, workersRoute, async ({ query, c }) =>
+    c.json(await listWorkers(db, await now(), { status: query.status, tokenAddress: query.tokenAddress }, query)),
+  );
+  serve(workersApp, `${AGENTS_BASE}/workers`, workerDetailRoute, async ({ params, c }) =>
+    c.json(await workerDetail(db, await now(), params.tokenId)),
+  );
+
+  const actionLogsApp = new OpenAPIHono();
+  serve(actionLogsApp, `${AGENTS_BASE}/action-logs`, actionLogsRoute, async ({ query, c }) => {
     const { rows, total } = await findActions(db, query, query);
-    return pageOf(rows.map(toActionLogEntry), query, total);
+    return c.json(toPage(rows.map(toActionLogEntry), query, total));
   });
 
-  return new Hono().route("/overview", overviewApp).route("/workers", workersApp).route("/action-logs", actionLogsApp);
+  return new OpenAPIHono()
+    .route("/overview", overviewApp)
+    .route("/workers", workersApp)
+    .route("/action-logs", actionLogsApp);
 }

@@ -10,12 +10,14 @@ import {
   unixSecondsParam,
   workerStatusParam,
 } from "../shared/params.ts";
-import { defineRoute } from "../shared/route.ts";
-import { addressOut, count, integerId, jsonObjectOrNull, pageOfItems, txHashOut, unixTime } from "../shared/schemas.ts";
+import { defineRoute } from "../../lib/http/index.ts";
+import { addressOut, count, integerId, jsonObjectOrNull, pageSchema, txHashOut, unixTime } from "../shared/schemas.ts";
 
 /** The agents endpoints: requests and answers, as validated, typed and documented. */
 
 export const AGENTS_BASE = "/api/agents";
+/** The lookups by token answer 404 for an unknown token. */
+const NOT_FOUND = { status: 404, code: "NOT_FOUND", when: "no agent token has this address or NFT id" } as const;
 const tag = "agents";
 
 const workerStatus = z.enum(WORKER_STATUSES);
@@ -38,6 +40,8 @@ export const overviewResponse = z.object({
 });
 
 export const overviewRoute = defineRoute({
+  method: "get",
+  access: "public",
   path: `${AGENTS_BASE}/overview`,
   tag,
   summary: "Hive and swarm summary",
@@ -56,6 +60,8 @@ export const workerListItem = z.object({
 });
 
 export const workersRoute = defineRoute({
+  method: "get",
+  access: "public",
   path: `${AGENTS_BASE}/workers`,
   tag,
   summary: "List workers",
@@ -64,7 +70,7 @@ export const workersRoute = defineRoute({
     status: workerStatusParam.optional(),
     tokenAddress: addressParam.optional().describe("Only the worker of this agent token"),
   }),
-  response: pageOfItems(workerListItem),
+  response: pageSchema(workerListItem),
 });
 
 export const workerAction = z.object({
@@ -105,12 +111,14 @@ const tokenPathParams = z.object({
 });
 
 export const workerDetailRoute = defineRoute({
+  method: "get",
+  access: "public",
   path: `${AGENTS_BASE}/workers/{tokenId}`,
   tag,
   summary: "Worker detail for one agent token",
   params: tokenPathParams,
   response: workerDetailResponse,
-  notFound: true,
+  errors: [NOT_FOUND],
 });
 
 export const actionLogEntry = z.object({
@@ -143,12 +151,14 @@ export const actionLogsQuery = pageQuery
   });
 
 export const actionLogsRoute = defineRoute({
+  method: "get",
+  access: "public",
   path: `${AGENTS_BASE}/action-logs`,
   tag,
   summary: "Filtered action log",
   description: "Sorted by entryId descending (newest first).",
   query: actionLogsQuery,
-  response: pageOfItems(actionLogEntry),
+  response: pageSchema(actionLogEntry),
 });
 
 export const agentRoutes = [overviewRoute, workersRoute, workerDetailRoute, actionLogsRoute];

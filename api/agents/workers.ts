@@ -3,7 +3,7 @@ import { splitWindow } from "../../indexer/action-hours.ts";
 import { action, actionHour, agentToken, proposal, worker } from "../../indexer/schema.ts";
 import type { Db } from "../db.ts";
 import { DAY } from "../shared/clock.ts";
-import { offsetOf, type Page, type PageQuery, pageOf } from "../shared/pagination.ts";
+import { offsetOf, type Page, type PageQuery, toPage } from "../shared/pagination.ts";
 import { findToken } from "../shared/token-lookup.ts";
 import { actionColumns, firstEntryAtOrAfter } from "./action-log-query.ts";
 import { toWorkerAction } from "./format.ts";
@@ -64,7 +64,7 @@ export async function listWorkers(
       },
     }),
   );
-  return pageOf(items, query, total?.n ?? 0);
+  return toPage(items, query, total?.n ?? 0);
 }
 
 /**

@@ -1,7 +1,6 @@
-import { Hono } from "hono";
+import { createRouteServer, OpenAPIHono } from "../../lib/http/index.ts";
 import type { Db } from "../db.ts";
 import { currentTime, type WallClock } from "../shared/clock.ts";
-import { mountRoute } from "../shared/route.ts";
 import type { Pricing } from "../shared/units.ts";
 import { poolDetail } from "./pool.ts";
 import { LAUNCHPAD_BASE, poolRoute, tokenDetailRoute, tokensRoute, tokenWorkerRoute } from "./routes.ts";
@@ -16,14 +15,22 @@ export interface LaunchpadDeps {
   pricing: Pricing;
 }
 
+const serve = createRouteServer();
+
 /** /api/launchpad reads: the token list and, per token, its detail, pool and worker. */
-export function launchpadApi({ db, wallClock, pricing }: LaunchpadDeps): Hono {
+export function launchpadApi({ db, wallClock, pricing }: LaunchpadDeps) {
   const now = () => currentTime(db, wallClock);
   const base = `${LAUNCHPAD_BASE}/tokens`;
-  const tokens = new Hono();
-  mountRoute(tokens, base, tokensRoute, async ({ query }) => listTokens(db, await now(), pricing, query, query));
-  mountRoute(tokens, base, tokenDetailRoute, async ({ params }) => tokenDetail(db, await now(), pricing, params.id));
-  mountRoute(tokens, base, poolRoute, async ({ params }) => poolDetail(db, await now(), pricing, params.id));
-  mountRoute(tokens, base, tokenWorkerRoute, async ({ params }) => tokenWorker(db, params.id));
-  return new Hono().route("/tokens", tokens);
+  const tokens = new OpenAPIHono();
+  serve(tokens, base, tokensRoute, async ({ query, c }) =>
+    c.json(await listTokens(db, await now(), pricing, query, query)),
+  );
+  serve(tokens, base, tokenDetailRoute, async ({ params, c }) =>
+    c.json(await tokenDetail(db, await now(), pricing, params.id)),
+  );
+  serve(tokens, base, poolRoute, async ({ params, c }) =>
+    c.json(await poolDetail(db, await now(), pricing, params.id)),
+  );
+  serve(tokens, base, tokenWorkerRoute, async ({ params, c }) => c.json(await tokenWorker(db, params.id)));
+  return new OpenAPIHono().route("/tokens", tokens);
 }

@@ -1,14 +1,14 @@
 import { z } from "zod";
 import { POOL_SIDES, WORKER_STATUSES } from "../../indexer/enums.ts";
 import { booleanParam, enumParam, pageQuery, poolSideParam, tokenRefParam } from "../shared/params.ts";
-import { defineRoute } from "../shared/route.ts";
+import { defineRoute } from "../../lib/http/index.ts";
 import {
   addressOut,
   count,
   decimalString,
   integerId,
   jsonObjectOrNull,
-  pageOfItems,
+  pageSchema,
   txHashOut,
   unixTime,
 } from "../shared/schemas.ts";
@@ -16,6 +16,8 @@ import {
 /** The launchpad read endpoints: requests and answers, as validated, typed and documented. */
 
 export const LAUNCHPAD_BASE = "/api/launchpad";
+/** The lookups by token answer 404 for an unknown token. */
+const NOT_FOUND = { status: 404, code: "NOT_FOUND", when: "no agent token has this address or NFT id" } as const;
 const tag = "launchpad";
 
 const workerStatus = z.enum(WORKER_STATUSES);
@@ -50,6 +52,8 @@ export const tokenListItem = z.object({
 });
 
 export const tokensRoute = defineRoute({
+  method: "get",
+  access: "public",
   path: `${LAUNCHPAD_BASE}/tokens`,
   tag,
   summary: "List agent tokens",
@@ -61,7 +65,7 @@ export const tokensRoute = defineRoute({
     boosted: booleanParam.optional().describe("true: only tokens with an active boost; false: only tokens without"),
     poolSide: poolSideParam.optional(),
   }),
-  response: pageOfItems(tokenListItem),
+  response: pageSchema(tokenListItem),
 });
 
 const tokenPathParams = z.object({ id: tokenRefParam.describe("The agent token's address or its registry NFT id") });
@@ -102,12 +106,14 @@ export const tokenDetailResponse = z.object({
 });
 
 export const tokenDetailRoute = defineRoute({
+  method: "get",
+  access: "public",
   path: `${LAUNCHPAD_BASE}/tokens/{id}`,
   tag,
   summary: "Details of one agent token",
   params: tokenPathParams,
   response: tokenDetailResponse,
-  notFound: true,
+  errors: [NOT_FOUND],
 });
 
 export const trade = z.object({
@@ -142,12 +148,14 @@ export const poolResponse = z.object({
 });
 
 export const poolRoute = defineRoute({
+  method: "get",
+  access: "public",
   path: `${LAUNCHPAD_BASE}/tokens/{id}/pool`,
   tag,
   summary: "Pool details of one agent token",
   params: tokenPathParams,
   response: poolResponse,
-  notFound: true,
+  errors: [NOT_FOUND],
 });
 
 export const tokenWorkerResponse = z.object({
@@ -167,12 +175,14 @@ export const tokenWorkerResponse = z.object({
 });
 
 export const tokenWorkerRoute = defineRoute({
+  method: "get",
+  access: "public",
   path: `${LAUNCHPAD_BASE}/tokens/{id}/worker`,
   tag,
   summary: "Worker info and recent actions of one agent token",
   params: tokenPathParams,
   response: tokenWorkerResponse,
-  notFound: true,
+  errors: [NOT_FOUND],
 });
 
 export const launchpadRoutes = [tokensRoute, tokenDetailRoute, poolRoute, tokenWorkerRoute];

@@ -2,7 +2,7 @@ import { and, count, desc, eq, gt, isNull, lte, or, sql } from "ponder";
 import { action, agentNft, agentToken, holderCount, pool, swap, worker } from "../../indexer/schema.ts";
 import type { Condition, Db } from "../db.ts";
 import { DAY } from "../shared/clock.ts";
-import { offsetOf, type Page, type PageQuery, pageOf } from "../shared/pagination.ts";
+import { offsetOf, type Page, type PageQuery, toPage } from "../shared/pagination.ts";
 import { findToken } from "../shared/token-lookup.ts";
 import {
   formatAmount,
@@ -113,7 +113,7 @@ export async function listTokens(
       boosted: row.boosted,
     };
   });
-  return pageOf(items, query, total?.n ?? 0);
+  return toPage(items, query, total?.n ?? 0);
 }
 
 export async function tokenDetail(db: Db, now: number, pricing: Pricing, tokenRef: string): Promise<TokenDetail> {

@@ -1,12 +1,12 @@
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
-import { type Bucket, locatePage, offsetOf, pageOf, totalFromPage } from "./pagination.ts";
+import { type Bucket, locatePage, offsetOf, toPage, totalFromPage } from "./pagination.ts";
 
-describe("offsetOf and pageOf", () => {
+describe("offsetOf and toPage", () => {
   it("turns 1-based pages into offsets and echoes the query", () => {
     assert.equal(offsetOf({ page: 1, pageSize: 20 }), 0);
     assert.equal(offsetOf({ page: 4, pageSize: 25 }), 75);
-    assert.deepEqual(pageOf(["a"], { page: 2, pageSize: 1 }, 5), { items: ["a"], page: 2, pageSize: 1, totalItems: 5 });
+    assert.deepEqual(toPage(["a"], { page: 2, pageSize: 1 }, 5), { items: ["a"], page: 2, pageSize: 1, totalItems: 5 });
   });
 });
 

@@ -14,7 +14,8 @@ export interface Page<T> {
 
 export const offsetOf = ({ page, pageSize }: PageQuery) => (page - 1) * pageSize;
 
-export const pageOf = <T>(items: T[], query: PageQuery, totalItems: number): Page<T> => ({
+/** A page answer: the items of one page and where the page stands in the whole list. */
+export const toPage = <T>(items: T[], query: PageQuery, totalItems: number): Page<T> => ({
   items,
   page: query.page,
   pageSize: query.pageSize,

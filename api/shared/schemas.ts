@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DECIMAL_TEXT } from "../../lib/http/index.ts";
 
 /** Building blocks of the response schemas (documented in /openapi.json, typed in handlers). */
 
@@ -10,14 +11,12 @@ export const txHashOut = z.string().regex(/^0x[0-9a-f]{64}$/);
 export const unixTime = z.number().int().min(0).describe("Unix seconds of the block");
 export const count = z.number().int().min(0);
 export const integerId = z.number().int().min(0);
-export const decimalString = z
-  .string()
-  .regex(/^\d+(\.\d+)?$/)
-  .describe("Exact decimal string in whole units");
+export const decimalString = z.string().regex(DECIMAL_TEXT).describe("Exact decimal string in whole units");
 /** A decoded JSON payload: an object, or null when the bytes are not a JSON object. */
 export const jsonObjectOrNull = z.record(z.string(), z.unknown()).nullable();
 
-export const pageOfItems = <T extends z.ZodType>(item: T) =>
+/** The schema of a page answer (toPage in pagination.ts builds one). */
+export const pageSchema = <T extends z.ZodType>(item: T) =>
   z.object({
     items: z.array(item),
     page: z.number().int().min(1),

@@ -1,11 +1,11 @@
-import { Hono } from "hono";
 import { z } from "zod";
-import { notFound, parseInput } from "../../lib/http/index.ts";
+import { addressText, notFound, OpenAPIHono } from "../../lib/http/index.ts";
 import { formatCurrencyUnits } from "../core/money/index.ts";
 import type { Exchange } from "../application/index.ts";
-import { parseBody } from "./body.ts";
 import { decimalText, jsonInteger, storedText } from "./schemas.ts";
+import { serve } from "./serve.ts";
 import { balanceViews, depositView } from "./views.ts";
+import { balanceSchema, depositSchema } from "./wallet.ts";
 
 // Operator endpoints behind the admin token; `npm run admin` is their client. They live on the
 // server (not in the CLI) because the server holds the ledger in memory and, on PGlite, the
@@ -13,11 +13,7 @@ import { balanceViews, depositView } from "./views.ts";
 
 const createUserBody = z.strictObject({
   level: jsonInteger(0, 1000),
-  address: z
-    .string()
-    .regex(/^0x[0-9a-fA-F]{40}$/, "must be a 0x-prefixed 20-byte hex address")
-    .nullable()
-    .optional(),
+  address: addressText.nullable().optional(),
 });
 
 const depositBody = z.strictObject({
@@ -33,57 +29,137 @@ const depositBody = z.strictObject({
 
 const userParam = z.object({ id: z.uuid("must be a user id (UUID)") });
 
+const userSchema = z.object({
+  id: z.uuid(),
+  level: z.number().int(),
+  address: z.string().nullable(),
+  createdAt: z.number().int().meta({ description: "Epoch milliseconds" }),
+});
+const unknownUser = { status: 404, code: "NOT_FOUND", when: "no user has this id" };
+
+/** Declarations shared by every admin route: operator-only, outside the per-client rate limit. */
+const admin = { tag: "Admin", access: "admin", unlimited: true } as const;
+
 export function adminApi(exchange: Exchange) {
-  const app = new Hono();
+  const app = new OpenAPIHono();
 
-  app.post("/users", async (c) => {
-    const body = parseBody(createUserBody, await c.req.text());
-    const user = await exchange.createUser(body.level, body.address ?? null);
-    return c.json(user, 201);
-  });
+  serve(
+    app,
+    "/admin",
+    {
+      ...admin,
+      method: "post",
+      path: "/admin/users",
+      summary: "Create a user",
+      body: createUserBody,
+      response: userSchema,
+      status: 201,
+    },
+    async ({ body, c }) => {
+      const user = await exchange.createUser(body.level, body.address ?? null);
+      return c.json(user, 201);
+    },
+  );
 
-  app.get("/users/:id", (c) => {
-    const { id } = parseInput(userParam, c.req.param());
-    const user = exchange.user(id);
-    if (user === undefined) throw notFound(`Unknown user ${id}`);
-    return c.json({ ...user, balances: balanceViews(exchange, id) });
-  });
+  serve(
+    app,
+    "/admin",
+    {
+      ...admin,
+      method: "get",
+      path: "/admin/users/{id}",
+      summary: "A user and their balances",
+      params: userParam,
+      response: userSchema.extend({ balances: z.array(balanceSchema) }),
+      errors: [unknownUser],
+    },
+    ({ params, c }) => {
+      const { id } = params;
+      const user = exchange.user(id);
+      if (user === undefined) throw notFound(`Unknown user ${id}`);
+      return c.json({ ...user, balances: balanceViews(exchange, id) });
+    },
+  );
 
-  app.post("/users/:id/keys", async (c) => {
-    const { id } = parseInput(userParam, c.req.param());
-    return c.json(await exchange.issueApiKey(id), 201);
-  });
+  serve(
+    app,
+    "/admin",
+    {
+      ...admin,
+      method: "post",
+      path: "/admin/users/{id}/keys",
+      summary: "Issue an API key pair to a user (the private key is shown once)",
+      params: userParam,
+      response: z.object({ publicKey: z.string(), privateKey: z.string() }),
+      status: 201,
+      errors: [unknownUser],
+    },
+    async ({ params, c }) => c.json(await exchange.issueApiKey(params.id), 201),
+  );
 
-  app.post("/deposits", async (c) => {
-    const body = parseBody(depositBody, await c.req.text());
-    const row = await exchange.deposit({
-      userId: body.userId,
-      currency: body.currencyCode,
-      amount: body.amount,
-      reference: body.reference ?? "admin",
-      ...(body.depositId === undefined ? {} : { depositId: body.depositId }),
-    });
-    return c.json(depositView(exchange, row), 201);
-  });
+  serve(
+    app,
+    "/admin",
+    {
+      ...admin,
+      method: "post",
+      path: "/admin/deposits",
+      summary: "Credit a deposit (a repeated depositId credits once)",
+      body: depositBody,
+      response: depositSchema,
+      status: 201,
+    },
+    async ({ body, c }) => {
+      const row = await exchange.deposit({
+        userId: body.userId,
+        currency: body.currencyCode,
+        amount: body.amount,
+        reference: body.reference ?? "admin",
+        ...(body.depositId === undefined ? {} : { depositId: body.depositId }),
+      });
+      return c.json(depositView(exchange, row), 201);
+    },
+  );
 
-  app.get("/ledger", async (c) => {
-    const rows = await exchange.reconcile();
-    return c.json(
-      rows.map((row) => {
-        const spec = exchange.reference.currency(row.currency).spec;
-        const text = (units: bigint) => formatCurrencyUnits(units, spec);
-        return {
-          currencyCode: row.currency,
-          available: text(row.available),
-          locked: text(row.locked),
-          fees: text(row.fees),
-          deposited: text(row.deposited),
-          withdrawn: text(row.withdrawn),
-          balanced: row.balanced,
-        };
-      }),
-    );
-  });
+  serve(
+    app,
+    "/admin",
+    {
+      ...admin,
+      method: "get",
+      path: "/admin/ledger",
+      summary: "Reconciliation: per currency, the ledger's totals and whether they balance",
+      response: z.array(
+        z.object({
+          currencyCode: z.string(),
+          available: z.string(),
+          locked: z.string(),
+          fees: z.string(),
+          deposited: z.string(),
+          withdrawn: z.string(),
+          balanced: z.boolean(),
+        }),
+      ),
+    },
+    async ({ c }) => {
+      const rows = await exchange.reconcile();
+      return c.json(
+        rows.map((row) => {
+          const spec = exchange.reference.currency(row.currency).spec;
+          const text = (units: bigint) => formatCurrencyUnits(units, spec);
+          return {
+            currencyCode: row.currency,
+            available: text(row.available),
+            locked: text(row.locked),
+            fees: text(row.fees),
+            deposited: text(row.deposited),
+            withdrawn: text(row.withdrawn),
+            balanced: row.balanced,
+          };
+        }),
+      );
+    },
+  );
 
   return app;
 }

@@ -1,12 +1,11 @@
-import { Hono } from "hono";
 import { z } from "zod";
-import { invalidParam, notFound } from "../../lib/http/index.ts";
+import { invalidParam, notFound, OpenAPIHono } from "../../lib/http/index.ts";
 import { COMMISSION_TYPES } from "../core/ledger/index.ts";
 import { formatAmount, formatPrice } from "../core/money/index.ts";
 import { decimalJson } from "../core/money/json.ts";
 import { tickLotText, type MarketData } from "../adapters/marketdata/market-data.ts";
 import type { Exchange, Pair } from "../application/index.ts";
-import type { RouteRegistry } from "./registry.ts";
+import { serve } from "./serve.ts";
 
 // {aggregator_url}/api/marketdata/getaggregator/*: the spot-exchange section of the aggregator
 // integration standard (SPEC.md "Aggregator namespace"). Errors follow SPEC.md's table: 400
@@ -95,13 +94,10 @@ const tradesSchema = z.object({ buy: z.array(tradeSchema), sell: z.array(tradeSc
 const missingOrBad = (what: string) => ({ status: 400, code: "INVALID_PARAM", when: what });
 const unknownTicker = { status: 404, code: "NOT_FOUND", when: "ticker_id is not a valid trading pair" };
 
-export function aggregatorApi(
-  registry: RouteRegistry,
-  deps: { exchange: Exchange; marketData: MarketData; nowMs?: () => number },
-): Hono {
+export function aggregatorApi(deps: { exchange: Exchange; marketData: MarketData; nowMs?: () => number }) {
   const { exchange, marketData } = deps;
   const nowMs = deps.nowMs ?? Date.now;
-  const app = new Hono();
+  const app = new OpenAPIHono();
   const pairOf = (code: string): Pair => {
     const pair = exchange.reference.pairs.get(code);
     if (pair === undefined || !pair.row.active) throw notFound(`ticker_id ${code} is not a valid trading pair`);
@@ -109,7 +105,7 @@ export function aggregatorApi(
   };
   let tickersCache: { at: number; body: string } | undefined;
 
-  registry.route(
+  serve(
     app,
     BASE,
     {
@@ -155,7 +151,7 @@ export function aggregatorApi(
     },
   );
 
-  registry.route(
+  serve(
     app,
     BASE,
     {
@@ -198,7 +194,7 @@ export function aggregatorApi(
     },
   );
 
-  registry.route(
+  serve(
     app,
     BASE,
     {
@@ -226,7 +222,7 @@ export function aggregatorApi(
     },
   );
 
-  registry.route(
+  serve(
     app,
     BASE,
     {

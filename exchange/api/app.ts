@@ -1,4 +1,4 @@
-import { Hono, type Context } from "hono";
+import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import packageJson from "../../package.json" with { type: "json" };
@@ -9,6 +9,8 @@ import {
   createRateLimiter,
   errorHandler,
   notFound,
+  OpenAPIHono,
+  openApiDocument,
   rateLimit,
   requestId,
   type ErrorMappingOptions,
@@ -27,10 +29,9 @@ import { adminApi } from "./admin.ts";
 import { aggregatorApi } from "./aggregator.ts";
 import { docsPage } from "./docs-page.ts";
 import { internalApi } from "./internal.ts";
-import { exchangeOpenApi } from "./openapi.ts";
 import { publicApi } from "./public.ts";
-import { RouteRegistry } from "./registry.ts";
 import { requireSecret } from "./secret.ts";
+import { serve } from "./serve.ts";
 import { ordersApi } from "./trading.ts";
 import { walletApi } from "./wallet.ts";
 
@@ -89,15 +90,14 @@ const unavailable = (message: string) => new ApiError(503, "UNAVAILABLE", messag
 const isUnavailable = (error: Error) => error instanceof DatabaseUnavailableError;
 
 /** The exchange's HTTP server: {base_url} and {aggregator_url}, plus internal and admin endpoints. */
-export function createExchangeApp(options: ExchangeAppOptions): Hono {
+export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
   const { exchange, marketData } = options;
   const now = options.now ?? Date.now;
   const trustProxy = options.trustProxy ?? false;
-  const registry = new RouteRegistry();
-  const app = new Hono();
+  const app = new OpenAPIHono();
   app.use(requestId());
   // Liveness for monitors: before every other middleware, so neither rate limits nor body limits apply.
-  registry.route(
+  serve(
     app,
     "",
     {
@@ -112,7 +112,7 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
     ({ c }) => c.json(HEALTHCHECK),
   );
   // Readiness for load balancers: 503 while the database is away (reads still served, writes refused).
-  registry.route(
+  serve(
     app,
     "",
     {
@@ -203,22 +203,10 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
     return verdict.userId;
   };
 
-  app.route("/api/orders", ordersApi(registry, exchange));
-  app.route("/api", walletApi(registry, exchange));
-  app.route("/api", publicApi(registry, { exchange, marketData, caller }));
-  app.route("/api/marketdata/getaggregator", aggregatorApi(registry, { exchange, marketData, nowMs: now }));
-
-  const document = exchangeOpenApi(registry.routes, {
-    title: "Agent exchange API",
-    version: `${packageJson.version}.0`,
-    description:
-      "Public market data and the aggregator namespace (anonymous), and the signed trading and wallet API. Signing: API-PublicKey and API-Signature headers; " +
-      "signature = lowercase hex HMAC-SHA256, keyed with the private key, of publicKey + full request URL + body (empty for GET and DELETE), with the " +
-      "API-Timestamp header's value appended when that header is sent; a timestamped signature is accepted once (a replay is 401), one without the header " +
-      "can be replayed unless the server requires timestamps. Errors are {code, message}. Decimals are exact JSON numbers.",
-  });
-  app.get("/swagger/v1/swagger.json", (c) => c.json(document));
-  app.get("/swagger", (c) => c.html(docsPage(document)));
+  app.route("/api/orders", ordersApi(exchange));
+  app.route("/api", walletApi(exchange));
+  app.route("/api", publicApi({ exchange, marketData, caller }));
+  app.route("/api/marketdata/getaggregator", aggregatorApi({ exchange, marketData, nowMs: now }));
 
   // Only a wrong service secret counts against the caller here, not the verdicts on the
   // signatures it forwards: those are its users' failures, and it answers for them.
@@ -235,6 +223,23 @@ export function createExchangeApp(options: ExchangeAppOptions): Hono {
   );
   app.use("/admin/*", authFailures.wrap(requireSecret("Authorization", options.adminToken, "Bearer")));
   app.route("/admin", adminApi(exchange));
+
+  // Generated once every route is mounted: the document is theirs.
+  const document = openApiDocument(app, {
+    openapi: "3.0",
+    info: {
+      title: "Agent exchange API",
+      version: `${packageJson.version}.0`,
+      description:
+        "Public market data and the aggregator namespace (anonymous), and the signed trading and wallet API. Signing: API-PublicKey and API-Signature headers; " +
+        "signature = lowercase hex HMAC-SHA256, keyed with the private key, of publicKey + full request URL + body (empty for GET and DELETE), with the " +
+        "API-Timestamp header's value appended when that header is sent; a timestamped signature is accepted once (a replay is 401), one without the header " +
+        "can be replayed unless the server requires timestamps. Errors are {code, message}. Decimals are exact JSON numbers. " +
+        "The operator's /admin endpoints (admin token) and the platform's /internal endpoint (service secret) are listed too.",
+    },
+  });
+  app.get("/swagger/v1/swagger.json", (c) => c.json(document));
+  app.get("/swagger", (c) => c.html(docsPage(document)));
 
   app.notFound((c) => {
     throw notFound(`No endpoint ${c.req.method} ${c.req.path}`);

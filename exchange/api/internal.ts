@@ -1,6 +1,5 @@
-import { Hono } from "hono";
 import { z } from "zod";
-import { ApiError, parseInput } from "../../lib/http/index.ts";
+import { createRouteServer, OpenAPIHono } from "../../lib/http/index.ts";
 import { signatureRejection, verifySignedRequest, type ReplayGuard } from "../adapters/auth/index.ts";
 import type { Exchange } from "../application/index.ts";
 
@@ -18,6 +17,15 @@ const verifyBody = z.strictObject({
   }),
 });
 
+/** The forwarded request is text fields only: plain JSON.parse, as the ecosystem API sent it. */
+const serve = createRouteServer();
+
+const verifiedCaller = z.object({
+  userId: z.uuid(),
+  level: z.number().int(),
+  address: z.string().nullable().meta({ description: "Linked chain address, lower-case; null when none" }),
+});
+
 export function internalApi(
   exchange: Exchange,
   options: {
@@ -28,35 +36,42 @@ export function internalApi(
     replay?: ReplayGuard;
   },
 ) {
-  const app = new Hono();
-  app.post("/verify-signature", async (c) => {
-    let raw: unknown;
-    try {
-      raw = await c.req.json();
-    } catch {
-      throw new ApiError(400, "INVALID_PARAM", "body: must be a JSON object");
-    }
-    const request = parseInput(verifyBody, raw, "body");
-    const verdict = await verifySignedRequest({
-      method: request.method,
-      url: request.url,
-      body: request.body,
-      headers: {
-        publicKey: request.headers["API-PublicKey"],
-        signature: request.headers["API-Signature"],
-        timestamp: request.headers["API-Timestamp"],
-      },
-      resolveKey: (publicKey) => exchange.resolveKey(publicKey),
-      now: options.now ?? Date.now,
-      windowMs: options.timestampWindowMs,
-      maxFutureMs: options.timestampMaxFutureMs,
-      requireTimestamp: options.requireTimestamp,
-      // The same cache as the exchange's own signed routes: a signature is used once, anywhere.
-      replay: options.replay,
-    });
-    if (!verdict.ok) throw signatureRejection(verdict);
-    const user = exchange.user(verdict.userId)!;
-    return c.json({ userId: user.id, level: user.level, address: user.address });
-  });
+  const app = new OpenAPIHono();
+  serve(
+    app,
+    "/internal",
+    {
+      method: "post",
+      path: "/internal/verify-signature",
+      tag: "Internal",
+      summary: "Who signed a request the ecosystem API received (401 UNAUTHORIZED when nobody valid did)",
+      access: "internal",
+      unlimited: true,
+      body: verifyBody,
+      response: verifiedCaller,
+    },
+    async ({ body: request, c }) => {
+      const verdict = await verifySignedRequest({
+        method: request.method,
+        url: request.url,
+        body: request.body,
+        headers: {
+          publicKey: request.headers["API-PublicKey"],
+          signature: request.headers["API-Signature"],
+          timestamp: request.headers["API-Timestamp"],
+        },
+        resolveKey: (publicKey) => exchange.resolveKey(publicKey),
+        now: options.now ?? Date.now,
+        windowMs: options.timestampWindowMs,
+        maxFutureMs: options.timestampMaxFutureMs,
+        requireTimestamp: options.requireTimestamp,
+        // The same cache as the exchange's own signed routes: a signature is used once, anywhere.
+        replay: options.replay,
+      });
+      if (!verdict.ok) throw signatureRejection(verdict);
+      const user = exchange.user(verdict.userId)!;
+      return c.json({ userId: user.id, level: user.level, address: user.address });
+    },
+  );
   return app;
 }

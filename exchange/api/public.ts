@@ -1,12 +1,11 @@
-import { Hono } from "hono";
 import { z } from "zod";
-import { invalidParam } from "../../lib/http/index.ts";
+import { integerParam, invalidParam, OpenAPIHono } from "../../lib/http/index.ts";
 import { formatAmount, formatPrice } from "../core/money/index.ts";
 import { decimalJson } from "../core/money/json.ts";
 import { bucketCount, INTERVALS } from "../core/candles/index.ts";
 import { percentChange, tickLotText, type MarketData } from "../adapters/marketdata/market-data.ts";
 import type { Exchange, Pair } from "../application/index.ts";
-import type { RouteRegistry } from "./registry.ts";
+import { serve } from "./serve.ts";
 import { pairCode } from "./schemas.ts";
 import { isoFromMicros } from "./time.ts";
 import { commissionView } from "./views.ts";
@@ -42,13 +41,13 @@ const pairQuery = z.object({
   currencyPairCode: pairCode.meta({ description: "Pair code <base>_<target>", example: "ALPHA_USDT" }),
 });
 const positiveInt = (max: number, fallback: number, name: string) =>
-  z.coerce
-    .number({ error: "must be an integer" })
-    .int("must be an integer")
-    .min(1, `must be at least 1`)
-    .max(max, `must be at most ${max}`)
+  integerParam(1, max, {
+    notInteger: "must be an integer",
+    tooSmall: "must be at least 1",
+    tooLarge: `must be at most ${max}`,
+  })
     .default(fallback)
-    .meta({ description: name });
+    .meta({ default: fallback, description: name });
 
 const dealsQuery = pairQuery.extend({
   sinceDate: isoUtc.optional().meta({ description: "Inclusive lower bound on dealDateUtc (ISO 8601 UTC, no offset)" }),
@@ -132,14 +131,14 @@ export interface PublicDeps {
   readonly caller: (c: import("hono").Context) => Promise<string | undefined>;
 }
 
-export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
+export function publicApi(deps: PublicDeps) {
   const { exchange, marketData } = deps;
-  const app = new Hono();
+  const app = new OpenAPIHono();
   const pairOf = (code: string): Pair => exchange.reference.pair(code);
   const orderbookCache = new Map<string, { version: number; body: Uint8Array<ArrayBuffer> }>();
   const tickerCache = new Map<string, { key: string; body: string }>();
 
-  registry.route(
+  serve(
     app,
     "/api",
     {
@@ -183,7 +182,7 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
     },
   );
 
-  registry.route(
+  serve(
     app,
     "/api",
     {
@@ -226,7 +225,7 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
     },
   );
 
-  registry.route(
+  serve(
     app,
     "/api",
     {
@@ -272,7 +271,7 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
     },
   );
 
-  registry.route(
+  serve(
     app,
     "/api",
     {
@@ -316,7 +315,7 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
     },
   );
 
-  registry.route(
+  serve(
     app,
     "/api",
     {
@@ -335,7 +334,7 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
       ),
   );
 
-  registry.route(
+  serve(
     app,
     "/api",
     {
@@ -360,7 +359,7 @@ export function publicApi(registry: RouteRegistry, deps: PublicDeps): Hono {
       ),
   );
 
-  registry.route(
+  serve(
     app,
     "/api",
     {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { decimalTextParam, pageNumberQuery } from "../../lib/http/index.ts";
 import { JsonNumber } from "../core/money/json.ts";
 
 // Request schemas of the trading and wallet API. Decimals arrive as JSON numbers (kept as their
@@ -7,17 +8,11 @@ import { JsonNumber } from "../core/money/json.ts";
 export const decimalText = z
   .union([z.string(), z.instanceof(JsonNumber)], { error: "must be a decimal number" })
   .transform((value) => (typeof value === "string" ? value : value.text))
-  // The bound keeps huge digit strings from reaching BigInt; the exact bound of each amount
-  // (what its numeric(78, 0) column holds) is checked where its currency's decimals are known.
-  .pipe(
-    z
-      .string()
-      .max(100, "must be at most 100 characters")
-      .regex(/^\d+(\.\d+)?$/, "must be a plain non-negative decimal such as 12.5 (no exponent)"),
-  );
-
-const integerText = (min: number, max: number) =>
-  z.coerce.number({ error: "must be an integer" }).int("must be an integer").min(min).max(max);
+  // The exact bound of each amount (what its numeric(78, 0) column holds) is checked where its
+  // currency's decimals are known.
+  .pipe(decimalTextParam)
+  // Documented as a number, what SPEC.md's clients send; the generator cannot describe the union.
+  .meta({ type: "number", description: "Decimal: a JSON number (kept exact) or a decimal string" });
 
 export const pairCode = z
   .string({ error: "is required" })
@@ -39,26 +34,23 @@ export const placeOrderBody = z.strictObject({
     .optional(),
 });
 
+/** SPEC.md's page query of the signed lists: pageNumber, pageSize (default 50). */
+export const pageQuery = pageNumberQuery();
+
 export const listOrdersQuery = z.object({
   currencyPairCode: pairCode.optional(),
   status: z.enum(["open", "history", "all"], { error: "must be one of open, history, all" }).default("all"),
-  pageNumber: integerText(1, 1_000_000).default(1),
-  pageSize: integerText(1, 100).default(50),
+  ...pageQuery.shape,
 });
 
-/** A page of a signed list: the items and where they stand in the whole. */
-export const pageOf = <T extends z.ZodType>(item: T) =>
+/** The schema of a page of a signed list: the items and where they stand in the whole. */
+export const pageSchema = <T extends z.ZodType>(item: T) =>
   z.object({
     items: z.array(item),
     pageNumber: z.number().int(),
     pageSize: z.number().int(),
     totalItems: z.number().int(),
   });
-
-export const pageQuery = z.object({
-  pageNumber: integerText(1, 1_000_000).default(1),
-  pageSize: integerText(1, 100).default(50),
-});
 
 export const cancelAllQuery = z.object({ currencyPairCode: pairCode.optional() });
 
@@ -90,4 +82,5 @@ export const jsonInteger = (min: number, max: number) =>
   z
     .instanceof(JsonNumber, { error: "must be an integer" })
     .transform((value) => Number(value.text))
-    .pipe(z.number().int("must be an integer").min(min).max(max));
+    .pipe(z.number().int("must be an integer").min(min).max(max))
+    .meta({ type: "integer", minimum: min, maximum: max });

@@ -1,10 +1,10 @@
-import { Hono } from "hono";
 import { z } from "zod";
+import { OpenAPIHono } from "../../lib/http/index.ts";
 import type { SignedVariables } from "../adapters/auth/index.ts";
 import { apiErrorOf } from "./domain-errors.ts";
 import { bookRejection, type Exchange } from "../application/index.ts";
-import type { RouteRegistry } from "./registry.ts";
-import { cancelAllQuery, listOrdersQuery, orderIdParam, pageOf, placeOrderBody } from "./schemas.ts";
+import { serve } from "./serve.ts";
+import { cancelAllQuery, listOrdersQuery, orderIdParam, pageSchema, placeOrderBody } from "./schemas.ts";
 import { orderView, pageView } from "./views.ts";
 
 // /api/orders: place, list, inspect and cancel (signed; the auth middleware runs first).
@@ -44,7 +44,7 @@ export const orderSchema = z.object({
   updatedAt: z.string(),
   fills: z.array(fillSchema).optional(),
 });
-const orderPage = pageOf(orderSchema);
+const orderPage = pageSchema(orderSchema);
 
 const placeErrors = [
   { status: 400, code: "UNKNOWN_PAIR", when: "currencyPairCode is not a trading pair" },
@@ -59,11 +59,11 @@ const placeErrors = [
   { status: 400, code: "FOK_NOT_FILLABLE", when: "a fill-or-kill order cannot fill in full" },
 ];
 
-export function ordersApi(registry: RouteRegistry, exchange: Exchange) {
-  const app = new Hono<{ Variables: SignedVariables }>();
+export function ordersApi(exchange: Exchange) {
+  const app = new OpenAPIHono<{ Variables: SignedVariables }>();
   const base = "/api/orders";
 
-  registry.route(
+  serve(
     app,
     base,
     {
@@ -90,7 +90,7 @@ export function ordersApi(registry: RouteRegistry, exchange: Exchange) {
     },
   );
 
-  registry.route(
+  serve(
     app,
     base,
     {
@@ -114,7 +114,7 @@ export function ordersApi(registry: RouteRegistry, exchange: Exchange) {
     },
   );
 
-  registry.route(
+  serve(
     app,
     base,
     {
@@ -133,7 +133,7 @@ export function ordersApi(registry: RouteRegistry, exchange: Exchange) {
     },
   );
 
-  registry.route(
+  serve(
     app,
     base,
     {
@@ -152,7 +152,7 @@ export function ordersApi(registry: RouteRegistry, exchange: Exchange) {
     async ({ params, c }) => c.json(orderView(exchange, await exchange.cancelOrder(c.get("auth").userId, params.id))),
   );
 
-  registry.route(
+  serve(
     app,
     base,
     {

@@ -1,17 +1,22 @@
-import { Hono } from "hono";
+import { OpenAPIHono } from "../../lib/http/index.ts";
 import { z } from "zod";
 import type { SignedVariables } from "../adapters/auth/index.ts";
 import type { Exchange } from "../application/index.ts";
 import { commissionSchema } from "./public.ts";
-import type { RouteRegistry } from "./registry.ts";
-import { pageOf, pageQuery, withdrawalBody } from "./schemas.ts";
+import { serve } from "./serve.ts";
+import { pageQuery, pageSchema, withdrawalBody } from "./schemas.ts";
 import { balanceViews, commissionView, depositView, pageView, withdrawalView } from "./views.ts";
 
 // Balances, deposits, withdrawals and the caller's commissions (signed).
 
 const decimal = z.number().meta({ description: "Decimal, exact (JSON number)" });
-const balanceSchema = z.object({ currencyCode: z.string(), available: decimal, locked: decimal, total: decimal });
-const depositSchema = z.object({
+export const balanceSchema = z.object({
+  currencyCode: z.string(),
+  available: decimal,
+  locked: decimal,
+  total: decimal,
+});
+export const depositSchema = z.object({
   id: z.string(),
   currencyCode: z.string(),
   amount: decimal,
@@ -32,10 +37,10 @@ const withdrawalSchema = z.object({
   createdAt: z.string(),
 });
 
-export function walletApi(registry: RouteRegistry, exchange: Exchange) {
-  const app = new Hono<{ Variables: SignedVariables }>();
+export function walletApi(exchange: Exchange) {
+  const app = new OpenAPIHono<{ Variables: SignedVariables }>();
 
-  registry.route(
+  serve(
     app,
     "/api",
     {
@@ -49,7 +54,7 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
     ({ c }) => c.json(balanceViews(exchange, c.get("auth").userId)),
   );
 
-  registry.route(
+  serve(
     app,
     "/api",
     {
@@ -59,7 +64,7 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
       summary: "The caller's credited deposits, newest first",
       access: "signed",
       query: pageQuery,
-      response: pageOf(depositSchema),
+      response: pageSchema(depositSchema),
     },
     async ({ query, c }) => {
       const result = await exchange.deposits(c.get("auth").userId, query.pageNumber, query.pageSize);
@@ -67,7 +72,7 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
     },
   );
 
-  registry.route(
+  serve(
     app,
     "/api",
     {
@@ -77,7 +82,7 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
       summary: "The caller's withdrawals, newest first",
       access: "signed",
       query: pageQuery,
-      response: pageOf(withdrawalSchema),
+      response: pageSchema(withdrawalSchema),
     },
     async ({ query, c }) => {
       const result = await exchange.withdrawals(c.get("auth").userId, query.pageNumber, query.pageSize);
@@ -85,7 +90,7 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
     },
   );
 
-  registry.route(
+  serve(
     app,
     "/api",
     {
@@ -123,7 +128,7 @@ export function walletApi(registry: RouteRegistry, exchange: Exchange) {
     },
   );
 
-  registry.route(
+  serve(
     app,
     "/api",
     {

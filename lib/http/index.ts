@@ -9,3 +9,31 @@ export type { RateLimitDecision, RateLimiter, RateLimiterOptions } from "./rate-
 export { requestId } from "./request-id.ts";
 export { createAuthFailureGuard, subscriberOf } from "./auth-failures.ts";
 export type { AuthFailureGuard, AuthFailureGuardOptions } from "./auth-failures.ts";
+export { createRouteServer, defineRoute, errorsOf, operationIdOf, parseBody, routeConfigOf } from "./route.ts";
+export type {
+  Access,
+  ErrorDoc,
+  Method,
+  RouteHandler,
+  RouteInput,
+  RouteServerOptions,
+  RouteSpec,
+  ServeRoute,
+} from "./route.ts";
+export { openApiDocument } from "./openapi.ts";
+export type { DocumentOptions } from "./openapi.ts";
+export {
+  ADDRESS_PROBLEM,
+  addressParam,
+  addressText,
+  DECIMAL_TEXT,
+  decimalTextParam,
+  integerParam,
+  isHexAddress,
+  MAX_PAGE,
+  MAX_PAGE_SIZE,
+  pageNumberQuery,
+  pageSizeQuery,
+} from "./params.ts";
+export type { IntegerProblems } from "./params.ts";
+export { OpenAPIHono } from "@hono/zod-openapi";

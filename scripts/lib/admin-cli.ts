@@ -2,6 +2,8 @@ import { readFile } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { parseArgs } from "node:util";
 import { JsonNumber, parseJsonExact } from "../../exchange/core/money/index.ts";
+import { isHexAddress } from "../../lib/address.ts";
+import { DECIMAL_TEXT } from "../../lib/http/params.ts";
 
 // `npm run admin -- <command>`: the operator's client of a running exchange's /admin endpoints.
 // Parsing and dispatch live here, apart from the process entry (scripts/admin.ts), so the
@@ -47,9 +49,7 @@ export type Parsed =
 
 const COMMANDS = ["create-user", "issue-key", "deposit", "balances", "ledger"] as const;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-const ADDRESS = /^0x[0-9a-fA-F]{40}$/;
 const CURRENCY = /^[A-Z0-9]{1,16}$/;
-const DECIMAL = /^\d+(\.\d+)?$/;
 
 /** Which options each command takes, and which of them it requires. */
 const OPTIONS: Record<(typeof COMMANDS)[number], { allowed: string[]; required: string[] }> = {
@@ -113,7 +113,7 @@ export function parseAdminArgs(argv: readonly string[]): Parsed {
       if (!/^\d{1,4}$/.test(level) || Number(level) > 1000)
         return { ok: false, error: `--level must be an integer from 0 to 1000, got "${values.level}"` };
       const address = values.address?.trim() ?? null;
-      if (address !== null && !ADDRESS.test(address))
+      if (address !== null && !isHexAddress(address))
         return { ok: false, error: `--address must be a 0x-prefixed 20-byte hex address, got "${values.address}"` };
       return {
         ok: true,
@@ -133,7 +133,7 @@ export function parseAdminArgs(argv: readonly string[]): Parsed {
       if (!CURRENCY.test(currency))
         return { ok: false, error: `--currency must be a currency code such as USDT, got "${values.currency}"` };
       const amount = values.amount!.trim();
-      if (!DECIMAL.test(amount))
+      if (!DECIMAL_TEXT.test(amount))
         return {
           ok: false,
           error: `--amount must be a plain decimal such as 100 or 0.5 (no sign, no exponent), got "${values.amount}"`,

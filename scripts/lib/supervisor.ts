@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, mkdirSync } from "node:fs";
 import { join } from "node:path";
+import { rpcRequest } from "../../lib/chain-rpc.ts";
 
 /**
  * Starts the platform's processes for `npm start`, sends their output to `.data/logs/`, and
@@ -81,11 +82,6 @@ export async function waitUntil(what: string, check: () => Promise<boolean>, tim
 
 /** True when a JSON-RPC endpoint answers eth_chainId. */
 export async function rpcAnswers(url: string): Promise<boolean> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
-    signal: AbortSignal.timeout(2000),
-  });
-  return response.ok;
+  await rpcRequest(url, "eth_chainId", [], { timeoutMs: 2000 });
+  return true;
 }

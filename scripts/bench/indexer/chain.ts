@@ -1,20 +1,12 @@
 import { join } from "node:path";
+import { rpcRequest } from "../../../lib/chain-rpc.ts";
 import { chainEnv, parseEnv } from "../../../config/env.ts";
 import { deployAndRecord } from "../../lib/deploy-and-record.ts";
 import type { Deployment } from "../../../lib/deployments.ts";
 import { startProcess, type Started, unlessExited } from "./processes.ts";
 import { waitFor } from "./wait.ts";
 
-export async function rpc<T = unknown>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
+export const rpc = rpcRequest;
 
 export const blockNumber = async (url: string) => Number(BigInt(await rpc<string>(url, "eth_blockNumber")));
 

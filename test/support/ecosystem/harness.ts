@@ -19,6 +19,7 @@ import { tmpdir } from "node:os";
 import { stripVTControlCharacters } from "node:util";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { rpcRequest } from "../../../lib/chain-rpc.ts";
 import { indexedBlock as ponderIndexedBlock } from "../../../lib/ponder-status.ts";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
@@ -192,18 +193,6 @@ export interface Chain {
   stop(): Promise<void>;
 }
 
-/** JSON-RPC over HTTP; throws on a JSON-RPC error. */
-export async function rpcCall<T>(url: string, method: string, params: unknown[] = []): Promise<T> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-  });
-  const body = (await response.json()) as { result?: T; error?: { message: string } };
-  if (body.error) throw new Error(`${method}: ${body.error.message}`);
-  return body.result as T;
-}
-
 /** Starts `hardhat node` on a free port and waits until it answers JSON-RPC. */
 export async function startChain(runDir: string): Promise<Chain> {
   const port = await freePort();
@@ -215,7 +204,7 @@ export async function startChain(runDir: string): Promise<Chain> {
     join(runDir, "chain.log"),
     { cwd: ROOT, env: { ...process.env } },
   );
-  const rpc = <T>(method: string, params: unknown[] = []) => rpcCall<T>(url, method, params);
+  const rpc = <T>(method: string, params: unknown[] = []) => rpcRequest<T>(url, method, params);
   await waitFor(`the Hardhat node on port ${port}`, async () => (await rpc<string>("eth_chainId")) !== undefined, {
     timeoutMs: 60_000,
     alive: [service],
