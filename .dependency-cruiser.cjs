@@ -31,6 +31,13 @@ module.exports = {
       to: { path: TEST },
     },
     {
+      name: "shared-lib-stays-shared",
+      severity: "error",
+      comment: "lib/ is shared by the indexer, both APIs and the scripts: it never imports any of them.",
+      from: { path: "^lib/", pathNot: TEST },
+      to: { path: "^(api|config|exchange|indexer|scripts|src)/" },
+    },
+    {
       name: "exchange-core-only-core",
       severity: "error",
       comment:
@@ -51,13 +58,14 @@ module.exports = {
       comment:
         "The application layer reaches storage, auth and market data only through the ports it declares (application/ports.ts), and knows nothing of HTTP: no adapter, route, server or lib/http (ApiError, statuses), no Hono.",
       from: { path: "^exchange/application/", pathNot: TEST },
-      to: { path: ["^exchange/(adapters|api|server|demo|bot)/", "^lib/http/", "node_modules/hono/", "node_modules/@hono/"] },
+      to: { path: ["^exchange/(adapters|server|demo|bot)/", "^lib/http/", "node_modules/hono/", "node_modules/@hono/"] },
     },
     {
       name: "exchange-routes-not-to-store",
       severity: "error",
-      comment: "Routes (exchange/api) call the application layer; only the composition root (exchange/server) wires the store.",
-      from: { path: "^exchange/api/", pathNot: TEST },
+      comment:
+        "Routes (exchange/adapters/http) call the application layer; only the composition root (exchange/server) wires the store.",
+      from: { path: "^exchange/adapters/http/", pathNot: TEST },
       to: { path: "^exchange/adapters/store/" },
     },
     {

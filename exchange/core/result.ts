@@ -16,7 +16,7 @@ export function fail<C extends string>(
 
 /**
  * Every rejection the exchange answers a client with, one closed set: the HTTP adapter maps each
- * to its status (exchange/api/domain-errors.ts), so no other layer knows about HTTP.
+ * to its status (exchange/adapters/http/domain-errors.ts), so no other layer knows about HTTP.
  */
 export const DOMAIN_ERROR_CODES = [
   "INVALID_PARAM",

@@ -1,7 +1,7 @@
 import { serve, type ServerType } from "@hono/node-server";
 import { join, dirname } from "node:path";
 import type { ExchangeEnv } from "../../config/env.ts";
-import { createExchangeApp } from "../api/app.ts";
+import { createExchangeApp } from "../adapters/http/app.ts";
 import { createKeyVault, createReplayGuard, generateApiKeyPair, parseServerKey } from "../adapters/auth/index.ts";
 import { MarketData } from "../adapters/marketdata/market-data.ts";
 import { Exchange } from "../application/index.ts";

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
-import packageJson from "../../package.json" with { type: "json" };
+import packageJson from "../../../package.json" with { type: "json" };
 import {
   ApiError,
   clientIp,
@@ -14,16 +14,16 @@ import {
   rateLimit,
   requestId,
   type ErrorMappingOptions,
-} from "../../lib/http/index.ts";
+} from "../../../lib/http/index.ts";
 import {
   DEFAULT_MAX_FUTURE_MS,
   signatureRejection,
   signedRequest,
   verifySignedRequest,
   type ReplayGuard,
-} from "../adapters/auth/index.ts";
-import type { MarketData } from "../adapters/marketdata/market-data.ts";
-import { DatabaseUnavailableError, type Exchange } from "../application/index.ts";
+} from "../auth/index.ts";
+import type { MarketData } from "../marketdata/market-data.ts";
+import { DatabaseUnavailableError, type Exchange } from "../../application/index.ts";
 import { domainErrorAnswer } from "./domain-errors.ts";
 import { adminApi } from "./admin.ts";
 import { aggregatorApi } from "./aggregator.ts";
@@ -32,7 +32,7 @@ import { internalApi } from "./internal.ts";
 import { publicApi } from "./public.ts";
 import { requireSecret } from "./secret.ts";
 import { serve } from "./serve.ts";
-import { ordersApi } from "./trading.ts";
+import { ordersApi } from "./orders.ts";
 import { walletApi } from "./wallet.ts";
 
 export interface ExchangeAppOptions {

@@ -1,7 +1,7 @@
-import { formatAmount, formatCurrencyUnits, formatPrice, quoteUnitsOf, type PairSpec } from "../core/money/index.ts";
-import { decimalJson } from "../core/money/json.ts";
-import type { Exchange } from "../application/index.ts";
-import type { CommissionRow, DealRow, DepositRow, OrderRow, WithdrawalRow } from "../application/index.ts";
+import { formatAmount, formatCurrencyUnits, formatPrice, quoteUnitsOf, type PairSpec } from "../../core/money/index.ts";
+import { decimalJson } from "../../core/money/json.ts";
+import type { Exchange } from "../../application/index.ts";
+import type { CommissionRow, DealRow, DepositRow, OrderRow, WithdrawalRow } from "../../application/index.ts";
 import { isoFromMicros, isoFromMs } from "./time.ts";
 
 // JSON shapes of the trading and wallet API. Decimals are JSON numbers written digit for digit

@@ -1,7 +1,7 @@
-import { OpenAPIHono } from "../../lib/http/index.ts";
+import { OpenAPIHono } from "../../../lib/http/index.ts";
 import { z } from "zod";
-import type { SignedVariables } from "../adapters/auth/index.ts";
-import type { Exchange } from "../application/index.ts";
+import type { SignedVariables } from "../auth/index.ts";
+import type { Exchange } from "../../application/index.ts";
 import { commissionSchema } from "./public.ts";
 import { serve } from "./serve.ts";
 import { pageQuery, pageSchema, withdrawalBody } from "./schemas.ts";

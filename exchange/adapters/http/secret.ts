@@ -1,6 +1,6 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
-import { ApiError } from "../../lib/http/index.ts";
+import { ApiError } from "../../../lib/http/index.ts";
 
 /** Constant-time equality of two secrets of any length (compared as SHA-256 digests). */
 export function secretsEqual(given: string, expected: string): boolean {

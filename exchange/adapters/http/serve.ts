@@ -1,5 +1,5 @@
-import { createRouteServer } from "../../lib/http/index.ts";
-import { parseJsonExact } from "../core/money/json.ts";
+import { createRouteServer } from "../../../lib/http/index.ts";
+import { parseJsonExact } from "../../core/money/json.ts";
 
 /**
  * How the exchange serves a declared route (lib/http's kit): bodies are parsed from the bytes the

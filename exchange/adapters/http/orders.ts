@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { OpenAPIHono } from "../../lib/http/index.ts";
-import type { SignedVariables } from "../adapters/auth/index.ts";
+import { OpenAPIHono } from "../../../lib/http/index.ts";
+import type { SignedVariables } from "../auth/index.ts";
 import { apiErrorOf } from "./domain-errors.ts";
-import { bookRejection, type Exchange } from "../application/index.ts";
+import { bookRejection, type Exchange } from "../../application/index.ts";
 import { serve } from "./serve.ts";
 import { cancelAllQuery, listOrdersQuery, orderIdParam, pageSchema, placeOrderBody } from "./schemas.ts";
 import { orderView, pageView } from "./views.ts";

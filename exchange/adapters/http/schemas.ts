@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { decimalTextParam, pageNumberQuery } from "../../lib/http/index.ts";
-import { JsonNumber } from "../core/money/json.ts";
+import { decimalTextParam, pageNumberQuery } from "../../../lib/http/index.ts";
+import { JsonNumber } from "../../core/money/json.ts";
 
 // Request schemas of the trading and wallet API. Decimals arrive as JSON numbers (kept as their
 // source text by parseJsonExact) or strings, and stay text until the pair's precision parses them.

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { integerParam, invalidParam, OpenAPIHono } from "../../lib/http/index.ts";
-import { formatAmount, formatPrice } from "../core/money/index.ts";
-import { decimalJson } from "../core/money/json.ts";
-import { bucketCount, INTERVALS } from "../core/candles/index.ts";
-import { percentChange, tickLotText, type MarketData } from "../adapters/marketdata/market-data.ts";
-import type { Exchange, Pair } from "../application/index.ts";
+import { integerParam, invalidParam, OpenAPIHono } from "../../../lib/http/index.ts";
+import { formatAmount, formatPrice } from "../../core/money/index.ts";
+import { decimalJson } from "../../core/money/json.ts";
+import { bucketCount, INTERVALS } from "../../core/candles/index.ts";
+import { percentChange, tickLotText, type MarketData } from "../marketdata/market-data.ts";
+import type { Exchange, Pair } from "../../application/index.ts";
 import { serve } from "./serve.ts";
 import { pairCode } from "./schemas.ts";
 import { isoFromMicros } from "./time.ts";

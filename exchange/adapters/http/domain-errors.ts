@@ -1,6 +1,6 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError } from "../../lib/http/index.ts";
-import { DomainError, type DomainErrorCode } from "../application/index.ts";
+import { ApiError } from "../../../lib/http/index.ts";
+import { DomainError, type DomainErrorCode } from "../../application/index.ts";
 
 // The one place where the exchange's rejections meet HTTP: every domain error code and the status
 // it is answered with (exchange/README.md lists them). A code without a status does not compile.

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { addressText, notFound, OpenAPIHono } from "../../lib/http/index.ts";
-import { formatCurrencyUnits } from "../core/money/index.ts";
-import type { Exchange } from "../application/index.ts";
+import { addressText, notFound, OpenAPIHono } from "../../../lib/http/index.ts";
+import { formatCurrencyUnits } from "../../core/money/index.ts";
+import type { Exchange } from "../../application/index.ts";
 import { decimalText, jsonInteger, storedText } from "./schemas.ts";
 import { serve } from "./serve.ts";
 import { balanceViews, depositView } from "./views.ts";

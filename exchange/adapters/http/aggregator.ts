@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { invalidParam, notFound, OpenAPIHono } from "../../lib/http/index.ts";
-import { COMMISSION_TYPES } from "../core/ledger/index.ts";
-import { formatAmount, formatPrice } from "../core/money/index.ts";
-import { decimalJson } from "../core/money/json.ts";
-import { tickLotText, type MarketData } from "../adapters/marketdata/market-data.ts";
-import type { Exchange, Pair } from "../application/index.ts";
+import { invalidParam, notFound, OpenAPIHono } from "../../../lib/http/index.ts";
+import { COMMISSION_TYPES } from "../../core/ledger/index.ts";
+import { formatAmount, formatPrice } from "../../core/money/index.ts";
+import { decimalJson } from "../../core/money/json.ts";
+import { tickLotText, type MarketData } from "../marketdata/market-data.ts";
+import type { Exchange, Pair } from "../../application/index.ts";
 import { serve } from "./serve.ts";
 
 // {aggregator_url}/api/marketdata/getaggregator/*: the spot-exchange section of the aggregator

@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { createRouteServer, OpenAPIHono } from "../../lib/http/index.ts";
-import { signatureRejection, verifySignedRequest, type ReplayGuard } from "../adapters/auth/index.ts";
-import type { Exchange } from "../application/index.ts";
+import { createRouteServer, OpenAPIHono } from "../../../lib/http/index.ts";
+import { signatureRejection, verifySignedRequest, type ReplayGuard } from "../auth/index.ts";
+import type { Exchange } from "../../application/index.ts";
 
 // The ecosystem API verifies its signed requests (vote, spawn) here instead of holding copies of
 // users' secrets: it forwards what the client sent and gets back who signed it.
