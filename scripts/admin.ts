@@ -3,10 +3,11 @@
  * (create users, issue API keys, credit deposits, read balances and the ledger check).
  * `npm run admin -- --help` lists them; scripts/lib/admin-cli.ts does the work.
  */
+import type { z } from "zod";
 import { adminEnv, parseEnv } from "../config/env.ts";
 import { resolveAdminToken, runAdmin } from "./lib/admin-cli.ts";
 
-let env;
+let env: z.infer<typeof adminEnv>;
 try {
   env = parseEnv(adminEnv);
 } catch (error) {

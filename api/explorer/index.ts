@@ -1,4 +1,4 @@
-import type { Hono, MiddlewareHandler } from "hono";
+import type { Env, Hono, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { ApiError } from "../../lib/http/index.ts";
 import { sqlGuard, type SqlGuardOptions } from "./sql-guard.ts";
@@ -31,7 +31,7 @@ export interface ExplorerOptions extends SqlGuardOptions {
  * Mounts Ponder's explorer endpoints behind their guards; the caller has already put the per-IP
  * rate limit in front of both paths.
  */
-export function mountExplorer(app: Hono<any>, options: ExplorerOptions): void {
+export function mountExplorer<E extends Env>(app: Hono<E>, options: ExplorerOptions): void {
   app.use("/sql/*", sqlGuard(options), options.sql);
   const limitBody = bodyLimit({
     maxSize: GRAPHQL_MAX_BODY_BYTES,

@@ -132,7 +132,15 @@ describe("sqlGuard", () => {
     // query passed (cost 0.01) on to Ponder, which would have refused it only afterwards.
     let planned = 0;
     const estimate = pgliteCostEstimator(database.client as never);
-    const { app, ran } = appWith({ estimate: (q) => (planned++, estimate(q)) }, (c) => c.json({ rows: [] }));
+    const { app, ran } = appWith(
+      {
+        estimate: (q) => {
+          planned++;
+          return estimate(q);
+        },
+      },
+      (c) => c.json({ rows: [] }),
+    );
     const started = Date.now();
     const res = await call(app, `/sql/db?sql=${encode("select length(repeat('x', 100000000))")}`);
     const ms = Date.now() - started;
@@ -159,8 +167,14 @@ describe("sqlGuard", () => {
 
   it(`refuses a query naming more than ${MAX_SQL_RELATIONS} relations before planning it`, async () => {
     let planned = 0;
-    const { app, ran } = appWith({ estimate: async () => (planned++, { cost: 1, rows: 1 }) }, (c) =>
-      c.json({ rows: [] }),
+    const { app, ran } = appWith(
+      {
+        estimate: async () => {
+          planned++;
+          return { cost: 1, rows: 1 };
+        },
+      },
+      (c) => c.json({ rows: [] }),
     );
     const from = (n: number) => `select count(*) from ${Array.from({ length: n }, (_, i) => `swap s${i}`).join(", ")}`;
     const started = Date.now();
@@ -180,7 +194,15 @@ describe("sqlGuard", () => {
     let bomb = "'x'";
     for (let i = 0; i < 8; i++) bomb = `replace(${bomb}, 'x', 'xxxxxxxxxx')`;
     let planned = 0;
-    const { app } = appWith({ estimate: async () => (planned++, { cost: 1, rows: 1 }) }, (c) => c.json({ rows: [] }));
+    const { app } = appWith(
+      {
+        estimate: async () => {
+          planned++;
+          return { cost: 1, rows: 1 };
+        },
+      },
+      (c) => c.json({ rows: [] }),
+    );
     const res = await call(app, `/sql/db?sql=${encode(`select length(${bomb})`)}`);
     assert.equal(res.status, 400);
     assert.equal(res.body.message, "sql: replace() inside another replace() is not allowed");

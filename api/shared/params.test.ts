@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
-import { z } from "zod";
+import type { z } from "zod";
 import {
   actionTypeParam,
   addressParam,

@@ -84,8 +84,10 @@ export class Accounts {
     const row = this.apiKeys.get(publicKey);
     if (row === undefined) return undefined;
     let privateKey = this.plainKeys.get(publicKey);
-    if (privateKey === undefined)
-      this.plainKeys.set(publicKey, (privateKey = this.options.vault.decrypt(publicKey, row.privateKeyEncrypted)));
+    if (privateKey === undefined) {
+      privateKey = this.options.vault.decrypt(publicKey, row.privateKeyEncrypted);
+      this.plainKeys.set(publicKey, privateKey);
+    }
     return { userId: row.userId, privateKey };
   }
 }

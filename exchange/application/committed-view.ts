@@ -97,7 +97,10 @@ export class CommittedView {
   apply(unit: WriteUnit): void {
     for (const row of unit.balances ?? []) {
       let own = this.balances.get(row.userId);
-      if (own === undefined) this.balances.set(row.userId, (own = new Map()));
+      if (own === undefined) {
+        own = new Map();
+        this.balances.set(row.userId, own);
+      }
       own.set(row.currency, { available: row.available, locked: row.locked });
     }
     for (const row of unit.fees ?? []) this.fees.set(row.currency, row.amount);
@@ -119,14 +122,19 @@ export class CommittedView {
     this.sideOf(book, row).add(row.priceTicks, BigInt(row.remainingLots));
     this.open.set(row.id, row);
     let own = this.openByUser.get(row.userId);
-    if (own === undefined) this.openByUser.set(row.userId, (own = new Map()));
+    if (own === undefined) {
+      own = new Map();
+      this.openByUser.set(row.userId, own);
+    }
     own.set(row.id, row);
   }
 
   private bookOf(pairCode: string): Book {
     let book = this.books.get(pairCode);
-    if (book === undefined)
-      this.books.set(pairCode, (book = { bids: new Side(true), asks: new Side(false), version: 0 }));
+    if (book === undefined) {
+      book = { bids: new Side(true), asks: new Side(false), version: 0 };
+      this.books.set(pairCode, book);
+    }
     return book;
   }
 

@@ -39,7 +39,7 @@ describe("Exchange: a throw in the middle of a command is fatal", () => {
   });
 
   it("reports a throw during settlement, and not an ordinary rejection", async () => {
-    const { seller, buyer } = await restingAsk(exchange);
+    const { buyer } = await restingAsk(exchange);
     await assert.rejects(
       exchange.placeOrder(buyer.id, {
         currencyPairCode: "ALPHA_USDT",

@@ -110,7 +110,10 @@ export class Recovery {
     const balances = ledger.balances;
     for (const row of state.balances) {
       let own = balances.get(row.userId);
-      if (own === undefined) balances.set(row.userId, (own = new Map()));
+      if (own === undefined) {
+        own = new Map();
+        balances.set(row.userId, own);
+      }
       own.set(row.currency, { available: row.available, locked: row.locked });
     }
     for (const row of state.fees) ledger.fees.set(row.currency, row.amount);

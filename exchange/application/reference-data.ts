@@ -93,7 +93,10 @@ export class ReferenceData {
   /** The rows a user of `level` is charged by (tier rows shadow the defaults). */
   commissionsFor(level: number): CommissionRow[] {
     let rows = this.levelRows.get(level);
-    if (rows === undefined) this.levelRows.set(level, (rows = commissionsForLevel(this.commissionRows, level)));
+    if (rows === undefined) {
+      rows = commissionsForLevel(this.commissionRows, level);
+      this.levelRows.set(level, rows);
+    }
     return rows;
   }
 
@@ -103,7 +106,8 @@ export class ReferenceData {
     if (fees === undefined) {
       const resolved = resolvePairFees(this.commissionsFor(level), pair.spec);
       if (!resolved.ok) throw new Error(resolved.message);
-      this.pairFeeCache.set(key, (fees = resolved.value));
+      fees = resolved.value;
+      this.pairFeeCache.set(key, fees);
     }
     return fees;
   }

@@ -99,7 +99,10 @@ describe("nextMid", () => {
       const random = createRandom(seed);
       let mid = eth.startMid;
       const path: bigint[] = [];
-      for (let i = 0; i < 50; i++) path.push((mid = nextMid(eth, mid, random)));
+      for (let i = 0; i < 50; i++) {
+        mid = nextMid(eth, mid, random);
+        path.push(mid);
+      }
       return path;
     };
     assert.deepEqual(walk("a"), walk("a"));

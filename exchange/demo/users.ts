@@ -108,7 +108,7 @@ async function createDemoUser(exchange: Exchange, spec: DemoUserSpec): Promise<D
 async function writeCredentials(file: string, credentials: readonly DemoCredential[]): Promise<void> {
   await mkdir(dirname(file), { recursive: true });
   const temporary = `${file}.${process.pid}.tmp`;
-  await writeFile(temporary, JSON.stringify(credentials, null, 2) + "\n", { mode: 0o600 });
+  await writeFile(temporary, `${JSON.stringify(credentials, null, 2)}\n`, { mode: 0o600 });
   await chmod(temporary, 0o600);
   await rename(temporary, file);
 }

@@ -53,7 +53,7 @@ export async function resolveSecrets(
     kept.serviceSecret !== stored.serviceSecret
   ) {
     await mkdir(dirname(file), { recursive: true });
-    await writeFile(file, JSON.stringify(kept, null, 2) + "\n", { mode: 0o600 });
+    await writeFile(file, `${JSON.stringify(kept, null, 2)}\n`, { mode: 0o600 });
   }
   const secrets = {
     serverKey: serverKey ?? kept.serverKey,

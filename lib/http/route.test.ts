@@ -63,7 +63,12 @@ describe("a route served by the kit", () => {
 
   it("parses the body with the API's parser, from the bytes a signature middleware kept", async () => {
     const seen: string[] = [];
-    const app = appWith({ parseJson: (text) => (seen.push(text), JSON.parse(text)) });
+    const app = appWith({
+      parseJson: (text) => {
+        seen.push(text);
+        return JSON.parse(text);
+      },
+    });
     const outer = new OpenAPIHono();
     outer.use(async (c, next) => {
       c.set("rawBody" as never, '{"name":"signed"}' as never);

@@ -54,13 +54,16 @@ export interface RouteSpec<
 }
 
 export const defineRoute = <
+  // biome-ignore lint/complexity/noBannedTypes: {} is zod's own shape of z.object({}), a route with no query
   Q extends z.ZodObject = z.ZodObject<{}>,
+  // biome-ignore lint/complexity/noBannedTypes: as above, a route with no path parameters
   P extends z.ZodObject = z.ZodObject<{}>,
   B extends z.ZodType = z.ZodUndefined,
 >(
   spec: RouteSpec<Q, P, B>,
 ) => spec;
 
+// biome-ignore lint/suspicious/noExplicitAny: Hono's own default Env; a sub-app's typed Variables (c.get("auth")) must fit it
 export interface RouteInput<Q extends z.ZodObject, P extends z.ZodObject, B extends z.ZodType, E extends Env = any> {
   readonly query: z.output<Q>;
   readonly params: z.output<P>;
@@ -68,6 +71,7 @@ export interface RouteInput<Q extends z.ZodObject, P extends z.ZodObject, B exte
   readonly c: Context<E>;
 }
 
+// biome-ignore lint/suspicious/noExplicitAny: as RouteInput's
 export type RouteHandler<Q extends z.ZodObject, P extends z.ZodObject, B extends z.ZodType, E extends Env = any> = (
   input: RouteInput<Q, P, B, E>,
 ) => Response | Promise<Response>;

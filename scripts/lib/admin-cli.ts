@@ -60,26 +60,25 @@ const OPTIONS: Record<(typeof COMMANDS)[number], { allowed: string[]; required: 
   ledger: { allowed: [], required: [] },
 };
 
+const ARG_OPTIONS = {
+  level: { type: "string" },
+  address: { type: "string" },
+  user: { type: "string" },
+  currency: { type: "string" },
+  amount: { type: "string" },
+  reference: { type: "string" },
+  id: { type: "string" },
+  json: { type: "boolean" },
+  help: { type: "boolean", short: "h" },
+} as const;
+
 /** Parses argv (without node and the script); never throws. */
 export function parseAdminArgs(argv: readonly string[]): Parsed {
-  let parsed;
+  let parsed: ReturnType<
+    typeof parseArgs<{ args: string[]; allowPositionals: true; strict: true; options: typeof ARG_OPTIONS }>
+  >;
   try {
-    parsed = parseArgs({
-      args: [...argv],
-      allowPositionals: true,
-      strict: true,
-      options: {
-        level: { type: "string" },
-        address: { type: "string" },
-        user: { type: "string" },
-        currency: { type: "string" },
-        amount: { type: "string" },
-        reference: { type: "string" },
-        id: { type: "string" },
-        json: { type: "boolean" },
-        help: { type: "boolean", short: "h" },
-      },
-    });
+    parsed = parseArgs({ args: [...argv], allowPositionals: true, strict: true, options: ARG_OPTIONS });
   } catch (error) {
     return { ok: false, error: (error as Error).message };
   }
@@ -258,7 +257,7 @@ export async function runAdmin(argv: readonly string[], deps: AdminDeps): Promis
     return 1;
   }
   const text = await response.text();
-  let body: unknown = undefined;
+  let body: unknown;
   try {
     body = text === "" ? undefined : parseJsonExact(text);
   } catch {

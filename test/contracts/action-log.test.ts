@@ -1,23 +1,15 @@
 import { describe, it } from "vitest";
 import assert from "node:assert/strict";
-import { type Hash, type Hex, getAddress, keccak256, parseEther, parseEventLogs, toHex, zeroAddress } from "viem";
-import {
-  deployFixture,
-  EMPTY_METADATA,
-  POOL_SIDE,
-  TIER,
-  WORKER_STATUS,
-  spawnToken as spawnAgentToken,
-} from "../support/contracts/fixtures.ts";
+import { type Hash, type Hex, getAddress, keccak256, parseEventLogs, toHex, zeroAddress } from "viem";
+import { deployFixture, TIER, WORKER_STATUS, spawnToken as spawnAgentToken } from "../support/contracts/fixtures.ts";
 
-const SPAWN_FEE = parseEther("0.01");
 const ACTIVITY_ROLE = keccak256(toHex("ACTIVITY_ROLE"));
 const KIND = { Token: 0, Queen: 1, Scout: 2 } as const;
 const BUY_PAYLOAD = toHex(JSON.stringify({ side: "buy", amount: "1000", slippageBps: 50 }));
 
 describe("ActionLog", async () => {
   const f = await deployFixture();
-  const { actionLog, registry, spawner, viem, networkHelpers, publicClient } = f;
+  const { actionLog, registry, viem, networkHelpers, publicClient } = f;
   const { admin, operator, alice, bob, carol } = f.wallets;
   const [, , , , , , , , queenOperator, scoutOperator, betaOperator, spareOperator] = await viem.getWalletClients();
   type Wallet = typeof alice;

@@ -1,15 +1,8 @@
 import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { getAddress, parseAbi, parseEther, parseEventLogs, zeroAddress, zeroHash } from "viem";
-import {
-  deployFixture,
-  EMPTY_METADATA,
-  POOL_SIDE,
-  TIER,
-  spawnToken as spawnAgentToken,
-} from "../support/contracts/fixtures.ts";
+import { deployFixture, TIER, spawnToken as spawnAgentToken } from "../support/contracts/fixtures.ts";
 
-const SPAWN_FEE = parseEther("0.01");
 const HOUR = 3600n;
 const DAY = 24n * HOUR;
 // The deployment's default tiers, written out rather than read back from the contract.
@@ -22,7 +15,7 @@ const KIND_QUEEN = 1;
 
 describe("Booster", async () => {
   const f = await deployFixture();
-  const { booster, registry, spawner, viem, networkHelpers, publicClient } = f;
+  const { booster, registry, viem, networkHelpers, publicClient } = f;
   const { time } = networkHelpers;
   const { admin, treasury, alice, bob, carol, dave } = f.wallets;
   const [, , , , , , , , queenOperator, newTreasury] = await viem.getWalletClients();

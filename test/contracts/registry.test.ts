@@ -72,11 +72,6 @@ describe("AgentRegistry", async () => {
     return event.args.nftId;
   }
 
-  async function timestampOf(hash: Hash) {
-    const receipt = await publicClient.waitForTransactionReceipt({ hash });
-    return (await publicClient.getBlock({ blockNumber: receipt.blockNumber })).timestamp;
-  }
-
   // Two spawned tokens (alice's ALPHA with metadata, bob's BETA), a queen owned by carol and a
   // scout owned by dave; dave also holds the registrar role so the registrar paths can be driven
   // directly rather than only through the spawner.

@@ -19,7 +19,6 @@ const ONE_TOKEN = 10n ** 18n;
 const DEFAULT_SUPPLY = 1_000_000_000n * ONE_TOKEN;
 const MIN_SUPPLY = ONE_TOKEN;
 const MAX_SUPPLY = 1_000_000_000_000n * ONE_TOKEN;
-const BPS = 10_000n;
 const MEV_PRIVATE_RELAY = 1;
 const METADATA: Metadata = {
   description: "Trades momentum on mid caps",
@@ -335,7 +334,7 @@ describe("AgentSpawner", async () => {
     it("measures the name in bytes, not characters", async () => {
       await fresh();
       // 26 characters but 51 UTF-8 bytes.
-      const multibyte = "é".repeat(25) + "x";
+      const multibyte = `${"é".repeat(25)}x`;
       await viem.assertions.revertWithCustomErrorWithArgs(
         sendSpawn(alice, { name: multibyte }),
         spawner,

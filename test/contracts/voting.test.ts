@@ -1,15 +1,8 @@
 import { describe, it } from "vitest";
 import assert from "node:assert/strict";
-import { type Hash, decodeErrorResult, getAddress, keccak256, parseEther, parseEventLogs, toHex, zeroHash } from "viem";
-import {
-  deployFixture,
-  EMPTY_METADATA,
-  POOL_SIDE,
-  SUPPORT,
-  spawnToken as spawnAgentToken,
-} from "../support/contracts/fixtures.ts";
+import { type Hash, decodeErrorResult, getAddress, keccak256, parseEventLogs, toHex, zeroHash } from "viem";
+import { deployFixture, SUPPORT, spawnToken as spawnAgentToken } from "../support/contracts/fixtures.ts";
 
-const SPAWN_FEE = parseEther("0.01");
 const RELAYER_ROLE = keccak256(toHex("RELAYER_ROLE"));
 const PROPOSER_ROLE = keccak256(toHex("PROPOSER_ROLE"));
 const BPS = 10_000n;
@@ -49,7 +42,7 @@ function expectedTally(yes: bigint, no: bigint, abstain: bigint, quorum = QUORUM
 
 describe("WorkerVoting", async () => {
   const f = await deployFixture();
-  const { voting, registry, spawner, viem, networkHelpers, publicClient } = f;
+  const { voting, registry, viem, networkHelpers, publicClient } = f;
   const { time } = networkHelpers;
   const { admin, relayer, alice, bob, carol, dave } = f.wallets;
   const [, , , , , , , , erin, frank, outsider] = await viem.getWalletClients();

@@ -30,7 +30,6 @@ import {
   e2eSeed,
   httpGet,
   headRow,
-  indexedBlock,
   makeRunDir,
   pgQuery,
   type Ponder,

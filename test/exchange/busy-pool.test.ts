@@ -63,7 +63,7 @@ describe("exchange with every pooled connection busy", {
       const [row] = (
         await watcher!.query<{ n: number }>(
           "select count(*)::int as n from pg_stat_activity where application_name like $1 and wait_event_type = 'Lock'",
-          [`exchange ${schema}`.slice(0, 40) + " %"],
+          [`${`exchange ${schema}`.slice(0, 40)} %`],
         )
       ).rows;
       return row!.n;

@@ -299,7 +299,7 @@ for (const kind of backendKinds()) {
 
     describe("amounts within storage bounds", () => {
       // USDT has 6 decimals: 10^74 USDT is 10^80 base units, past numeric(78, 0).
-      const huge = "1" + "0".repeat(74);
+      const huge = `1${"0".repeat(74)}`;
 
       it("refuses an admin deposit of 1e80 units with 400 INVALID_PARAM and keeps serving", async () => {
         expectError(
@@ -316,7 +316,7 @@ for (const kind of backendKinds()) {
 
       it("refuses a deposit that would take a currency's holdings past 10^78 - 1 units", async () => {
         const whale = await api.user(0);
-        const max = "9".repeat(72) + "." + "9".repeat(6); // (10^78 - 1) / 10^6 USDT
+        const max = `${"9".repeat(72)}.${"9".repeat(6)}`; // (10^78 - 1) / 10^6 USDT
         // The exchange already holds 1000 USDT of the trader, so the maximum itself is one unit too many.
         expectError(
           await api.admin("POST", "/admin/deposits", { userId: whale.userId, currencyCode: "USDT", amount: max }),
@@ -325,7 +325,7 @@ for (const kind of backendKinds()) {
           /10\^78 - 1/,
         );
         // ALPHA has 18 decimals: 5 x 10^59 ALPHA is 5 x 10^77 units, which fits once but not twice.
-        const half = "5" + "0".repeat(59);
+        const half = `5${"0".repeat(59)}`;
         const fits = await api.admin("POST", "/admin/deposits", {
           userId: whale.userId,
           currencyCode: "ALPHA",

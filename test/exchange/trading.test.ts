@@ -150,7 +150,7 @@ for (const kind of backendKinds()) {
           ["no public key", (h) => delete h["API-PublicKey"]],
           ["uppercase hex", (h) => (h["API-Signature"] = h["API-Signature"].toUpperCase())],
           ["short", (h) => (h["API-Signature"] = h["API-Signature"].slice(2))],
-          ["not hex", (h) => (h["API-Signature"] = "zz" + h["API-Signature"].slice(2))],
+          ["not hex", (h) => (h["API-Signature"] = `zz${h["API-Signature"].slice(2)}`)],
           ["unknown key", (h) => (h["API-PublicKey"] = "pk_unknown")],
           ["another user's key", (h) => (h["API-PublicKey"] = seller.publicKey)],
         ];
@@ -527,7 +527,7 @@ for (const kind of backendKinds()) {
           level: 25,
           address: "0x00000000000000000000000000000000000000aa",
         });
-        const bad = await ask(backend.env.EXCHANGE_SERVICE_SECRET!, { method: "POST", url, body: body + " ", headers });
+        const bad = await ask(backend.env.EXCHANGE_SERVICE_SECRET!, { method: "POST", url, body: `${body} `, headers });
         assert.equal(bad.status, 401);
         assert.equal((await ask("wrong-secret-wrong-secret", { method: "POST", url, body, headers })).status, 401);
       });

@@ -45,7 +45,7 @@ describe("key vault", () => {
       [version, iv, flip(tag), ciphertext],
       [version, iv, tag, flip(ciphertext)],
       [version, iv, tag, ciphertext.slice(4)],
-      [version, iv, tag, ciphertext + "AAAA"],
+      [version, iv, tag, `${ciphertext}AAAA`],
       ["v2", iv, tag, ciphertext],
       [version, iv.slice(0, -4), tag, ciphertext],
       [version, iv, tag, ciphertext.replace(/.$/, "!")],
@@ -99,7 +99,7 @@ describe("parseServerKey", () => {
       randomBytes(16).toString("base64"),
       "",
       "correct horse battery staple",
-      bytes.toString("hex") + "00",
+      `${bytes.toString("hex")}00`,
     ];
     for (const text of wrong) {
       assert.throws(

@@ -74,7 +74,7 @@ describe("signedRequest middleware", () => {
       ["no public key", { "API-Signature": sig }],
       ["uppercase", { ...good, "API-Signature": sig.toUpperCase() }],
       ["short", { ...good, "API-Signature": sig.slice(2) }],
-      ["not hex", { ...good, "API-Signature": "zz" + sig.slice(2) }],
+      ["not hex", { ...good, "API-Signature": `zz${sig.slice(2)}` }],
       ["latin-1 junk", { ...good, "API-Signature": "\u00ff".repeat(64) }],
       ["huge key", { ...good, "API-PublicKey": "x".repeat(8_000) }],
       ["unknown key", { ...good, "API-PublicKey": "pk_unknown" }],

@@ -21,7 +21,7 @@ describe("signing: known answers", () => {
 
   it("appends API-Timestamp to the text when given (our extension)", () => {
     const text = signatureText({ publicKey: PUBLIC, url: URL_, body: BODY, timestamp: 1700000000000 });
-    assert.equal(text, PUBLIC + URL_ + BODY + "1700000000000");
+    assert.equal(text, `${PUBLIC + URL_ + BODY}1700000000000`);
     assert.equal(sign(PRIVATE, text), "89bf91261899b94ddfcacfa114679abb911ef6ca250920bd58bba24c0b62ae8a");
   });
 
@@ -40,7 +40,7 @@ describe("signing: known answers", () => {
       signRequest({ publicKey: PUBLIC, privateKey: PRIVATE, method: "GET", url: `${URL_}?pageSize=5`, timestamp: 42 }),
       {
         "API-PublicKey": PUBLIC,
-        "API-Signature": hmac(PRIVATE, `${PUBLIC}${URL_}?pageSize=5` + "42"),
+        "API-Signature": hmac(PRIVATE, `${PUBLIC}${URL_}?pageSize=542`),
         "API-Timestamp": "42",
       },
     );
@@ -89,7 +89,7 @@ describe("verifySignature", () => {
   it("binds the body byte for byte", () => {
     const reordered = '{"currencyPairCode":"ALPHA_USDT","isBid":true,"amount":1.5,"price":0.25}';
     const spaced = '{"isBid": true,"currencyPairCode":"ALPHA_USDT","amount":1.5,"price":0.25}';
-    const trailingNewline = BODY + "\n";
+    const trailingNewline = `${BODY}\n`;
     // Same JSON value, different bytes: still a different request.
     for (const body of [reordered, spaced, trailingNewline, BODY.replace("1.5", "1.50")]) {
       assert.deepEqual(JSON.parse(body), JSON.parse(BODY));
@@ -106,12 +106,12 @@ describe("verifySignature", () => {
     const bad = [
       good.toUpperCase(),
       good.slice(2),
-      good + "00",
+      `${good}00`,
       good.slice(0, 63),
       "",
-      "zz" + good.slice(2),
+      `zz${good.slice(2)}`,
       ` ${good.slice(1)}`,
-      "0x" + good.slice(2),
+      `0x${good.slice(2)}`,
       "é".repeat(64),
     ];
     for (const signature of bad) assert.equal(verifySignature(PRIVATE, text, signature), false, signature);

@@ -79,7 +79,7 @@ describe("verifySignedRequest", () => {
   it("refuses malformed signatures before looking the key up", async () => {
     const base = request();
     const good = base.headers.signature!;
-    for (const signature of [good.toUpperCase(), good.slice(1), good + "0", "g".repeat(64), ` ${good.slice(1)}`]) {
+    for (const signature of [good.toUpperCase(), good.slice(1), `${good}0`, "g".repeat(64), ` ${good.slice(1)}`]) {
       const store = keys();
       assert.match(
         await reason({ ...base, resolveKey: store.resolve, headers: { ...base.headers, signature } }),
@@ -107,7 +107,7 @@ describe("verifySignedRequest", () => {
     const base = request();
     const expected = sign(alice.privateKey, signatureText({ publicKey: alice.publicKey, url: URL_, body: BODY }));
     const cases: VerifySignedRequestInput[] = [
-      { ...base, url: URL_ + "?x=1" },
+      { ...base, url: `${URL_}?x=1` },
       { ...base, url: URL_.replace("http:", "https:") },
       { ...base, body: BODY.replace(":1.5", ": 1.5") },
       { ...base, body: "" },

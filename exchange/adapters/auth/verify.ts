@@ -107,7 +107,7 @@ export async function verifySignedRequest(input: VerifySignedRequestInput): Prom
     const claim = input.replay.claim(signature, Number(timestamp) + windowMs, now);
     if (claim === "replay")
       return fail(
-        "Replayed request: this signature (API-Timestamp " + timestamp + ") was already used; sign each request anew",
+        `Replayed request: this signature (API-Timestamp ${timestamp}) was already used; sign each request anew`,
       );
     if (claim === "full") {
       return {

@@ -176,7 +176,8 @@ export function publicApi(deps: PublicDeps) {
           bidPrice: decimalJson(formatPrice(bestBid ?? 0, pair.spec)),
           askPrice: decimalJson(formatPrice(bestAsk ?? 0, pair.spec)),
         });
-        tickerCache.set(code, (cached = { key, body }));
+        cached = { key, body };
+        tickerCache.set(code, cached);
       }
       return c.body(cached.body, 200, { "Content-Type": "application/json" });
     },
@@ -216,10 +217,8 @@ export function publicApi(deps: PublicDeps) {
             };
           });
         // Kept as UTF-8 bytes: encoding 8 KB of text on every write was most of the remaining cost.
-        orderbookCache.set(
-          pair.row.code,
-          (cached = { version, body: Buffer.from(JSON.stringify([...side(true), ...side(false)])) }),
-        );
+        cached = { version, body: Buffer.from(JSON.stringify([...side(true), ...side(false)])) };
+        orderbookCache.set(pair.row.code, cached);
       }
       return c.body(cached.body, 200, { "Content-Type": "application/json" });
     },

@@ -53,7 +53,7 @@ export class MarketData {
     for (const pair of this.exchange.reference.pairs.values()) {
       const window = new RollingWindow();
       windows.set(pair.row.code, window);
-      for (const deal of await store.recentDeals(pair.row.code, since)) window.add(pointOf(pair, deal));
+      for (const deal of await store.recentDeals(pair.row.code, since)) window.add(pointOf(deal));
       const latest = await store.latestDeals(pair.row.code, RECENT_DEALS);
       recent.load(pair.row.code, latest, latest.length < RECENT_DEALS);
       this.dealCounts.set(pair.row.code, (this.dealCounts.get(pair.row.code) ?? 0) + 1);
@@ -64,7 +64,10 @@ export class MarketData {
 
   private windowOf(pairCode: string): RollingWindow {
     let window = this.windows.get(pairCode);
-    if (window === undefined) this.windows.set(pairCode, (window = new RollingWindow()));
+    if (window === undefined) {
+      window = new RollingWindow();
+      this.windows.set(pairCode, window);
+    }
     return window;
   }
 
@@ -83,7 +86,7 @@ export class MarketData {
     for (const deal of deals) this.dealCounts.set(deal.pairCode, (this.dealCounts.get(deal.pairCode) ?? 0) + 1);
     for (const deal of deals) {
       const pair = this.exchange.reference.pairs.get(deal.pairCode);
-      if (pair !== undefined) this.windowOf(deal.pairCode).add(pointOf(pair, deal));
+      if (pair !== undefined) this.windowOf(deal.pairCode).add(pointOf(deal));
     }
   }
 
@@ -108,7 +111,7 @@ export class MarketData {
   }
 }
 
-function pointOf(pair: Pair, deal: DealRow): TradePoint {
+function pointOf(deal: DealRow): TradePoint {
   return {
     timeUs: deal.executedAtUs,
     priceTicks: deal.priceTicks,

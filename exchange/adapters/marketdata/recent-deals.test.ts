@@ -3,7 +3,7 @@ import { describe, it } from "vitest";
 import fc from "fast-check";
 import type { DealRow } from "../store/index.ts";
 import { modelPage } from "../../../test/support/exchange/deal-page-model.ts";
-import { RecentDeals, type DealRange } from "./recent-deals.ts";
+import { RecentDeals } from "./recent-deals.ts";
 
 const seed = Number(process.env.FC_SEED ?? 4242);
 console.log(`recent-deals property test: FC_SEED=${seed}`);

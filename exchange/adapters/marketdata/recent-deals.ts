@@ -31,7 +31,10 @@ export class RecentDeals {
   add(deals: readonly DealRow[]): void {
     for (const deal of deals) {
       let pair = this.pairs.get(deal.pairCode);
-      if (pair === undefined) this.pairs.set(deal.pairCode, (pair = { deals: [], complete: true }));
+      if (pair === undefined) {
+        pair = { deals: [], complete: true };
+        this.pairs.set(deal.pairCode, pair);
+      }
       const list = pair.deals;
       let at = list.length;
       // Deal times only go backwards if the wall clock did across a restart: keep the order exact.

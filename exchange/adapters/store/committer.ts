@@ -229,7 +229,10 @@ const shapeNames = new Map<string, string>();
 
 function shapeKey(sql: string): string {
   let name = shapeNames.get(sql);
-  if (name === undefined) shapeNames.set(sql, (name = createHash("sha1").update(sql).digest("hex").slice(0, 16)));
+  if (name === undefined) {
+    name = createHash("sha1").update(sql).digest("hex").slice(0, 16);
+    shapeNames.set(sql, name);
+  }
   return name;
 }
 

@@ -52,7 +52,7 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
     await bootstrap.end().catch(() => {});
   }
   // Sessions are tagged so fence() can find this process's older sessions on the server.
-  const tag = `exchange ${schema}`.slice(0, 40) + ` ${randomBytes(6).toString("hex")}`;
+  const tag = `${`exchange ${schema}`.slice(0, 40)} ${randomBytes(6).toString("hex")}`;
   let generation = 0;
   /** Whether the current pool ever had a session on the server (a statement could only go there). */
   let connected = false;

@@ -20,9 +20,9 @@ const RELEASED = [
 describe("migrations", () => {
   it("keeps every released migration's text exactly (checksums pinned)", () => {
     assert.ok(MIGRATIONS.length >= RELEASED.length, "a released migration was removed");
-    RELEASED.forEach((checksum, index) =>
-      assert.equal(migrationChecksum(MIGRATIONS[index]!), checksum, `migration ${index + 1} changed`),
-    );
+    for (const [index, checksum] of RELEASED.entries()) {
+      assert.equal(migrationChecksum(MIGRATIONS[index]!), checksum, `migration ${index + 1} changed`);
+    }
   });
 
   describe("on a database", () => {

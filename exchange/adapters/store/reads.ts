@@ -19,6 +19,7 @@ import {
   WITHDRAWAL_COLUMNS,
   withdrawalOf,
   type DealRecord,
+  type DriverRow,
   type OrderRecord,
 } from "./rows.ts";
 import type { WalletFlows } from "../../application/ports.ts";
@@ -29,7 +30,7 @@ export async function loadState(db: {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
 }): Promise<LoadedState> {
   return db.transaction(async (tx) => {
-    const all = (sql: string) => tx.query<Record<string, any>>(sql);
+    const all = (sql: string) => tx.query<DriverRow>(sql);
     const [currencies, pairs, commissions, users, apiKeys, balances, fees, openOrders, lastTrades, lastOrder] = [
       await all(`select ${CURRENCY_COLUMNS} from currencies order by position, code`),
       await all(`select ${PAIR_COLUMNS} from pairs order by code`),
@@ -110,9 +111,7 @@ export async function listOrderDeals(db: Queryable, orderId: string): Promise<De
 }
 
 export async function getDeposit(db: Queryable, depositId: string): Promise<DepositRow | null> {
-  const [record] = await db.query<Record<string, any>>(`select ${DEPOSIT_COLUMNS} from deposits where id = $1`, [
-    depositId,
-  ]);
+  const [record] = await db.query<DriverRow>(`select ${DEPOSIT_COLUMNS} from deposits where id = $1`, [depositId]);
   return record === undefined ? null : depositOf(record);
 }
 
@@ -121,7 +120,7 @@ export async function getWithdrawalByClientId(
   userId: string,
   clientWithdrawalId: string,
 ): Promise<WithdrawalRow | null> {
-  const [record] = await db.query<Record<string, any>>(
+  const [record] = await db.query<DriverRow>(
     `select ${WITHDRAWAL_COLUMNS} from withdrawals where user_id = $1 and client_withdrawal_id = $2`,
     [userId, clientWithdrawalId],
   );
@@ -153,13 +152,13 @@ async function userPage<T>(
   userId: string,
   page: number,
   pageSize: number,
-  map: (record: Record<string, any>) => T,
+  map: (record: DriverRow) => T,
 ): Promise<Page<T>> {
   const [{ total }] = await db.query<{ total: string }>(
     `select count(*)::text as total from ${table} where user_id = $1`,
     [userId],
   );
-  const records = await db.query<Record<string, any>>(
+  const records = await db.query<DriverRow>(
     `select ${columns} from ${table} where user_id = $1 order by created_at desc, id limit $2 offset $3`,
     [userId, pageSize, (page - 1) * pageSize],
   );

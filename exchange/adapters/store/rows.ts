@@ -16,6 +16,10 @@ import type {
 
 type Text = string;
 
+/** A record as the driver returns it: untyped until one of the *Of mappers below reads it. */
+// biome-ignore lint/suspicious/noExplicitAny: the mappers are where driver rows get their types
+export type DriverRow = Record<string, any>;
+
 export const DEAL_COLUMNS = `id, pair_code, trade_seq::text as trade_seq, price_ticks::text as price_ticks, amount_lots::text as amount_lots,
   taker_is_bid, maker_order_id, taker_order_id, maker_user_id, taker_user_id,
   maker_fee::text as maker_fee, taker_fee::text as taker_fee, executed_at_us::text as executed_at_us`;
@@ -153,7 +157,7 @@ export function dealRecord(row: DealRow): DealRecord {
 
 export const CURRENCY_COLUMNS = `code, name, decimals, can_deposit, can_withdraw, min_withdraw, max_withdraw, unified_cryptoasset_id, adapter_code, position`;
 
-export function currencyOf(r: Record<string, any>): CurrencyRow {
+export function currencyOf(r: DriverRow): CurrencyRow {
   return {
     code: r.code,
     name: r.name,
@@ -170,7 +174,7 @@ export function currencyOf(r: Record<string, any>): CurrencyRow {
 
 export const PAIR_COLUMNS = `code, base, quote, digits_price, digits_amount, min_quote_amount, active`;
 
-export function pairOf(r: Record<string, any>): PairRow {
+export function pairOf(r: DriverRow): PairRow {
   return {
     code: r.code,
     base: r.base,
@@ -185,7 +189,7 @@ export function pairOf(r: Record<string, any>): PairRow {
 export const COMMISSION_COLUMNS = `commission_id::text as commission_id, currency_code, currency_pair_code, currency_adapter_code, percent, minimum,
   commission_currency_code, commission_type_code, min_level`;
 
-export function commissionOf(r: Record<string, any>): CommissionRow {
+export function commissionOf(r: DriverRow): CommissionRow {
   return {
     commissionId: r.commission_id,
     currencyCode: r.currency_code,
@@ -201,13 +205,13 @@ export function commissionOf(r: Record<string, any>): CommissionRow {
 
 export const USER_COLUMNS = `id::text as id, level, address, created_at::text as created_at`;
 
-export function userOf(r: Record<string, any>): UserRow {
+export function userOf(r: DriverRow): UserRow {
   return { id: r.id, level: Number(r.level), address: r.address, createdAt: Number(r.created_at) };
 }
 
 export const API_KEY_COLUMNS = `public_key, user_id::text as user_id, private_key_encrypted, created_at::text as created_at, revoked_at::text as revoked_at`;
 
-export function apiKeyOf(r: Record<string, any>): ApiKeyRow {
+export function apiKeyOf(r: DriverRow): ApiKeyRow {
   return {
     publicKey: r.public_key,
     userId: r.user_id,
@@ -217,13 +221,13 @@ export function apiKeyOf(r: Record<string, any>): ApiKeyRow {
   };
 }
 
-export function balanceOf(r: Record<string, any>): BalanceRow {
+export function balanceOf(r: DriverRow): BalanceRow {
   return { userId: r.user_id, currency: r.currency, available: BigInt(r.available), locked: BigInt(r.locked) };
 }
 
 export const DEPOSIT_COLUMNS = `id, user_id::text as user_id, currency, amount::text as amount, fee::text as fee, reference, created_at::text as created_at`;
 
-export function depositOf(r: Record<string, any>): DepositRow {
+export function depositOf(r: DriverRow): DepositRow {
   return {
     id: r.id,
     userId: r.user_id,
@@ -237,7 +241,7 @@ export function depositOf(r: Record<string, any>): DepositRow {
 
 export const WITHDRAWAL_COLUMNS = `id::text as id, user_id::text as user_id, client_withdrawal_id, currency, amount::text as amount, fee::text as fee, address, status, created_at::text as created_at`;
 
-export function withdrawalOf(r: Record<string, any>): WithdrawalRow {
+export function withdrawalOf(r: DriverRow): WithdrawalRow {
   return {
     id: r.id,
     userId: r.user_id,

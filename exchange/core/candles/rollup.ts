@@ -1,4 +1,4 @@
-import { bucketStart, nextBucket, ROLLUP_LEVELS, sourceLevel, type Interval, type RollupLevel } from "./intervals.ts";
+import { bucketStart, nextBucket, ROLLUP_LEVELS, type Interval, type RollupLevel } from "./intervals.ts";
 
 // The OHLC rollup math: minute, hour and day candles per pair, built from deals and folded into
 // the requested interval on read. The store upserts them in the same transaction as the deals they

@@ -98,6 +98,9 @@ function accumulate(
 
 function setBalance(state: LedgerState, userId: string, currency: string, balance: Balance): void {
   let own = state.balances.get(userId);
-  if (own === undefined) state.balances.set(userId, (own = new Map()));
+  if (own === undefined) {
+    own = new Map();
+    state.balances.set(userId, own);
+  }
   own.set(currency, balance);
 }

@@ -246,7 +246,10 @@ export class FastBook implements OrderBook {
     (node.isBid ? this.bids : this.asks).append(node);
     this.orders.set(node.orderId, node);
     let own = this.ordersByUser.get(node.userId);
-    if (own === undefined) this.ordersByUser.set(node.userId, (own = new Set()));
+    if (own === undefined) {
+      own = new Set();
+      this.ordersByUser.set(node.userId, own);
+    }
     own.add(node);
   }
 

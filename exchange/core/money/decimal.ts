@@ -22,7 +22,8 @@ export function pow10(exponent: number): bigint {
   if (!Number.isInteger(exponent) || exponent < 0 || exponent > 2 * MAX_DIGITS) {
     throw new RangeError(`pow10: exponent ${exponent} out of range`);
   }
-  return (powers[exponent] ??= 10n ** BigInt(exponent));
+  powers[exponent] ??= 10n ** BigInt(exponent);
+  return powers[exponent];
 }
 
 export function assertDigits(digits: number, what: string): void {
@@ -61,7 +62,7 @@ export function formatUnits(units: bigint, digits: number, options: { trimZeros?
   const whole = text.slice(0, text.length - digits);
   let fraction = text.slice(text.length - digits);
   if (options.trimZeros) fraction = fraction.replace(/0+$/, "");
-  return (negative ? "-" : "") + whole + (fraction.length > 0 ? "." + fraction : "");
+  return (negative ? "-" : "") + whole + (fraction.length > 0 ? `.${fraction}` : "");
 }
 
 /** floor(numerator / denominator) for a positive denominator; bigint division truncates toward zero. */

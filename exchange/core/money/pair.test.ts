@@ -94,11 +94,11 @@ describe("pair conversions", () => {
 describe("parseCurrencyUnits", () => {
   it("refuses amounts a numeric(78, 0) column cannot store, at any number of decimals", () => {
     const usdt = { code: "USDT", decimals: 6 };
-    const max = parseCurrencyUnits("9".repeat(72) + ".999999", usdt);
+    const max = parseCurrencyUnits(`${"9".repeat(72)}.999999`, usdt);
     assert.ok(max.ok && max.value === MAX_STORED_UNITS);
-    const over = parseCurrencyUnits("1" + "0".repeat(72), usdt);
+    const over = parseCurrencyUnits(`1${"0".repeat(72)}`, usdt);
     assert.ok(!over.ok && over.code === "OUT_OF_RANGE", "10^78 units");
-    const e80 = parseCurrencyUnits("1" + "0".repeat(80), { code: "X", decimals: 0 });
+    const e80 = parseCurrencyUnits(`1${"0".repeat(80)}`, { code: "X", decimals: 0 });
     assert.ok(!e80.ok && e80.code === "OUT_OF_RANGE", "10^80 units");
   });
 });

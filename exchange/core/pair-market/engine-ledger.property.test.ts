@@ -122,18 +122,23 @@ class Run {
   step(command: Command): void {
     switch (command.kind) {
       case "deposit":
-        return this.deposit(command.user, CURRENCIES[command.currency], command.amount);
+        this.deposit(command.user, CURRENCIES[command.currency], command.amount);
+        return;
       case "withdraw":
-        return this.withdraw(command.user, CURRENCIES[command.currency], command.amount);
+        this.withdraw(command.user, CURRENCIES[command.currency], command.amount);
+        return;
       case "place":
-        return this.place(command);
+        this.place(command);
+        return;
       case "cancel": {
         const orderId =
           this.issuedIds.length > 0 ? this.issuedIds[command.target % this.issuedIds.length] : "never-issued";
-        return this.compare(cancelOrder(this.ledger, this.market, command.user, orderId));
+        this.compare(cancelOrder(this.ledger, this.market, command.user, orderId));
+        return;
       }
       case "cancelAll":
-        return this.compare(cancelAllOrders(this.ledger, this.market, command.user));
+        this.compare(cancelAllOrders(this.ledger, this.market, command.user));
+        return;
     }
   }
 
@@ -159,8 +164,14 @@ class Run {
     const available = balanceOf(this.ledger, userId, currency.code).available;
     const fee = expectedFee(amount, withdrawalFee);
     const result = withdraw(this.ledger, { withdrawalId: "w", userId, currency, amount, fee: withdrawalFee });
-    if (available < amount) return assert.ok(!result.ok && result.code === "INSUFFICIENT_FUNDS");
-    if (fee >= amount) return assert.ok(!result.ok && result.code === "AMOUNT_BELOW_FEE");
+    if (available < amount) {
+      assert.ok(!result.ok && result.code === "INSUFFICIENT_FUNDS");
+      return;
+    }
+    if (fee >= amount) {
+      assert.ok(!result.ok && result.code === "AMOUNT_BELOW_FEE");
+      return;
+    }
     assert.ok(result.ok);
     applyEntry(this.ledger, result.value);
     this.withdrawals.set(currency.code, (this.withdrawals.get(currency.code) ?? 0n) + amount - fee);

@@ -16,7 +16,6 @@ import { Num, ZERO, cmp, dec, fractionDigits, mul, parseExact, show, sum, type D
 import {
   DEAL_DATE,
   historicalTrades,
-  integer,
   schemas,
   type Level,
   type PairSetting,
@@ -588,7 +587,7 @@ class Consumer {
           );
     }
     // When /api/currencies is a list of codes, the asset map is keyed by the same symbols.
-    if (currencies && currencies.every((c) => typeof c === "string")) {
+    if (currencies?.every((c) => typeof c === "string")) {
       this.check(
         [...currencies].sort().join() === Object.keys(assets).sort().join(),
         where,
