@@ -22,7 +22,7 @@ const entries: ActionFixture[] = Array.from({ length: 1500 }, (_, i) => ({
   timestamp: 1_000 + Math.floor(i / 3) * 10,
 }));
 
-function reference(filter: ActionFilter, page: number, pageSize: number) {
+function model(filter: ActionFilter, page: number, pageSize: number) {
   const matching = entries
     .filter((e) => filter.tokenId === undefined || e.targetTokenId === filter.tokenId)
     .filter((e) => filter.actionType === undefined || e.actionType === filter.actionType)
@@ -60,7 +60,7 @@ describe("findActions", () => {
   ];
 
   for (const filter of filters) {
-    it(`pages ${JSON.stringify(filter, (_, v) => (typeof v === "bigint" ? `${v}n` : v))} like the reference`, async () => {
+    it(`pages ${JSON.stringify(filter, (_, v) => (typeof v === "bigint" ? `${v}n` : v))} like the model`, async () => {
       for (const [page, pageSize] of [
         [1, 20],
         [2, 20],
@@ -79,7 +79,7 @@ describe("findActions", () => {
         [1499, 1],
         [2000, 1],
       ] as const) {
-        const expected = reference(filter, page, pageSize);
+        const expected = model(filter, page, pageSize);
         const actual = await findActions(database.db, filter, { page, pageSize });
         assert.deepEqual(
           { ids: actual.rows.map((r) => Number(r.entryId)), total: actual.total },

@@ -33,7 +33,7 @@ describe("locatePage", () => {
   ];
 
   /** The same answer by listing every row: which bucket holds each newest-first position. */
-  function reference(offset: number, limit: number) {
+  function model(offset: number, limit: number) {
     const rows = buckets.flatMap(({ bucket, n }) => Array<number>(n).fill(bucket));
     if (offset >= rows.length) return null;
     const page = rows.slice(offset, offset + limit);
@@ -44,11 +44,7 @@ describe("locatePage", () => {
   it("finds the buckets and the rows to skip for every page", () => {
     for (let limit = 1; limit <= 25; limit++) {
       for (let offset = 0; offset <= 22; offset++) {
-        assert.deepEqual(
-          locatePage(buckets, offset, limit),
-          reference(offset, limit),
-          `offset ${offset} limit ${limit}`,
-        );
+        assert.deepEqual(locatePage(buckets, offset, limit), model(offset, limit), `offset ${offset} limit ${limit}`);
       }
     }
   });
