@@ -573,6 +573,11 @@ describe("answers and their documented schemas", () => {
     "/api/agents/workers": ["/api/agents/workers", "/api/agents/workers?status=suspended"],
     "/api/agents/workers/{tokenId}": ["/api/agents/workers/101", "/api/agents/workers/102"],
     "/api/agents/action-logs": ["/api/agents/action-logs?pageSize=100"],
+    "/api/agents/workers/{tokenId}/proposals": [
+      "/api/agents/workers/101/proposals",
+      "/api/agents/workers/102/proposals?status=open",
+    ],
+    "/api/agents/proposals/{proposalId}": ["/api/agents/proposals/1", "/api/agents/proposals/5"],
     "/api/launchpad/tokens": ["/api/launchpad/tokens?sort=volume"],
     "/api/launchpad/tokens/{id}": ["/api/launchpad/tokens/101", "/api/launchpad/tokens/103"],
     "/api/launchpad/tokens/{id}/pool": ["/api/launchpad/tokens/101/pool", "/api/launchpad/tokens/102/pool"],

@@ -5,10 +5,31 @@ import { toPage } from "../shared/pagination.ts";
 import { findActions } from "./action-log-query.ts";
 import { toActionLogEntry } from "./format.ts";
 import { overview } from "./overview.ts";
+import { listWorkerProposals, proposalDetail } from "./proposals.ts";
+import { proposalDetailRoute, workerProposalsRoute } from "./proposals-routes.ts";
 import { actionLogsRoute, AGENTS_BASE, overviewRoute, workerDetailRoute, workersRoute } from "./routes.ts";
 import { listWorkers, workerDetail } from "./workers.ts";
 
 export { agentRoutes, AGENTS_BASE } from "./routes.ts";
+/** Proposal state and tally as WorkerVoting computes them; the vote endpoint answers the same tally JSON. */
+export {
+  currentlyPassing,
+  EXECUTION_WINDOW,
+  proposalNotFound,
+  proposalState,
+  quorumReached,
+  type TallyInput,
+  tallyOf,
+} from "./proposals.ts";
+export {
+  PROPOSAL_STATES,
+  type ProposalJson,
+  type ProposalStateName,
+  type Tally,
+  tallySchema,
+  type VoteJson,
+  voteSchema,
+} from "./proposals-routes.ts";
 
 export interface AgentsDeps {
   db: Db;
@@ -17,7 +38,7 @@ export interface AgentsDeps {
 
 const serve = createRouteServer();
 
-/** /api/agents: overview, workers, action log (one sub-app per resource). */
+/** /api/agents: overview, workers (and their proposals), proposals, action log (one sub-app per resource). */
 export function agentsApi({ db, wallClock }: AgentsDeps) {
   const now = () => currentTime(db, wallClock);
 
@@ -33,6 +54,14 @@ export function agentsApi({ db, wallClock }: AgentsDeps) {
   serve(workersApp, `${AGENTS_BASE}/workers`, workerDetailRoute, async ({ params, c }) =>
     c.json(await workerDetail(db, await now(), params.tokenId)),
   );
+  serve(workersApp, `${AGENTS_BASE}/workers`, workerProposalsRoute, async ({ params, query, c }) =>
+    c.json(await listWorkerProposals(db, await now(), params.tokenId, query)),
+  );
+
+  const proposalsApp = new OpenAPIHono();
+  serve(proposalsApp, `${AGENTS_BASE}/proposals`, proposalDetailRoute, async ({ params, query, c }) =>
+    c.json(await proposalDetail(db, await now(), params.proposalId, query)),
+  );
 
   const actionLogsApp = new OpenAPIHono();
   serve(actionLogsApp, `${AGENTS_BASE}/action-logs`, actionLogsRoute, async ({ query, c }) => {
@@ -43,5 +72,6 @@ export function agentsApi({ db, wallClock }: AgentsDeps) {
   return new OpenAPIHono()
     .route("/overview", overviewApp)
     .route("/workers", workersApp)
+    .route("/proposals", proposalsApp)
     .route("/action-logs", actionLogsApp);
 }

@@ -12,6 +12,7 @@ import {
 } from "../shared/params.ts";
 import { defineRoute } from "../../lib/http/index.ts";
 import { addressOut, count, integerId, jsonObjectOrNull, pageSchema, txHashOut, unixTime } from "../shared/schemas.ts";
+import { proposalRoutes } from "./proposals-routes.ts";
 
 /** The agents endpoints: requests and answers, as validated, typed and documented. */
 
@@ -161,7 +162,7 @@ export const actionLogsRoute = defineRoute({
   response: pageSchema(actionLogEntry),
 });
 
-export const agentRoutes = [overviewRoute, workersRoute, workerDetailRoute, actionLogsRoute];
+export const agentRoutes = [overviewRoute, workersRoute, workerDetailRoute, actionLogsRoute, ...proposalRoutes];
 
 export type Overview = z.input<typeof overviewResponse>;
 export type WorkerListItem = z.input<typeof workerListItem>;

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
-import { formatAmount, formatFixed, pairDecimalsOf, poolPrice } from "./units.ts";
+import { formatAmount, formatFixed, pairDecimalsOf, poolPrice, wholeUnitsNumber } from "./units.ts";
 
 describe("formatAmount", () => {
   it("gives whole units exactly, shortest form", () => {
@@ -43,5 +43,20 @@ describe("pairDecimalsOf", () => {
     assert.equal(pairDecimalsOf("STABLE"), 6);
     assert.equal(pairDecimalsOf("WRAPPED_NATIVE"), 18);
     assert.throws(() => pairDecimalsOf("DOGE"));
+  });
+});
+
+describe("wholeUnitsNumber", () => {
+  it("is the number nearest the exact whole-unit amount (18 decimals by default)", () => {
+    assert.equal(wholeUnitsNumber(0n), 0);
+    assert.equal(wholeUnitsNumber(1_500n * 10n ** 15n), 1.5);
+    assert.equal(wholeUnitsNumber(40_000_000n * 10n ** 18n), 40_000_000);
+    assert.equal(wholeUnitsNumber(1n), 1e-18);
+    assert.equal(wholeUnitsNumber(2_500_000n, 6), 2.5);
+    // Beyond a double's precision: the double nearest the exact amount (2^53 + 1 whole tokens
+    // is a tie, rounded to even), where Number(value) / 1e18 rounds twice and lands above.
+    const overSafe = (2n ** 53n + 1n) * 10n ** 18n;
+    assert.equal(wholeUnitsNumber(overSafe), 2 ** 53);
+    assert.notEqual(Number(overSafe) / 1e18, 2 ** 53);
   });
 });

@@ -48,6 +48,14 @@ export function pairDecimalsOf(side: string): number {
 /** Whole units, shortest exact form: 1500000n at 6 decimals is "1.5". */
 export const formatAmount = (value: bigint, decimals: number) => formatUnits(value, decimals);
 
+/**
+ * Whole units as a JSON number, where SPEC.md types an amount as a number (vote weights, the
+ * tally): the double nearest the exact decimal (formatAmount), so whole-token amounts up to
+ * 2^53 are exact and finer ones are off by at most half a unit in the last place.
+ */
+export const wholeUnitsNumber = (value: bigint, decimals: number = TOKEN_DECIMALS) =>
+  Number(formatAmount(value, decimals));
+
 /** Whole units with exactly `digits` fractional digits: 1500000n, 6 is "1.500000". */
 export function formatFixed(value: bigint, digits: number): string {
   const negative = value < 0n;
