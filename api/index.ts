@@ -1,5 +1,6 @@
 import {
   clientIp,
+  createAuthFailureGuard,
   createRateLimiter,
   errorHandler,
   notFound,
@@ -7,6 +8,7 @@ import {
   openApiDocument,
   rateLimit,
   requestId,
+  signedUrlOf,
 } from "../lib/http/index.ts";
 import type { ErrorMappingOptions } from "../lib/http/index.ts";
 import { agentRoutes, agentsApi } from "./agents/index.ts";
@@ -15,6 +17,7 @@ import { launchpadApi, launchpadRoutes } from "./launchpad/index.ts";
 import { type ExplorerOptions, mountExplorer } from "./explorer/index.ts";
 import { systemClock, type WallClock } from "./shared/clock.ts";
 import { DEFAULT_WRAPPED_NATIVE_PRICE } from "./shared/units.ts";
+import { writeRoutes, writesApi, writesNotConfigured, type WritesRuntime } from "./writes/index.ts";
 
 export type { Db } from "./db.ts";
 
@@ -37,9 +40,17 @@ export interface EcosystemApiOptions {
   log?: ErrorMappingOptions["log"];
   /** Ponder's SQL and GraphQL endpoints with their bounds (Ponder serves them; tests may stub them). */
   explorer?: ExplorerOptions;
+  /** The signed writes (spawn, vote); without them those routes answer 503. */
+  writes?: WritesRuntime;
+  /** Failed authentications per minute per client IP on the signed writes before 429. */
+  authFailureLimitPerMinute?: number;
+  /** The origin clients reach the API at, when a proxy hides it (signatures cover the full URL). */
+  publicUrl?: string;
 }
 
-export const API_ROUTES = [...agentRoutes, ...launchpadRoutes];
+/** The reads (GET) and the signed writes (POST). */
+export const READ_ROUTES = [...agentRoutes, ...launchpadRoutes];
+export const API_ROUTES = [...READ_ROUTES, ...writeRoutes];
 
 /**
  * The ecosystem read API: /api/agents/*, /api/launchpad/* and /openapi.json, and Ponder's
@@ -63,6 +74,18 @@ export function createEcosystemApi(options: EcosystemApiOptions): OpenAPIHono {
   }
   app.route("/api/agents", agentsApi(deps));
   app.route("/api/launchpad", launchpadApi(deps));
+  app.route(
+    "/api",
+    writesApi({
+      runtime: options.writes ?? writesNotConfigured,
+      guard: createAuthFailureGuard({
+        limit: options.authFailureLimitPerMinute ?? 30,
+        keyOf: (c) => clientIp(c, { trustProxy }),
+        now: options.rateLimitClock,
+      }),
+      urlOf: signedUrlOf({ publicUrl: options.publicUrl, trustProxy }),
+    }),
+  );
   // Generated once the routes are mounted: the document is theirs.
   const document = openApiDocument(app, {
     openapi: "3.1",
@@ -70,7 +93,8 @@ export function createEcosystemApi(options: EcosystemApiOptions): OpenAPIHono {
       title: "Agent ecosystem API",
       version: "1.0.0",
       description:
-        "Workers, action log and launchpad reads of the agent-token ecosystem, served from the indexed chain. " +
+        "Workers, action log and launchpad reads of the agent-token ecosystem, served from the indexed chain, " +
+        "and the signed writes (spawn, vote) relayed on-chain. " +
         "Conventions (addresses, times, amounts, pagination, errors, rate limit) are in api/README.md.",
     },
   });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
 import type { Db } from "./db.ts";
-import { API_ROUTES, createEcosystemApi } from "./index.ts";
+import { API_ROUTES, createEcosystemApi, READ_ROUTES } from "./index.ts";
 
 // The ecosystem API's /openapi.json, as the kit (lib/http) generates it from the route declarations.
 const app = createEcosystemApi({ db: {} as Db, rateLimitPerMinute: 10 });
@@ -16,10 +16,55 @@ function resolve(ref: string) {
 }
 
 describe("/openapi.json of the ecosystem API", () => {
-  it("documents every route as a GET, in OpenAPI 3.1", () => {
+  it("documents every route with its method, in OpenAPI 3.1: reads GET, signed writes POST", () => {
     assert.equal(json.openapi, "3.1.0");
-    assert.deepEqual(Object.keys(json.paths).sort(), API_ROUTES.map((r) => r.path).sort());
-    for (const item of Object.values<any>(json.paths)) assert.deepEqual(Object.keys(item), ["get"]);
+    assert.deepEqual(Object.keys(json.paths).sort(), [...new Set(API_ROUTES.map((r) => r.path))].sort());
+    for (const route of API_ROUTES) assert.ok(json.paths[route.path][route.method], `${route.method} ${route.path}`);
+    for (const route of READ_ROUTES) assert.deepEqual(route.method, "get");
+    assert.deepEqual(
+      API_ROUTES.filter((r) => r.method === "post").map((r) => r.path),
+      ["/api/launchpad/spawn", "/api/agents/workers/{tokenId}/vote"],
+    );
+  });
+
+  it("documents every SPEC.md error of the signed writes, with the signing headers", () => {
+    const codesOf = (operation: any) =>
+      Object.entries<any>(operation.responses).flatMap(([status, response]) =>
+        status.startsWith("2")
+          ? []
+          : response.description.split("; ").map((d: string) => `${status} ${d.split(":")[0]}`),
+      );
+    const spawn = json.paths["/api/launchpad/spawn"].post;
+    for (const code of [
+      "400 INVALID_SYMBOL",
+      "400 SYMBOL_TAKEN",
+      "400 COOLDOWN_ACTIVE",
+      "400 INVALID_PARAM",
+      "401 UNAUTHORIZED",
+      "402 INSUFFICIENT_FEE",
+      "500 SPAWNER_FAILED",
+      "409 IDEMPOTENCY_KEY_REUSED",
+      "503 UNAVAILABLE",
+    ])
+      assert.ok(codesOf(spawn).includes(code), `spawn documents ${code}`);
+    const vote = json.paths["/api/agents/workers/{tokenId}/vote"].post;
+    for (const code of [
+      "401 UNAUTHORIZED",
+      "403 LEVEL_TOO_LOW",
+      "403 NO_HOLDINGS",
+      "404 PROPOSAL_NOT_FOUND",
+      "409 ALREADY_VOTED",
+      "409 PROPOSAL_CLOSED",
+      "409 VOTING_NOT_STARTED",
+      "429 RATE_LIMITED",
+    ])
+      assert.ok(codesOf(vote).includes(code), `vote documents ${code}`);
+    assert.deepEqual(
+      vote.parameters.filter((p: any) => p.in === "header").map((p: any) => p.name),
+      ["API-PublicKey", "API-Signature", "API-Timestamp"],
+    );
+    assert.ok(spawn.requestBody.content["application/json"].schema);
+    assert.ok(spawn.responses["201"]);
   });
 
   it("documents parameters from the validating schemas (types, ranges, defaults, enums)", () => {
@@ -63,7 +108,7 @@ describe("/openapi.json of the ecosystem API", () => {
   });
 
   it("gives every operation a unique id", () => {
-    const ids = Object.values<any>(json.paths).map((item) => item.get.operationId);
+    const ids = Object.values<any>(json.paths).flatMap((item) => Object.values<any>(item).map((op) => op.operationId));
     assert.equal(new Set(ids).size, ids.length);
     assert.ok(ids.includes("getAgentsWorkersByTokenId"));
   });

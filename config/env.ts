@@ -86,6 +86,55 @@ export const ecosystemApiEnv = apiEnv.extend({
     }),
 });
 
+/**
+ * The ecosystem API's signed writes (spawn, vote): the relayer, its journal, and the exchange that
+ * verifies signatures and holds fees. Without EXCHANGE_SERVICE_SECRET (or, off a local chain,
+ * RELAYER_PRIVATE_KEY) the writes answer 503 and say which is missing.
+ */
+export const writesEnv = z.object({
+  RPC_URL: url.default("http://127.0.0.1:8545"),
+  CHAIN_ID: z.coerce.number().int().positive().default(31337),
+  /** Most ms one JSON-RPC call may take. */
+  RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** Key of the account holding the relayer role; on a local node (chain 31337) its well-known key is used when unset. */
+  RELAYER_PRIVATE_KEY: privateKey.optional(),
+  /** Base URL of the exchange (signature verification and fee holds). */
+  EXCHANGE_URL: url.default("http://127.0.0.1:8080"),
+  /** The exchange's service secret (X-Service-Secret of /internal/*). */
+  EXCHANGE_SERVICE_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
+  /** Most ms one call to the exchange may take. */
+  EXCHANGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
+  /** The relayer's journal: embedded PGlite here without DATABASE_URL, else this schema on that server. */
+  RELAYER_DATA_DIR: z.string().min(1).default(".data/relayer"),
+  RELAYER_DB_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case SQL identifier")
+    .default("relayer"),
+  /** Most ms a write waits for its receipt before answering 504 TX_PENDING (the transaction stays queued). */
+  RELAYER_RECEIPT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(60_000),
+  /** A transaction not mined after this many ms is replaced with the same nonce and higher fees. */
+  RELAYER_REPLACE_AFTER_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
+  /** How often (ms) receipts are polled. */
+  RELAYER_POLL_MS: z.coerce.number().int().min(10).max(60_000).default(100),
+  /** Native balance (wei) the relayer keeps beyond a transaction's cost; below it writes answer 503. */
+  RELAYER_MIN_BALANCE_WEI: wei.default(10n ** 16n),
+  /** Exchange currency of the chain's native token: spawn fees are held from it. */
+  SPAWN_FEE_CURRENCY: z
+    .string()
+    .regex(/^[A-Z0-9]{2,10}$/, "must be an exchange currency code")
+    .default("ETH"),
+  /** Votes per user per minute, on top of RATE_LIMIT_PER_MINUTE per IP. */
+  VOTE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  /** Failed authentications per minute per client IP before 429 (as on the exchange). */
+  AUTH_FAILURE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
+  /** Scheme, host and port clients reach this API at behind a proxy; signatures are checked against it. */
+  API_PUBLIC_URL: url.optional(),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string")
+    .optional(),
+});
+
 export const startEnv = z.object({
   /** Port of the local Hardhat node started by `npm start`. */
   CHAIN_PORT: port.default(8545),

@@ -6,7 +6,7 @@
  * Logs of long-running services go to .data/logs/.
  */
 import { existsSync } from "node:fs";
-import { rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
 import { createPublicClient, http } from "viem";
 import { exchangeEnv, parseEnv, startEnv } from "../config/env.ts";
@@ -66,6 +66,23 @@ try {
   // Ponder answers: its first answers otherwise describe a chain from before the seed ended.
   const seedHead = await createPublicClient({ transport: http(rpcUrl, { timeout: 5_000 }) }).getBlockNumber();
 
+  // The exchange keeps its data (PGlite in EXCHANGE_DATA_DIR, or its schema in DATABASE_URL)
+  // across restarts, unlike the chain; EXCHANGE_DEMO fills an empty one with the demo market.
+  supervisor.service("exchange", process.execPath, ["exchange/server/main.ts"], {
+    EXCHANGE_DEMO: "true",
+    DEMO_CREDENTIALS: credentialsFile,
+  });
+  await waitUntil(`the exchange at ${exchangeUrl}`, exchangeAnswers, 120_000);
+  // The ecosystem API verifies signed writes through the exchange with its service secret: the
+  // environment's, or the one the exchange generated next to its data.
+  const serviceSecret =
+    exchange.EXCHANGE_SERVICE_SECRET ??
+    (
+      JSON.parse(await readFile(join(dirname(exchange.EXCHANGE_DATA_DIR), "exchange-secrets.json"), "utf8")) as {
+        serviceSecret: string;
+      }
+    ).serviceSecret;
+
   // The chain is new on every start, so the previous run's indexed data describes a chain that
   // no longer exists: start the embedded database afresh, or clear this chain from Postgres.
   if (!env.DATABASE_URL) await rm(env.PONDER_DATA_DIR, { recursive: true, force: true });
@@ -77,7 +94,12 @@ try {
     "indexer",
     "./node_modules/.bin/ponder",
     ["start", "--schema", env.DATABASE_SCHEMA, "--port", String(env.PORT)],
-    { RPC_URL: rpcUrl, CHAIN_ID: String(LOCAL_CHAIN_ID) },
+    {
+      RPC_URL: rpcUrl,
+      CHAIN_ID: String(LOCAL_CHAIN_ID),
+      EXCHANGE_URL: exchangeUrl,
+      EXCHANGE_SERVICE_SECRET: serviceSecret,
+    },
   );
   await waitUntil(
     `the ecosystem API at ${apiUrl}`,
@@ -90,13 +112,6 @@ try {
     180_000,
   );
 
-  // The exchange keeps its data (PGlite in EXCHANGE_DATA_DIR, or its schema in DATABASE_URL)
-  // across restarts, unlike the chain; EXCHANGE_DEMO fills an empty one with the demo market.
-  supervisor.service("exchange", process.execPath, ["exchange/server/main.ts"], {
-    EXCHANGE_DEMO: "true",
-    DEMO_CREDENTIALS: credentialsFile,
-  });
-  await waitUntil(`the exchange at ${exchangeUrl}`, exchangeAnswers, 120_000);
   // The bot waits for valid keys in the file itself (the exchange writes them just after it listens).
   supervisor.service("bot", process.execPath, ["exchange/bot/main.ts"], {
     EXCHANGE_URL: exchangeUrl,

@@ -1,6 +1,9 @@
+export { writesApi, writesNotConfigured } from "./app.ts";
+export type { WritesApiOptions, WritesRuntime } from "./app.ts";
 export { SPAWN_ERRORS, VOTE_ERRORS, WRITE_ERRORS, writeError } from "./errors.ts";
 export type { WriteErrorCode } from "./errors.ts";
 export { revertToApiError } from "./revert.ts";
+export { spawnRoute, voteRoute, writeRoutes } from "./routes.ts";
 export {
   bodyProblem,
   parseSpawnBody,
@@ -11,3 +14,5 @@ export {
   voteResponse,
 } from "./schemas.ts";
 export type { SpawnBody, VoteBody } from "./schemas.ts";
+export { startWrites } from "./start.ts";
+export type { StartedWrites, WritesConfig } from "./start.ts";

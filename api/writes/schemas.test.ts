@@ -8,7 +8,14 @@ describe("spawn body", () => {
   it("applies SPEC.md's defaults", () => {
     expect(parseSpawnBody({ name: "Agent", symbol: "AGT" })).toEqual({
       ok: true,
-      body: { name: "Agent", symbol: "AGT", totalSupply: "1000000000", decimals: 18, poolSide: "STABLE" },
+      body: {
+        name: "Agent",
+        symbol: "AGT",
+        totalSupply: "1000000000",
+        decimals: 18,
+        poolSide: "STABLE",
+        metadata: { description: "", logoUri: "", website: "" },
+      },
     });
   });
 
@@ -38,6 +45,11 @@ describe("spawn body", () => {
     { name: "A", symbol: "ABC", totalSupply: 1000 },
     { name: "A", symbol: "ABC", decimals: 6 },
     { name: "A", symbol: "ABC", extra: true },
+    { name: "é".repeat(26), symbol: "ABC" },
+    { name: "A", symbol: "ABC", totalSupply: "1000000000001" },
+    { name: "A", symbol: "ABC", metadata: { description: "x".repeat(513) } },
+    { name: "A", symbol: "ABC", metadata: { logoUri: 5 } },
+    { name: "A", symbol: "ABC", metadata: { other: "x" } },
   ])("%j -> 400 INVALID_PARAM", (body) => {
     expect(failure(parseSpawnBody(body))).toMatchObject({ status: 400, code: "INVALID_PARAM" });
   });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addressParam, decimalTextParam, invalidParam, type ApiError } from "../../lib/http/index.ts";
+import { tallySchema } from "../agents/index.ts";
 import { writeError } from "./errors.ts";
 
 /** SPEC.md, Launchpad and Limits. */
@@ -11,25 +12,52 @@ export const POOL_SIDES = ["STABLE", "WRAPPED_NATIVE"] as const;
 
 const SYMBOL_PROBLEM = "must be 3 to 5 uppercase letters ([A-Z]{3,5})";
 
+const utf8Bytes = (text: string) => Buffer.byteLength(text, "utf8");
+/** On-chain limits (AgentNames.MAX_NAME_BYTES, AgentRegistry.MAX_*_BYTES, AgentSpawner.MAX_SUPPLY). */
+export const MAX_DESCRIPTION_BYTES = 512;
+export const MAX_URI_BYTES = 256;
+export const MAX_TOTAL_SUPPLY = 10n ** 12n;
+
+const boundedText = (maxBytes: number) =>
+  z.string().refine((text) => utf8Bytes(text) <= maxBytes, `must be at most ${maxBytes} bytes of UTF-8`);
+
+export const spawnMetadata = z.strictObject({
+  description: boundedText(MAX_DESCRIPTION_BYTES).default(""),
+  logoUri: boundedText(MAX_URI_BYTES).default(""),
+  website: boundedText(MAX_URI_BYTES).default(""),
+});
+
 export const spawnBody = z.strictObject({
-  name: z.string().min(1).max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`),
+  // The contract counts bytes: a 50-character name of non-ASCII letters would revert on-chain.
+  name: z
+    .string()
+    .min(1)
+    .max(MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} characters`)
+    .refine((name) => utf8Bytes(name) <= MAX_NAME_LENGTH, `must be at most ${MAX_NAME_LENGTH} bytes of UTF-8`),
   symbol: z.string().regex(SYMBOL_PATTERN, SYMBOL_PROBLEM),
-  // A whole number of tokens, above zero; the spawner checks the on-chain bound.
+  // A whole number of tokens from 1 to 10^12 (the spawner's bounds).
   totalSupply: decimalTextParam
-    .regex(/^[1-9]\d*$/, "must be a positive whole number of tokens")
+    .regex(/^[1-9]\d{0,12}$/, "must be a whole number of tokens from 1 to 1000000000000")
+    .refine(
+      (text) => !/^\d+$/.test(text) || BigInt(text) <= MAX_TOTAL_SUPPLY,
+      "must be a whole number of tokens from 1 to 1000000000000",
+    )
     .default(DEFAULT_TOTAL_SUPPLY),
   // "Default 18 (fixed)": any other value is refused rather than silently ignored.
   decimals: z.literal(FIXED_DECIMALS).default(FIXED_DECIMALS),
   poolSide: z.enum(POOL_SIDES).default("STABLE"),
+  metadata: spawnMetadata.default({ description: "", logoUri: "", website: "" }),
 });
 export type SpawnBody = z.output<typeof spawnBody>;
 
 export const VOTES = ["yes", "no", "abstain"] as const;
+/** WorkerVoting.MAX_COMMENT_BYTES. */
+export const MAX_COMMENT_BYTES = 280;
 
 export const voteBody = z.strictObject({
   proposalId: z.string().regex(/^\d{1,78}$/, "must be a proposal id (decimal digits)"),
   vote: z.enum(VOTES),
-  comment: z.string().optional(),
+  comment: boundedText(MAX_COMMENT_BYTES).optional(),
 });
 export type VoteBody = z.output<typeof voteBody>;
 
@@ -65,16 +93,6 @@ export const spawnResponse = z.object({
   txHash,
 });
 
-export const tally = z.object({
-  yesWeight: z.number(),
-  noWeight: z.number(),
-  abstainWeight: z.number(),
-  quorumThreshold: z.number(),
-  quorumReached: z.boolean(),
-  passingThreshold: z.number(),
-  currentlyPassing: z.boolean(),
-});
-
 export const voteResponse = z.object({
   voteId: z.string(),
   proposalId: z.string(),
@@ -82,5 +100,5 @@ export const voteResponse = z.object({
   weight: z.number(),
   txHash,
   votedAt: z.number().int(),
-  currentTally: tally,
+  currentTally: tallySchema,
 });

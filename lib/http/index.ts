@@ -7,6 +7,7 @@ export type { ClientIpOptions } from "./client-ip.ts";
 export { createRateLimiter, rateLimit } from "./rate-limit.ts";
 export type { RateLimitDecision, RateLimiter, RateLimiterOptions } from "./rate-limit.ts";
 export { requestId } from "./request-id.ts";
+export { signedUrlOf } from "./signed-url.ts";
 export { createAuthFailureGuard, subscriberOf } from "./auth-failures.ts";
 export type { AuthFailureGuard, AuthFailureGuardOptions } from "./auth-failures.ts";
 export { createRouteServer, defineRoute, errorsOf, operationIdOf, parseBody, routeConfigOf } from "./route.ts";

@@ -41,6 +41,11 @@ export interface RouteSpec<
   readonly params?: P;
   /** A JSON object body; validated after the query and the path. */
   readonly body?: B;
+  /**
+   * The rejection of a body the schema refuses, when it is not the default 400 INVALID_PARAM
+   * naming the first bad field (SPEC.md gives a spawn's bad symbol a code of its own).
+   */
+  readonly bodyProblem?: (error: z.ZodError) => ApiError;
   /** The success answer's shape, for the document (answers are built by the handler, not re-validated). */
   readonly response: z.ZodType;
   /** Success status; 200 unless said. */
@@ -115,7 +120,8 @@ export function createRouteServer(options: RouteServerOptions = {}): ServeRoute 
       const input = {
         query: parseInput(query, c.req.query()),
         params: parseInput(params, c.req.param()),
-        body: bodySchema === undefined ? undefined : parseBody(bodySchema, await rawBodyOf(c), parseJson),
+        body:
+          bodySchema === undefined ? undefined : parseBody(bodySchema, await rawBodyOf(c), parseJson, spec.bodyProblem),
         c,
       };
       return handler(input as never);
@@ -133,6 +139,7 @@ export function parseBody<S extends z.ZodType>(
   schema: S,
   raw: string,
   parseJson: (text: string) => unknown = JSON.parse,
+  problem?: (error: z.ZodError) => ApiError,
 ): z.output<S> {
   let value: unknown;
   try {
@@ -142,7 +149,10 @@ export function parseBody<S extends z.ZodType>(
   }
   if (typeof value !== "object" || value === null || Array.isArray(value))
     throw new ApiError(400, "INVALID_PARAM", "body: must be a JSON object");
-  return parseInput(schema, value, "body");
+  if (problem === undefined) return parseInput(schema, value, "body");
+  const result = schema.safeParse(value);
+  if (!result.success) throw problem(result.error);
+  return result.data;
 }
 
 const errorSchemaRef = { $ref: "#/components/schemas/Error" };

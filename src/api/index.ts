@@ -12,9 +12,11 @@ import {
   type PgPoolLike,
   type PoolLike,
 } from "../../api/explorer/index.ts";
-import { ecosystemApiEnv, parseEnv } from "../../config/env.ts";
+import { startWrites } from "../../api/writes/index.ts";
+import { ecosystemApiEnv, parseEnv, writesEnv } from "../../config/env.ts";
 
 const env = parseEnv(ecosystemApiEnv);
+const writesConfig = parseEnv(writesEnv);
 
 // Ponder's database driver (set before this module loads). On both, /sql queries are planned
 // first and refused above a bound (PGlite cannot interrupt a running query: one thread shared
@@ -24,11 +26,36 @@ type Driver = { dialect: "pglite"; instance: PgliteLike } | { dialect: "postgres
 const driver = (globalThis as unknown as { PONDER_DATABASE: { driver: Driver } }).PONDER_DATABASE.driver;
 if (driver.dialect === "postgres") boundStatementTime(driver.readonly, env.SQL_STATEMENT_TIMEOUT_MS);
 
+// The relayed writes start in the background: reads serve at once, writes answer 503 until ready.
+const writes = startWrites({
+  db,
+  rpcUrl: writesConfig.RPC_URL,
+  chainId: writesConfig.CHAIN_ID,
+  rpcTimeoutMs: writesConfig.RPC_TIMEOUT_MS,
+  relayerPrivateKey: writesConfig.RELAYER_PRIVATE_KEY as `0x${string}` | undefined,
+  exchangeUrl: writesConfig.EXCHANGE_URL,
+  exchangeServiceSecret: writesConfig.EXCHANGE_SERVICE_SECRET,
+  exchangeTimeoutMs: writesConfig.EXCHANGE_TIMEOUT_MS,
+  databaseUrl: writesConfig.DATABASE_URL,
+  dataDir: writesConfig.RELAYER_DATA_DIR,
+  schema: writesConfig.RELAYER_DB_SCHEMA,
+  dbTimeoutMs: 5_000,
+  receiptTimeoutMs: writesConfig.RELAYER_RECEIPT_TIMEOUT_MS,
+  replaceAfterMs: writesConfig.RELAYER_REPLACE_AFTER_MS,
+  pollMs: writesConfig.RELAYER_POLL_MS,
+  minBalanceWei: writesConfig.RELAYER_MIN_BALANCE_WEI,
+  feeCurrency: writesConfig.SPAWN_FEE_CURRENCY,
+  votesPerMinute: writesConfig.VOTE_RATE_LIMIT_PER_MINUTE,
+});
+
 export default createEcosystemApi({
   db,
   rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
   trustProxy: env.TRUST_PROXY,
   wrappedNativePrice: env.WRAPPED_NATIVE_PRICE,
+  writes,
+  authFailureLimitPerMinute: writesConfig.AUTH_FAILURE_LIMIT_PER_MINUTE,
+  publicUrl: writesConfig.API_PUBLIC_URL,
   explorer: {
     sql: client({ db, schema }),
     graphql: graphql({ db, schema }, GRAPHQL_LIMITS),

@@ -1,0 +1,194 @@
+import {
+  type Address,
+  encodeFunctionData,
+  parseEventLogs,
+  type PublicClient,
+  type TransactionReceipt,
+  zeroAddress,
+} from "viem";
+import { AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
+import type { ApiError } from "../../lib/http/index.ts";
+import type { Call } from "../relayer/index.ts";
+import { revertToApiError } from "./revert.ts";
+import type { SpawnBody, VoteBody } from "./schemas.ts";
+import { POOL_SIDES, VOTES } from "./schemas.ts";
+
+/**
+ * The two contracts the writes call, read and simulated through one public client whose
+ * transport has a timeout. Simulating a call from the relayer before sending it is the last
+ * pre-check: any revert it would hit comes back decoded into the API's code, at no gas.
+ */
+
+export interface WriteContracts {
+  readonly spawner: Address;
+  readonly voting: Address;
+}
+
+/** Proposal states in WorkerVoting's numbering (IWorkerVoting.ProposalState). */
+const STATES = ["Active", "Defeated", "Succeeded", "Executed", "Superseded", "Pending", "Expired"] as const;
+export type ProposalState = (typeof STATES)[number];
+
+/** A call of one of the two contracts, as viem's contract actions take it. */
+export interface ContractCall {
+  readonly address: Address;
+  readonly abi: typeof AgentSpawnerAbi | typeof WorkerVotingAbi;
+  readonly functionName: string;
+  readonly args: readonly unknown[];
+  readonly value: bigint;
+}
+
+export interface ProposalView {
+  readonly workerId: bigint;
+  readonly startTime: bigint;
+  readonly endTime: bigint;
+  readonly state: ProposalState;
+}
+
+export class WriteChain {
+  readonly client: PublicClient;
+  readonly contracts: WriteContracts;
+  /** The relayer's address: simulations run as it, since it is the one that sends. */
+  readonly relayer: Address;
+
+  constructor(client: PublicClient, contracts: WriteContracts, relayer: Address) {
+    this.client = client;
+    this.contracts = contracts;
+    this.relayer = relayer;
+  }
+
+  spawnFee(): Promise<bigint> {
+    return this.client.readContract({
+      address: this.contracts.spawner,
+      abi: AgentSpawnerAbi,
+      functionName: "spawnFee",
+    });
+  }
+
+  isSymbolTaken(symbol: string): Promise<boolean> {
+    return this.client.readContract({
+      address: this.contracts.spawner,
+      abi: AgentSpawnerAbi,
+      functionName: "isSymbolTaken",
+      args: [symbol],
+    });
+  }
+
+  /** When `owner` may spawn again (0 when it may now), and the chain's time. */
+  async cooldown(owner: Address): Promise<{ readyAt: bigint; now: bigint }> {
+    const [readyAt, block] = await Promise.all([
+      this.client.readContract({
+        address: this.contracts.spawner,
+        abi: AgentSpawnerAbi,
+        functionName: "nextSpawnAt",
+        args: [owner],
+      }),
+      this.client.getBlock({ blockTag: "latest" }),
+    ]);
+    return { readyAt, now: block.timestamp };
+  }
+
+  spawnCall(owner: Address, body: SpawnBody, fee: bigint): ContractCall {
+    return {
+      address: this.contracts.spawner,
+      abi: AgentSpawnerAbi,
+      functionName: "spawnFor",
+      args: [
+        owner,
+        body.name,
+        body.symbol,
+        BigInt(body.totalSupply) * 10n ** 18n,
+        POOL_SIDES.indexOf(body.poolSide),
+        body.metadata,
+      ],
+      value: fee,
+    } as ContractCall;
+  }
+
+  /** A proposal, or undefined when no proposal has this id. */
+  async proposal(proposalId: bigint): Promise<ProposalView | undefined> {
+    const read = { address: this.contracts.voting, abi: WorkerVotingAbi } as const;
+    const [proposal, state] = await Promise.all([
+      this.client.readContract({ ...read, functionName: "getProposal", args: [proposalId] }),
+      this.client.readContract({ ...read, functionName: "state", args: [proposalId] }).catch(() => undefined),
+    ]);
+    if (proposal.proposer === zeroAddress || state === undefined) return undefined;
+    return {
+      workerId: proposal.workerId,
+      startTime: proposal.startTime,
+      endTime: proposal.endTime,
+      state: STATES[state]!,
+    };
+  }
+
+  hasVoted(proposalId: bigint, voter: Address): Promise<boolean> {
+    return this.client.readContract({
+      address: this.contracts.voting,
+      abi: WorkerVotingAbi,
+      functionName: "hasVoted",
+      args: [proposalId, voter],
+    });
+  }
+
+  voteCall(voter: Address, body: VoteBody): ContractCall {
+    return {
+      address: this.contracts.voting,
+      abi: WorkerVotingAbi,
+      functionName: "castVoteFor",
+      args: [voter, BigInt(body.proposalId), VOTES.indexOf(body.vote), body.comment ?? ""],
+      value: 0n,
+    } as ContractCall;
+  }
+
+  /** The tally as of a block (the one that mined a vote). */
+  tally(proposalId: bigint, blockNumber: bigint) {
+    return this.client.readContract({
+      address: this.contracts.voting,
+      abi: WorkerVotingAbi,
+      functionName: "getTally",
+      args: [proposalId],
+      blockNumber,
+    });
+  }
+
+  /**
+   * The transaction for `call` from the relayer, with its gas and a 20% margin. Estimating runs
+   * the call, so a revert comes back as the API error it maps to; an unknown revert or a node
+   * failure is thrown as it is.
+   */
+  async prepare(call: ContractCall): Promise<Call> {
+    try {
+      const gas = await this.client.estimateContractGas({ ...call, account: this.relayer } as never);
+      return { to: call.address, data: encodeFunctionData(call as never), value: call.value, gas: (gas * 12n) / 10n };
+    } catch (error) {
+      throw revertToApiError(error) ?? error;
+    }
+  }
+
+  /** Why `call` reverts now, as an API error; undefined when it does not or for no known reason. */
+  async whyReverts(call: ContractCall): Promise<ApiError | undefined> {
+    try {
+      await this.client.simulateContract({ ...call, account: this.relayer } as never);
+      return undefined;
+    } catch (error) {
+      return revertToApiError(error);
+    }
+  }
+
+  spawnedIn(receipt: TransactionReceipt) {
+    const [event] = parseEventLogs({ abi: AgentSpawnerAbi, eventName: "AgentSpawned", logs: receipt.logs }).filter(
+      (log) => log.address.toLowerCase() === this.contracts.spawner.toLowerCase(),
+    );
+    return event?.args;
+  }
+
+  voteIn(receipt: TransactionReceipt) {
+    const [event] = parseEventLogs({ abi: WorkerVotingAbi, eventName: "VoteCast", logs: receipt.logs }).filter(
+      (log) => log.address.toLowerCase() === this.contracts.voting.toLowerCase(),
+    );
+    return event?.args;
+  }
+
+  async blockTime(blockNumber: bigint): Promise<number> {
+    return Number((await this.client.getBlock({ blockNumber })).timestamp);
+  }
+}

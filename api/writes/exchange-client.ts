@@ -1,0 +1,135 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import type { Address } from "viem";
+import { z } from "zod";
+import { ApiError } from "../../lib/http/index.ts";
+import { writeError } from "./errors.ts";
+
+/**
+ * The exchange as the ecosystem API uses it: who signed a request (the exchange owns users, API
+ * keys and their secrets; this process never sees a secret), and the fee holds that charge a
+ * user's exchange balance for an on-chain action. Every call has a deadline; an exchange that does
+ * not answer is a 503, never a hang.
+ */
+
+export interface Caller {
+  readonly userId: string;
+  readonly level: number;
+  /** Linked chain address (lower-case), or null. */
+  readonly address: Address | null;
+}
+
+export interface SignedRequest {
+  readonly method: string;
+  /** The full URL the client signed. */
+  readonly url: string;
+  readonly body: string;
+  readonly headers: { "API-PublicKey"?: string; "API-Signature"?: string; "API-Timestamp"?: string };
+}
+
+export interface FeeHold {
+  readonly holdId: string;
+  readonly userId: string;
+  readonly currency: string;
+  /** Decimal text in the currency. */
+  readonly amount: string;
+  readonly memo?: string;
+}
+
+export interface ExchangeClientOptions {
+  readonly baseUrl: string;
+  readonly serviceSecret: string;
+  readonly timeoutMs: number;
+  readonly fetch?: typeof fetch;
+}
+
+const callerSchema = z.object({
+  userId: z.string(),
+  level: z.number().int(),
+  address: z
+    .string()
+    .nullable()
+    .transform((a) => (a === null ? null : (a.toLowerCase() as Address))),
+});
+const errorSchema = z.object({ code: z.string(), message: z.string() });
+
+export const exchangeUnavailable = (why: string) =>
+  new ApiError(503, "UNAVAILABLE", `The exchange, which verifies signatures and holds fees, is unavailable: ${why}`);
+
+export class ExchangeClient {
+  private readonly options: ExchangeClientOptions;
+  private readonly fetch: typeof fetch;
+
+  constructor(options: ExchangeClientOptions) {
+    this.options = options;
+    this.fetch = options.fetch ?? fetch;
+  }
+
+  /** Who signed the request; 401 UNAUTHORIZED (the exchange's message) when nobody valid did. */
+  async verify(request: SignedRequest): Promise<Caller> {
+    const { status, body } = await this.call("POST", "/internal/verify-signature", request);
+    if (status === 200) return callerSchema.parse(body);
+    if (status === 401) throw new ApiError(401, "UNAUTHORIZED", errorSchema.parse(body).message);
+    throw this.unexpected(status, body);
+  }
+
+  /**
+   * Holds `amount` of the user's available balance under `holdId` (idempotent on holdId).
+   * 402 INSUFFICIENT_FEE when the available balance does not cover it.
+   */
+  async hold(hold: FeeHold): Promise<void> {
+    const { status, body } = await this.call("POST", "/internal/fee-holds", hold);
+    if (status === 200 || status === 201) return;
+    const error = errorSchema.safeParse(body);
+    if (error.success && error.data.code === "INSUFFICIENT_BALANCE")
+      throw writeError(
+        "INSUFFICIENT_FEE",
+        `the spawn fee is ${hold.amount} ${hold.currency}; your available ${hold.currency} balance on the exchange does not cover it (${error.data.message})`,
+      );
+    throw this.unexpected(status, body);
+  }
+
+  /** Charges a held fee for good (the transaction was mined); idempotent. */
+  async settle(holdId: string, reference: string): Promise<void> {
+    const { status, body } = await this.call("POST", `/internal/fee-holds/${holdId}/settle`, { reference });
+    if (status !== 200) throw this.unexpected(status, body);
+  }
+
+  /** Gives a held fee back (nothing was mined); idempotent, and a hold never made is fine. */
+  async release(holdId: string): Promise<void> {
+    const { status, body } = await this.call("POST", `/internal/fee-holds/${holdId}/release`, {});
+    if (status !== 200 && status !== 404) throw this.unexpected(status, body);
+  }
+
+  private async call(method: string, path: string, payload: unknown): Promise<{ status: number; body: unknown }> {
+    let response: Response;
+    try {
+      response = await this.fetch(new URL(path, this.options.baseUrl), {
+        method,
+        headers: { "content-type": "application/json", "X-Service-Secret": this.options.serviceSecret },
+        body: JSON.stringify(payload),
+        signal: AbortSignal.timeout(this.options.timeoutMs),
+      });
+    } catch (error) {
+      throw exchangeUnavailable((error as Error).name === "TimeoutError" ? "no answer in time" : "not reachable");
+    }
+    let body: unknown;
+    try {
+      body = await response.json();
+    } catch {
+      body = undefined;
+    }
+    return { status: response.status, body };
+  }
+
+  private unexpected(status: number, body: unknown): ApiError {
+    if (status === 503 || status === 429 || status >= 500) return exchangeUnavailable(`it answered ${status}`);
+    // A 4xx here is this process's mistake (a wrong service secret, a malformed call): an
+    // operator's problem, reported as such rather than blamed on the client.
+    const detail = errorSchema.safeParse(body);
+    return new ApiError(
+      500 as ContentfulStatusCode,
+      "INTERNAL",
+      `exchange refused an internal call (${status}${detail.success ? ` ${detail.data.code}` : ""})`,
+    );
+  }
+}

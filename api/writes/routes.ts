@@ -1,0 +1,72 @@
+import { defineRoute, type ErrorDoc } from "../../lib/http/index.ts";
+import { tokenRefParam } from "../shared/params.ts";
+import { SPAWN_ERRORS, VOTE_ERRORS } from "./errors.ts";
+import { bodyProblem, spawnBody, spawnResponse, voteBody, voteResponse } from "./schemas.ts";
+import { z } from "zod";
+
+/** The signed writes: requests and answers, as validated, typed and documented. */
+
+const RELAYED_ERRORS: readonly ErrorDoc[] = [
+  { status: 400, code: "INVALID_PARAM", when: "the Idempotency-Key header is not 1 to 200 visible ASCII characters" },
+  {
+    status: 409,
+    code: "IDEMPOTENCY_KEY_REUSED",
+    when: "the Idempotency-Key was already used by this user for a different request",
+  },
+  {
+    status: 409,
+    code: "REQUEST_IN_PROGRESS",
+    when: "the first request with this Idempotency-Key is still being processed; retry with the same key",
+  },
+  {
+    status: 503,
+    code: "UNAVAILABLE",
+    when: "the exchange, the chain, the relayer's journal or the relayer's balance cannot serve the write now; nothing was charged",
+  },
+  {
+    status: 504,
+    code: "TX_PENDING",
+    when: "the transaction was sent but not mined in time; it stays queued; retry with the same Idempotency-Key for the result",
+  },
+];
+
+const RELAYED =
+  "Signed with an exchange API key (SPEC.md, Authentication; the ecosystem API verifies it through the exchange). " +
+  "The relayer account sends the transaction and the answer comes from its receipt. An `Idempotency-Key` header " +
+  "(1-200 visible ASCII characters, scoped to the user) makes a retry return the first answer instead of acting twice.";
+
+export const spawnRoute = defineRoute({
+  method: "post",
+  access: "signed",
+  path: "/api/launchpad/spawn",
+  tag: "launchpad",
+  summary: "Spawn an agent token (signed request)",
+  description: `${RELAYED} The spawn fee (the spawner's current fee, in the native token) is held from the caller's exchange balance of the native currency, charged when the spawn is mined (the contract burns it) and released if it fails. The owner is the caller's linked chain address.`,
+  body: spawnBody,
+  bodyProblem,
+  response: spawnResponse,
+  status: 201,
+  errors: [...SPAWN_ERRORS, ...RELAYED_ERRORS],
+});
+
+export const voteRoute = defineRoute({
+  method: "post",
+  access: "signed",
+  path: "/api/agents/workers/{tokenId}/vote",
+  tag: "agents",
+  summary: "Vote on a worker parameter proposal (signed request)",
+  description: `${RELAYED} The weight is the voter's token votes at the proposal's snapshot (the lesser of the votes just before the proposal and just before voting opened). Votes per user are limited (VOTE_RATE_LIMIT_PER_MINUTE) on top of the per-IP quota.`,
+  params: z.object({ tokenId: tokenRefParam }),
+  body: voteBody,
+  bodyProblem,
+  response: voteResponse,
+  status: 201,
+  errors: [
+    ...VOTE_ERRORS,
+    { status: 404, code: "NOT_FOUND", when: "no agent token has this address or NFT id" },
+    { status: 429, code: "RATE_LIMITED", when: "too many votes from this user (per-user vote limit)" },
+    ...RELAYED_ERRORS,
+  ],
+});
+
+export const writeRoutes = [spawnRoute, voteRoute];

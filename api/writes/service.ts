@@ -1,0 +1,378 @@
+import { randomUUID } from "node:crypto";
+import { type Address, decodeFunctionData, formatUnits, parseTransaction, type TransactionReceipt } from "viem";
+import { AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
+import { ApiError, type RateLimiter, rateLimited } from "../../lib/http/index.ts";
+import type { Db } from "../db.ts";
+import {
+  type Call,
+  type Journal,
+  type Relayer,
+  RelayerUnavailableError,
+  SqlUnavailableError,
+  TxPendingError,
+  type WriteKind,
+  type WriteRow,
+} from "../relayer/index.ts";
+import { findToken } from "../shared/token-lookup.ts";
+import type { ContractCall, WriteChain } from "./chain.ts";
+import { writeError } from "./errors.ts";
+import { KeyedLock } from "./keyed-lock.ts";
+import type { Caller, ExchangeClient } from "./exchange-client.ts";
+import { POOL_SIDES, type SpawnBody, VOTES, type VoteBody } from "./schemas.ts";
+import { tallyJson, tokensAsNumber } from "./tally.ts";
+
+/**
+ * The relayed writes: pre-checks (so bad input costs no gas), the fee hold, the transaction, and
+ * the answer read from its receipt. Each write is journalled from the moment it commits to act;
+ * anything left open by a crash, a lost exchange or a slow chain is finished by reconcile(),
+ * which runs at start and then every few seconds: a fee held is settled if a transaction of the
+ * write was mined, and released otherwise.
+ */
+
+export interface Answer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+export interface Request<B> {
+  readonly caller: Caller;
+  readonly body: B;
+  /** The Idempotency-Key header, if sent. */
+  readonly idempotencyKey: string | undefined;
+  /** Hash of the method, path and exact body: one key, one request. */
+  readonly requestHash: string;
+}
+
+export interface WritesOptions {
+  readonly db: Db;
+  readonly chain: WriteChain;
+  readonly relayer: Relayer;
+  readonly journal: Journal;
+  readonly exchange: ExchangeClient;
+  /** The exchange currency of the chain's native token, from which spawn fees are held. */
+  readonly feeCurrency: string;
+  /** Votes per user per minute (on top of the per-IP quota). */
+  readonly voteLimiter: RateLimiter;
+  readonly now?: () => number;
+  readonly log?: (message: string, error?: unknown) => void;
+}
+
+/** Level a user needs to vote (SPEC.md, Limits). */
+export const MIN_VOTE_LEVEL = 20;
+
+export class Writes {
+  private readonly options: WritesOptions;
+  private readonly inflight = new Map<string, Promise<Answer>>();
+  private readonly locks = new KeyedLock();
+  private readonly now: () => number;
+  private readonly log: (message: string, error?: unknown) => void;
+  private reconciling: Promise<void> | undefined;
+
+  constructor(options: WritesOptions) {
+    this.options = options;
+    this.now = options.now ?? Date.now;
+    this.log = options.log ?? ((message, error) => console.error(message, error ?? ""));
+  }
+
+  async spawn(request: Request<SpawnBody>): Promise<Answer> {
+    const { caller, body } = request;
+    const owner = requireAddress(caller);
+    const { chain } = this.options;
+    return this.relay(request, "spawn", [`symbol:${body.symbol}`, `owner:${owner}`], async () => {
+      const [taken, cooldown, fee] = await Promise.all([
+        chain.isSymbolTaken(body.symbol),
+        chain.cooldown(owner),
+        chain.spawnFee(),
+      ]);
+      if (taken) throw writeError("SYMBOL_TAKEN", `symbol ${body.symbol} already exists on the chain`);
+      if (cooldown.readyAt > cooldown.now)
+        throw writeError(
+          "COOLDOWN_ACTIVE",
+          `spawn cooldown active for ${owner} until ${cooldown.readyAt} (Unix time, ${cooldown.readyAt - cooldown.now} s from now)`,
+        );
+      const call = await chain.prepare(chain.spawnCall(owner, body, fee));
+      return { call, fee: fee > 0n ? formatUnits(fee, 18) : undefined };
+    });
+  }
+
+  async vote(request: Request<VoteBody> & { readonly tokenRef: string }): Promise<Answer> {
+    const { caller, body } = request;
+    if (caller.level < MIN_VOTE_LEVEL)
+      throw writeError("LEVEL_TOO_LOW", `voting needs user level ${MIN_VOTE_LEVEL} or more; yours is ${caller.level}`);
+    const voter = requireAddress(caller);
+    const limit = this.options.voteLimiter.hit(caller.userId);
+    if (!limit.allowed)
+      throw rateLimited(limit.resetSeconds, `Too many votes from this user; retry in ${limit.resetSeconds} s`);
+    const { chain } = this.options;
+    const proposalId = BigInt(body.proposalId);
+    return this.relay(request, "vote", [`vote:${proposalId}:${voter}`], async () => {
+      const [token, proposal] = await Promise.all([
+        findToken(this.options.db, request.tokenRef),
+        chain.proposal(proposalId),
+      ]);
+      if (proposal === undefined || proposal.workerId !== token.worker.id)
+        throw writeError("PROPOSAL_NOT_FOUND", `no proposal ${proposalId} for the worker of ${request.tokenRef}`);
+      if (proposal.state === "Pending")
+        throw writeError(
+          "VOTING_NOT_STARTED",
+          `voting on proposal ${proposalId} starts at ${proposal.startTime} (Unix time); retry then`,
+        );
+      if (proposal.state !== "Active")
+        throw writeError("PROPOSAL_CLOSED", `proposal ${proposalId} is closed (${proposal.state.toLowerCase()})`);
+      if (await chain.hasVoted(proposalId, voter))
+        throw writeError("ALREADY_VOTED", `${voter} already voted on proposal ${proposalId}`);
+      return { call: await chain.prepare(chain.voteCall(voter, body)), fee: undefined };
+    });
+  }
+
+  /**
+   * Finishes every open write nobody is working on: at start (after a crash) and periodically
+   * (a receipt that came after its request gave up, an exchange that was away). Runs once at a time.
+   */
+  reconcile(): Promise<void> {
+    this.reconciling ??= this.reconcileOpen().finally(() => (this.reconciling = undefined));
+    return this.reconciling;
+  }
+
+  /** A chain started afresh: nothing journalled can be mined any more, so every held fee goes back. */
+  async forgetChain(): Promise<void> {
+    for (const write of await this.options.journal.openWrites())
+      if (write.feeHeld) await this.options.exchange.release(write.id);
+    await this.options.journal.clear();
+  }
+
+  /** Writes in progress in this process (tests, metrics). */
+  inFlight(): number {
+    return this.inflight.size;
+  }
+
+  private async relay(
+    request: Request<unknown>,
+    kind: WriteKind,
+    lockKeys: string[],
+    precheck: () => Promise<{ call: Call; fee: string | undefined }>,
+  ): Promise<Answer> {
+    const { caller, idempotencyKey: key, requestHash } = request;
+    const { journal } = this.options;
+    const earlier = async () => {
+      const prior = key === undefined ? undefined : await journal.byKey(caller.userId, key);
+      return prior && this.replay(prior, requestHash);
+    };
+    const first = await earlier();
+    if (first) return first;
+    return this.locks.run(lockKeys, async () => {
+      // A retry that waited on the lock finds its first request done.
+      const again = await earlier();
+      if (again) return again;
+      const { call, fee } = await precheck();
+      const write = {
+        id: randomUUID(),
+        userId: caller.userId,
+        kind,
+        idempotencyKey: key ?? null,
+        requestHash,
+        feeHeld: fee !== undefined,
+        createdAt: this.now(),
+      };
+      const taken = await journal.insertWrite(write);
+      if (taken) return this.replay(taken, requestHash);
+      const run = this.execute({ ...write, state: "open", answerStatus: null, answerBody: null }, call, fee);
+      this.inflight.set(write.id, run);
+      try {
+        return await run;
+      } finally {
+        this.inflight.delete(write.id);
+      }
+    });
+  }
+
+  private async replay(prior: WriteRow, requestHash: string): Promise<Answer> {
+    if (prior.requestHash !== requestHash)
+      throw new ApiError(
+        409,
+        "IDEMPOTENCY_KEY_REUSED",
+        "this Idempotency-Key was used for a different request; use a new key for a new request",
+      );
+    if (prior.state === "done") return { status: prior.answerStatus!, body: JSON.parse(prior.answerBody!) };
+    const running = this.inflight.get(prior.id);
+    if (running) return running;
+    throw new ApiError(
+      409,
+      "REQUEST_IN_PROGRESS",
+      "the first request with this Idempotency-Key is still being processed (its transaction is not mined yet); retry with the same key later",
+    );
+  }
+
+  private async execute(write: WriteRow, call: Call, fee: string | undefined): Promise<Answer> {
+    const { exchange, relayer, feeCurrency } = this.options;
+    if (fee !== undefined) {
+      try {
+        await exchange.hold({
+          holdId: write.id,
+          userId: write.userId,
+          currency: feeCurrency,
+          amount: fee,
+          memo: `${write.kind} fee`,
+        });
+      } catch (error) {
+        await this.abandon(write).catch((cleanup) => this.log(`write ${write.id}: left for reconcile`, cleanup));
+        throw error;
+      }
+    }
+    try {
+      await relayer.send(write.id, call);
+    } catch (error) {
+      await this.abandon(write).catch((cleanup) => this.log(`write ${write.id}: left for reconcile`, cleanup));
+      throw unavailable(error);
+    }
+    let receipt: TransactionReceipt;
+    try {
+      receipt = await relayer.mined(write.id);
+    } catch (error) {
+      if (error instanceof TxPendingError)
+        throw new ApiError(
+          504,
+          "TX_PENDING",
+          `transaction ${error.hash} is sent but not mined yet; it stays queued and is replaced if stuck. Retry with the same Idempotency-Key for the result`,
+        );
+      throw unavailable(error);
+    }
+    return this.finish(write, receipt);
+  }
+
+  /** Nothing of the write reached the chain: give back its fee, then forget it. */
+  private async abandon(write: WriteRow): Promise<void> {
+    if (write.feeHeld) await this.options.exchange.release(write.id);
+    await this.options.journal.forget(write.id);
+  }
+
+  /** A transaction of the write was mined: settle or release its fee, then journal the answer. */
+  private async finish(write: WriteRow, receipt: TransactionReceipt): Promise<Answer> {
+    const { exchange, journal } = this.options;
+    let answer: Answer;
+    if (receipt.status === "success") {
+      if (write.feeHeld) await exchange.settle(write.id, receipt.transactionHash);
+      answer = await this.answerOf(write.kind, receipt);
+    } else {
+      if (write.feeHeld) await exchange.release(write.id);
+      answer = await this.revertAnswer(write, receipt);
+    }
+    await journal.finish(write.id, answer.status, JSON.stringify(answer.body));
+    return answer;
+  }
+
+  private async answerOf(kind: WriteKind, receipt: TransactionReceipt): Promise<Answer> {
+    const { chain } = this.options;
+    const txHash = receipt.transactionHash;
+    if (kind === "spawn") {
+      const e = chain.spawnedIn(receipt);
+      if (!e) throw new Error(`spawn ${txHash} emitted no AgentSpawned`);
+      return {
+        status: 201,
+        body: {
+          token: {
+            address: lower(e.token),
+            name: e.name,
+            symbol: e.symbol,
+            totalSupply: formatUnits(e.totalSupply, 18),
+            owner: lower(e.owner),
+          },
+          pool: { address: lower(e.pool), side: POOL_SIDES[e.poolSide], feeTier: e.feeTier },
+          worker: { id: Number(e.workerId), agentNftId: Number(e.nftId) },
+          txHash,
+        },
+      };
+    }
+    const e = chain.voteIn(receipt);
+    if (!e) throw new Error(`vote ${txHash} emitted no VoteCast`);
+    const [tally, votedAt] = await Promise.all([
+      chain.tally(e.proposalId, receipt.blockNumber),
+      chain.blockTime(receipt.blockNumber),
+    ]);
+    return {
+      status: 201,
+      body: {
+        voteId: e.voteId.toString(),
+        proposalId: e.proposalId.toString(),
+        vote: VOTES[e.support],
+        weight: tokensAsNumber(e.weight),
+        txHash,
+        votedAt,
+        currentTally: tallyJson(tally),
+      },
+    };
+  }
+
+  /** Why a mined transaction reverted: the same call simulated now, decoded into the API's code. */
+  private async revertAnswer(write: WriteRow, receipt: TransactionReceipt): Promise<Answer> {
+    const txHash = receipt.transactionHash;
+    const [sent] = (await this.options.journal.txsOf(write.id)).filter((tx) => tx.hash === txHash);
+    let reason: ApiError | undefined;
+    if (sent) {
+      const tx = parseTransaction(sent.raw);
+      const abi = write.kind === "spawn" ? AgentSpawnerAbi : WorkerVotingAbi;
+      const decoded = decodeFunctionData({ abi, data: tx.data! });
+      const call = {
+        address: tx.to!,
+        abi,
+        functionName: decoded.functionName,
+        args: decoded.args ?? [],
+        value: tx.value ?? 0n,
+      };
+      reason = await this.options.chain.whyReverts(call as ContractCall).catch(() => undefined);
+    }
+    const error =
+      reason ??
+      (write.kind === "spawn"
+        ? writeError("SPAWNER_FAILED", `the spawner reverted in transaction ${txHash}; the fee was returned; retry`)
+        : new ApiError(500, "INTERNAL", `the vote reverted in transaction ${txHash}; retry`));
+    return { status: error.status, body: { code: error.code, message: `${error.message} (transaction ${txHash})` } };
+  }
+
+  private async reconcileOpen(): Promise<void> {
+    const { journal, relayer } = this.options;
+    for (const write of await journal.openWrites()) {
+      if (this.inflight.has(write.id)) continue;
+      try {
+        const txs = await journal.txsOf(write.id);
+        if (txs.length === 0) {
+          await this.abandon(write);
+          continue;
+        }
+        const receipt = await relayer.mined(write.id, { timeoutMs: 0, nudge: true }).catch((error) => {
+          if (error instanceof TxPendingError) return undefined;
+          throw error;
+        });
+        if (receipt) await this.finish(write, receipt);
+      } catch (error) {
+        this.log(`relayer: write ${write.id} stays open for the next pass`, error);
+      }
+    }
+  }
+}
+
+function requireAddress(caller: Caller): Address {
+  if (caller.address === null)
+    throw writeError(
+      "NO_CHAIN_ADDRESS",
+      "your exchange account has no chain address linked; link one before acting on-chain",
+    );
+  return caller.address;
+}
+
+const lower = (address: string) => address.toLowerCase();
+
+/** A failure of the relayer, the chain or the journal: 503, with what the operator must know. */
+function unavailable(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  if (error instanceof RelayerUnavailableError) return new ApiError(503, "UNAVAILABLE", error.message);
+  if (error instanceof SqlUnavailableError)
+    return new ApiError(503, "UNAVAILABLE", "the relayer's journal is unavailable");
+  return new ApiError(503, "UNAVAILABLE", `the chain did not take the transaction: ${shortMessage(error)}`);
+}
+
+function shortMessage(error: unknown): string {
+  return ((error as { shortMessage?: string }).shortMessage ?? (error as Error)?.message ?? String(error)).split(
+    "\n",
+  )[0]!;
+}

@@ -1,0 +1,171 @@
+import { createPublicClient, type Hex, http, type PublicClient } from "viem";
+import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
+import { readDeployment } from "../../lib/deployments.ts";
+import { ApiError, createRateLimiter } from "../../lib/http/index.ts";
+import type { Db } from "../db.ts";
+import { Journal, openSql, Relayer, type Sql } from "../relayer/index.ts";
+import type { WritesRuntime } from "./app.ts";
+import { WriteChain } from "./chain.ts";
+import { ExchangeClient } from "./exchange-client.ts";
+import { Writes } from "./service.ts";
+
+/**
+ * Puts the writes together in the API process: the chain client, the relayer account, its
+ * journal, the exchange client. Start-up work that needs another service (the journal's
+ * database, the chain) is retried in the background with backoff, so the read API serves at once
+ * and the writes answer 503 until they are ready; a missing setting is said once, clearly.
+ */
+
+export interface WritesConfig {
+  readonly db: Db;
+  readonly rpcUrl: string;
+  readonly chainId: number;
+  readonly rpcTimeoutMs: number;
+  readonly relayerPrivateKey?: Hex;
+  readonly exchangeUrl: string;
+  readonly exchangeServiceSecret?: string;
+  readonly exchangeTimeoutMs: number;
+  readonly databaseUrl?: string;
+  readonly dataDir: string;
+  readonly schema: string;
+  readonly dbTimeoutMs: number;
+  readonly receiptTimeoutMs: number;
+  readonly replaceAfterMs: number;
+  readonly pollMs: number;
+  readonly minBalanceWei: bigint;
+  readonly feeCurrency: string;
+  readonly votesPerMinute: number;
+  /** How often open writes are looked at again (a late receipt, an exchange that was away). */
+  readonly reconcileIntervalMs?: number;
+  readonly log?: (message: string, error?: unknown) => void;
+}
+
+export interface StartedWrites extends WritesRuntime {
+  /** Resolves once the writes serve (never rejects; retries until closed). */
+  readonly ready: Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Hardhat's default accounts: the local node's relayer signs with its well-known key. */
+const HARDHAT_MNEMONIC = "test test test test test test test test test test test junk";
+const LOCAL_CHAIN_ID = 31337;
+
+export function startWrites(config: WritesConfig): StartedWrites {
+  const log = config.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ""));
+  let exchange: ExchangeClient | undefined;
+  let service: Writes | undefined;
+  let notReady = "signed writes are starting";
+  let closed = false;
+  let sql: Sql | undefined;
+  let timer: NodeJS.Timeout | undefined;
+
+  if (config.exchangeServiceSecret === undefined)
+    notReady = "signed writes are not configured: EXCHANGE_SERVICE_SECRET is not set";
+  else
+    exchange = new ExchangeClient({
+      baseUrl: config.exchangeUrl,
+      serviceSecret: config.exchangeServiceSecret,
+      timeoutMs: config.exchangeTimeoutMs,
+    });
+
+  const client = createPublicClient({
+    transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 1 }),
+  }) as PublicClient;
+
+  const init = async (exchangeClient: ExchangeClient) => {
+    const deployment = await readDeployment(config.chainId);
+    const account = relayerAccount(config, deployment.accounts.relayer);
+    if (account === undefined) {
+      notReady =
+        "signed writes are not configured: RELAYER_PRIVATE_KEY is not set (only a local chain's relayer key is known)";
+      return false;
+    }
+    sql = await openSql({
+      databaseUrl: config.databaseUrl,
+      dataDir: config.dataDir,
+      schema: config.schema,
+      timeoutMs: config.dbTimeoutMs,
+    });
+    const journal = new Journal(sql);
+    await journal.migrate();
+    const relayer = new Relayer({
+      client,
+      account,
+      chainId: config.chainId,
+      journal,
+      receiptTimeoutMs: config.receiptTimeoutMs,
+      replaceAfterMs: config.replaceAfterMs,
+      pollMs: config.pollMs,
+      minBalanceWei: config.minBalanceWei,
+    });
+    const chain = new WriteChain(
+      client,
+      { spawner: deployment.contracts.AgentSpawner, voting: deployment.contracts.WorkerVoting },
+      account.address,
+    );
+    const writes = new Writes({
+      db: config.db,
+      chain,
+      relayer,
+      journal,
+      exchange: exchangeClient,
+      feeCurrency: config.feeCurrency,
+      voteLimiter: createRateLimiter({ limit: config.votesPerMinute }),
+      log,
+    });
+    const genesis = await client.getBlock({ blockNumber: 0n });
+    if ((await journal.bindChain(genesis.hash)) === "changed") {
+      log("relayer: the chain is not the one the journal knew; releasing its open fee holds and starting afresh");
+      await writes.forgetChain();
+    }
+    await writes.reconcile();
+    service = writes;
+    timer = setInterval(() => void writes.reconcile(), config.reconcileIntervalMs ?? 5_000);
+    timer.unref();
+    return true;
+  };
+
+  const ready = (async () => {
+    if (exchange === undefined) return;
+    for (let delay = 500; !closed; delay = Math.min(delay * 2, 15_000)) {
+      try {
+        await init(exchange);
+        return;
+      } catch (error) {
+        await sql?.close().catch(() => {});
+        sql = undefined;
+        notReady = `signed writes are starting: ${(error as Error).message.split("\n")[0]}`;
+        log(`relayer: not ready yet, retrying in ${delay} ms`, error);
+        await new Promise((resolve) => setTimeout(resolve, delay).unref());
+      }
+    }
+  })();
+
+  const unavailable = () => new ApiError(503, "UNAVAILABLE", notReady);
+  return {
+    ready,
+    service: () => service ?? throwing(unavailable()),
+    exchange: () => exchange ?? throwing(unavailable()),
+    async close() {
+      closed = true;
+      if (timer) clearInterval(timer);
+      await service?.reconcile().catch(() => {});
+      await sql?.close().catch(() => {});
+    },
+  };
+}
+
+function throwing(error: Error): never {
+  throw error;
+}
+
+/** RELAYER_PRIVATE_KEY; on a local node, the well-known key of the deployment's relayer account. */
+function relayerAccount(config: WritesConfig, relayerAddress: string) {
+  if (config.relayerPrivateKey) return privateKeyToAccount(config.relayerPrivateKey);
+  if (config.chainId !== LOCAL_CHAIN_ID) return undefined;
+  for (let index = 0; index < 20; index++) {
+    const account = mnemonicToAccount(HARDHAT_MNEMONIC, { addressIndex: index });
+    if (account.address.toLowerCase() === relayerAddress.toLowerCase()) return account;
+  }
+  return undefined;
+}
