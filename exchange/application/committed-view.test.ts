@@ -1,4 +1,5 @@
 import assert from "node:assert/strict";
+import { randomUUID } from "node:crypto";
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { mulberry32 } from "../../lib/random.ts";
@@ -125,6 +126,7 @@ describe("CommittedView against the database (property)", () => {
     const units: WriteUnit[] = [];
     committer.onCommitted((batch) => units.push(...batch));
     const replay = CommittedView.of(await loadState(db));
+    const holdIds: string[] = [];
     let checks = 0;
     for (let round = 0; round < 30; round++) {
       // A burst of concurrent commands, so batches hold many units.
@@ -132,7 +134,7 @@ describe("CommittedView against the database (property)", () => {
       for (let i = 0; i < 12; i++) {
         const user = pick(users);
         const roll = random();
-        if (roll < 0.7) {
+        if (roll < 0.6) {
           burst.push(
             exchange.placeOrder(user, {
               currencyPairCode: "ALPHA_USDT",
@@ -143,12 +145,27 @@ describe("CommittedView against the database (property)", () => {
               timeInForce: pick(["GTC", "GTC", "GTC", "IOC"] as const),
             }),
           );
-        } else if (roll < 0.85) {
+        } else if (roll < 0.72) {
           const mine = exchange.openOrdersOf(user);
           if (mine.length > 0) burst.push(exchange.cancelOrder(user, pick(mine).id));
-        } else if (roll < 0.9) {
+        } else if (roll < 0.76) {
           burst.push(exchange.cancelAll(user, pick([undefined, "ALPHA_USDT"])));
-        } else if (roll < 0.95) {
+        } else if (roll < 0.84) {
+          // Fee holds share the locked balances with the orders' holds; ids are sometimes repeated.
+          const holdId = holdIds.length > 0 && random() < 0.2 ? pick(holdIds) : randomUUID();
+          holdIds.push(holdId);
+          burst.push(
+            exchange.holdFee({
+              holdId,
+              userId: user,
+              currency: "USDT",
+              amount: String(1 + Math.floor(random() * 400)),
+            }),
+          );
+        } else if (roll < 0.92 && holdIds.length > 0) {
+          const holdId = pick(holdIds);
+          burst.push(random() < 0.5 ? exchange.settleFeeHold(holdId, "0xtx") : exchange.releaseFeeHold(holdId));
+        } else if (roll < 0.96) {
           burst.push(exchange.withdraw({ userId: user, currency: "USDT", amount: "5", address: "0xabc" }));
         } else {
           burst.push(exchange.deposit({ userId: user, currency: "ALPHA", amount: "10", reference: null }));
@@ -157,7 +174,16 @@ describe("CommittedView against the database (property)", () => {
       // Refusals (insufficient balance, an order already gone) are fine: they change nothing.
       await Promise.allSettled(burst);
       for (const unit of units.splice(0)) replay.apply(unit);
-      const stored = CommittedView.of(await loadState(db)).describe();
+      const loaded = await loadState(db);
+      const stored = CommittedView.of(loaded).describe();
+      assert.deepEqual(
+        [...exchange.ledger.holds.values()]
+          .filter((h) => h.orderId.startsWith("fee:"))
+          .map((h) => [h.orderId.slice(4), h.userId, h.amount])
+          .sort(),
+        loaded.openFeeHolds.map((h) => [h.id, h.userId, h.amount]).sort(),
+        `round ${round}: the working fee holds differ from the stored open ones`,
+      );
       assert.deepEqual(
         exchange.committed.describe(),
         stored,
@@ -176,9 +202,17 @@ describe("CommittedView against the database (property)", () => {
           `round ${round}: committed book differs from the working book`,
         );
       }
+      for (const row of await exchange.reconcile())
+        assert.ok(row.balanced, `round ${round}: ${row.currency} unbalanced`);
       checks++;
     }
     assert.equal(checks, 30);
+    const usdt = (await exchange.reconcile()).find((row) => row.currency === "USDT")!;
+    assert.ok(usdt.burned > 0n, "the run settled fee holds");
+    assert.ok(
+      [...exchange.ledger.holds.keys()].some((key) => key.startsWith("fee:")),
+      "the run left fee holds open",
+    );
     assert.ok(
       exchange.committed.levels("ALPHA_USDT", true, 1).length +
         exchange.committed.levels("ALPHA_USDT", false, 1).length >

@@ -208,4 +208,57 @@ describe("Exchange: a hung database", () => {
       assert.equal(row.balanced, true, `${row.currency} does not reconcile`);
     await exchange.close();
   });
+
+  it("answers a fee hold whose commit hung with an unknown outcome; after the reload a retry finds it, once", async () => {
+    const faulty = faultyDb(raw);
+    const committer = createCommitter(faulty.db, { timeoutMs: 100 });
+    const exchange = await Exchange.open({
+      store: exchangeStore(faulty.db),
+      committer,
+      vault: createKeyVault(parseServerKey("56".repeat(32))),
+      generateKeyPair: generateApiKeyPair,
+      recoveryDelayMs: { min: 10, max: 40 },
+      log: () => {},
+    });
+    const user = await exchange.createUser(0, null);
+    await exchange.deposit({ userId: user.id, currency: "USDT", amount: "100", reference: null });
+    const first = "11111111-1111-4111-8111-111111111111";
+    const lost = { holdId: "22222222-2222-4222-8222-222222222222", userId: user.id, currency: "USDT", amount: "40" };
+    assert.equal(
+      (await exchange.holdFee({ holdId: first, userId: user.id, currency: "USDT", amount: "30" })).created,
+      true,
+    );
+    const usdt = () => exchange.balances(user.id).find((b) => b.currency === "USDT")!;
+    assert.deepEqual({ ...usdt() }, { currency: "USDT", available: 70_000_000n, locked: 30_000_000n });
+
+    // Its lookup is already on its way when the database hangs; its commit is held.
+    const hung = exchange.holdFee(lost);
+    faulty.hang();
+    await assert.rejects(
+      hung,
+      (error: Error) => error instanceof DatabaseUnavailableError && /outcome is unknown/.test(error.message),
+    );
+    assert.deepEqual({ ...usdt() }, { currency: "USDT", available: 70_000_000n, locked: 30_000_000n });
+    await assert.rejects(exchange.settleFeeHold(first, "0xtx"), DatabaseUnavailableError);
+    await assert.rejects(exchange.feeHold(first), DatabaseUnavailableError);
+
+    faulty.heal();
+    const deadline = Date.now() + 10_000;
+    while (!exchange.ready) {
+      assert.ok(Date.now() < deadline, "the exchange did not recover");
+      await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    // The late commit was stored and reloaded: the retry answers it and holds nothing more.
+    const retry = await exchange.holdFee(lost);
+    assert.equal(retry.created, false);
+    assert.equal(retry.row.status, "held");
+    assert.deepEqual({ ...usdt() }, { currency: "USDT", available: 30_000_000n, locked: 70_000_000n });
+    // The settle refused during the outage changed nothing: the hold is still open.
+    assert.equal((await exchange.settleFeeHold(first, "0xtx")).status, "settled");
+    assert.equal((await exchange.releaseFeeHold(lost.holdId)).status, "released");
+    assert.deepEqual({ ...usdt() }, { currency: "USDT", available: 70_000_000n, locked: 0n });
+    for (const row of await exchange.reconcile())
+      assert.equal(row.balanced, true, `${row.currency} does not reconcile`);
+    await exchange.close();
+  });
 });

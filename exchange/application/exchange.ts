@@ -4,17 +4,18 @@ import type { SelfTradePrevention } from "../core/matching/index.ts";
 import { Accounts, type KeyVault } from "./accounts.ts";
 import { monotonicMicros, type MicrosClock } from "./clock.ts";
 import type { CommittedView } from "./committed-view.ts";
+import { FeeHolds, type FeeHoldArgs } from "./fee-holds.ts";
 import type { PlaceOrderInput } from "./order-rows.ts";
 import { Orders, type OrderResult } from "./orders.ts";
 import type { Committer, ExchangeStore, OrderQuery } from "./ports.ts";
-import type { DealRow, DepositRow, OrderRow, Page, UserRow, WithdrawalRow } from "./records.ts";
+import type { DealRow, DepositRow, FeeHoldRow, OrderRow, Page, UserRow, WithdrawalRow } from "./records.ts";
 import { reconcile, Recovery, type CurrencyReconciliation } from "./recovery.ts";
 import type { ReferenceData } from "./reference-data.ts";
 import { Sequencer, type Market } from "./sequencer.ts";
 import { Wallet, type DepositArgs, type WithdrawArgs } from "./wallet.ts";
 
-// The exchange as its adapters see it: one object over the roles (accounts, orders, wallet,
-// recovery) that share the working state of one Sequencer. It holds no logic of its own, so
+// The exchange as its adapters see it: one object over the roles (accounts, orders, wallet, fee
+// holds, recovery) that share the working state of one Sequencer. It holds no logic of its own, so
 // routes, the server and the tools have one thing to hold while each role lives in its module.
 //
 // When the database fails or hangs, the exchange turns unavailable (every write refused before
@@ -50,6 +51,7 @@ export class Exchange {
   private readonly accounts: Accounts;
   private readonly ordersRole: Orders;
   private readonly wallet: Wallet;
+  private readonly feeHolds: FeeHolds;
   private readonly recovery: Recovery;
 
   private constructor(options: ExchangeOptions) {
@@ -77,6 +79,7 @@ export class Exchange {
       defaultSelfTradePrevention: options.defaultSelfTradePrevention,
     });
     this.wallet = new Wallet({ sequencer: this.sequencer, accounts: this.accounts, store: this.store });
+    this.feeHolds = new FeeHolds({ sequencer: this.sequencer, accounts: this.accounts, store: this.store });
     this.recovery = new Recovery({
       sequencer: this.sequencer,
       accounts: this.accounts,
@@ -219,5 +222,23 @@ export class Exchange {
 
   commissionsOf(userId: string) {
     return this.wallet.commissionsOf(userId);
+  }
+
+  // Fee holds for on-chain actions (internal: the ecosystem API)
+
+  holdFee(args: FeeHoldArgs): Promise<{ row: FeeHoldRow; created: boolean }> {
+    return this.feeHolds.hold(args);
+  }
+
+  settleFeeHold(holdId: string, reference?: string | null): Promise<FeeHoldRow> {
+    return this.feeHolds.settle(holdId, reference);
+  }
+
+  releaseFeeHold(holdId: string): Promise<FeeHoldRow> {
+    return this.feeHolds.release(holdId);
+  }
+
+  feeHold(holdId: string): Promise<FeeHoldRow> {
+    return this.feeHolds.get(holdId);
   }
 }

@@ -4,6 +4,7 @@ export { Exchange, type ExchangeOptions } from "./exchange.ts";
 export type { KeyVault } from "./accounts.ts";
 export type { OrderResult } from "./orders.ts";
 export type { DepositArgs, WithdrawArgs } from "./wallet.ts";
+export type { FeeHoldArgs } from "./fee-holds.ts";
 export type { CurrencyReconciliation } from "./recovery.ts";
 export type { Market } from "./sequencer.ts";
 export { CommittedView } from "./committed-view.ts";

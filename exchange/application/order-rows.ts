@@ -239,7 +239,7 @@ export function balancesTouched(
   const feeCurrencies = new Set<string>();
   for (const entry of entries) {
     for (const { account, currency } of entry.postings) {
-      if (account.kind === "available" || account.kind === "locked")
+      if (account.kind === "available" || account.kind === "locked" || account.kind === "fee-hold")
         accounts.set(`${account.userId}\u0000${currency}`, { userId: account.userId, currency });
       else if (account.kind === "fees") feeCurrencies.add(currency);
     }

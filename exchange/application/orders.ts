@@ -188,7 +188,16 @@ export class Orders {
 
 /** Several units as one, rows in order (a later row of the same key still wins when written). */
 function mergeUnits(units: readonly WriteUnit[]): WriteUnit {
-  const merged = { orders: [], deals: [], entries: [], balances: [], fees: [], deposits: [], withdrawals: [] } as {
+  const merged = {
+    orders: [],
+    deals: [],
+    entries: [],
+    balances: [],
+    fees: [],
+    deposits: [],
+    withdrawals: [],
+    feeHolds: [],
+  } as {
     [K in keyof WriteUnit]-?: NonNullable<WriteUnit[K]>[number][];
   };
   for (const unit of units)

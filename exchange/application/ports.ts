@@ -3,6 +3,7 @@ import type {
   ApiKeyRow,
   DealRow,
   DepositRow,
+  FeeHoldRow,
   LoadedState,
   OrderRow,
   Page,
@@ -64,11 +65,13 @@ export interface DealRange {
   readonly limit: number;
 }
 
-/** Deposits and withdrawals sent, per currency: what reconciliation compares the balances with. */
+/** Deposits, withdrawals sent and fees burned, per currency: what reconciliation compares the balances with. */
 export interface WalletFlows {
   readonly deposited: Map<string, bigint>;
   /** Amounts less fees: what left the exchange. */
   readonly withdrawn: Map<string, bigint>;
+  /** Settled fee holds: paid for on-chain actions, burned there, so they left the exchange too. */
+  readonly burned: Map<string, bigint>;
 }
 
 export interface ExchangeStore {
@@ -86,6 +89,8 @@ export interface ExchangeStore {
   listOrderDeals(orderId: string): Promise<DealRow[]>;
   getDeposit(depositId: string): Promise<DepositRow | null>;
   getWithdrawalByClientId(userId: string, clientWithdrawalId: string): Promise<WithdrawalRow | null>;
+  /** A fee hold by its (lower-case UUID) id, whatever its status. */
+  getFeeHold(holdId: string): Promise<FeeHoldRow | null>;
   listDeposits(userId: string, page: number, pageSize: number): Promise<Page<DepositRow>>;
   listWithdrawals(userId: string, page: number, pageSize: number): Promise<Page<WithdrawalRow>>;
   walletFlows(): Promise<WalletFlows>;

@@ -1,4 +1,4 @@
-import type { CommissionRecord, Entry } from "../core/ledger/index.ts";
+import type { CommissionRecord, Entry, FeeHoldStatus } from "../core/ledger/index.ts";
 
 // The records the application keeps and the store persists: the data half of the store port
 // (ports.ts). Declared here, by the application, so the store adapter depends on it and not the
@@ -152,6 +152,24 @@ export interface WithdrawalRow {
   readonly createdAt: number;
 }
 
+/** A fee held from a user's balance for an on-chain action (see core/ledger/fee-holds.ts). */
+export interface FeeHoldRow {
+  /** The caller's UUID, lower-case. */
+  readonly id: string;
+  readonly userId: string;
+  readonly currency: string;
+  /** Base units of the currency. */
+  readonly amount: bigint;
+  readonly status: FeeHoldStatus;
+  /** What settled it (the transaction hash); null while held, when released, or when none was given. */
+  readonly reference: string | null;
+  /** The caller's note (what the fee is for); stored, not interpreted. */
+  readonly memo: string | null;
+  readonly createdAt: number;
+  /** When it was settled or released; null while held. */
+  readonly resolvedAt: number | null;
+}
+
 /** Everything one accepted command changed; the committer writes units in order, many per transaction. */
 export interface WriteUnit {
   /** Full rows after the command: inserted, or updated by id. */
@@ -165,6 +183,8 @@ export interface WriteUnit {
   readonly fees?: readonly FeeTotalRow[];
   readonly deposits?: readonly DepositRow[];
   readonly withdrawals?: readonly WithdrawalRow[];
+  /** Full rows after the command: inserted, or updated by id. */
+  readonly feeHolds?: readonly FeeHoldRow[];
 }
 
 /** What start-up needs to rebuild the ledger and the books exactly as they were. */
@@ -178,6 +198,10 @@ export interface LoadedState {
   readonly fees: FeeTotalRow[];
   /** Orders with status open, by seq ascending. */
   readonly openOrders: OrderRow[];
+  /** Fee holds with status held, oldest first. */
+  readonly openFeeHolds: FeeHoldRow[];
+  /** Per currency, the sum of settled fee holds (what was burned). */
+  readonly burned: FeeTotalRow[];
   /** Highest tradeSeq per pair code (pairs without deals are absent). */
   readonly lastTradeSeq: Map<string, number>;
   /** Highest order seq, 0 when none. */

@@ -1,9 +1,9 @@
-import { createLedger, recountSupply, requiredHold, type PairFees } from "../core/ledger/index.ts";
+import { createLedger, feeHoldKey, recountSupply, requiredHold, type PairFees } from "../core/ledger/index.ts";
 import { FastBook, type TradeEvent } from "../core/matching/index.ts";
 import type { Accounts } from "./accounts.ts";
 import { CommittedView } from "./committed-view.ts";
 import type { Committer, ExchangeStore } from "./ports.ts";
-import type { LoadedState, OrderRow } from "./records.ts";
+import type { LoadedState } from "./records.ts";
 import { ReferenceData, type Pair } from "./reference-data.ts";
 import type { Sequencer } from "./sequencer.ts";
 
@@ -40,11 +40,12 @@ export class Recovery {
     accounts.load(state);
     seq.markets.clear();
     seq.openOrders.clear();
+    seq.feeHolds.clear();
     seq.ledger = createLedger();
     seq.orderSeq = state.lastOrderSeq;
     this.restoreLedger(state);
     for (const pair of seq.reference.pairs.values()) this.addMarket(pair, state.lastTradeSeq.get(pair.row.code) ?? 0);
-    this.restoreBooks(state.openOrders);
+    this.restoreHolds(state);
     seq.committed = CommittedView.of(state);
   }
 
@@ -117,18 +118,33 @@ export class Recovery {
       own.set(row.currency, { available: row.available, locked: row.locked });
     }
     for (const row of state.fees) ledger.fees.set(row.currency, row.amount);
+    for (const row of state.burned) ledger.burned.set(row.currency, row.amount);
     recountSupply(ledger);
   }
 
   /**
    * Puts every resting order back in its original arrival order, so time priority is kept, and
-   * its hold back from what its remainder needs; then checks the holds add up to the stored
-   * locked balances, which proves the stored state is consistent before trading resumes.
+   * its hold back from what its remainder needs; puts every open fee hold back; then checks the
+   * holds add up to the stored locked balances, which proves the stored state is consistent
+   * before trading resumes.
    */
-  private restoreBooks(openOrders: readonly OrderRow[]): void {
+  private restoreHolds(state: LoadedState): void {
     const seq = this.options.sequencer;
     const lockedByAccount = new Map<string, bigint>();
-    for (const row of openOrders) {
+    const lock = (userId: string, currency: string, amount: bigint) => {
+      const key = `${userId}\u0000${currency}`;
+      lockedByAccount.set(key, (lockedByAccount.get(key) ?? 0n) + amount);
+      // An account with holds but no balance row is caught below as locked 0.
+      if (!seq.ledger.balances.get(userId)?.has(currency)) lockedWithoutBalance.push({ userId, currency });
+    };
+    const lockedWithoutBalance: { userId: string; currency: string }[] = [];
+    for (const row of state.openFeeHolds) {
+      const key = feeHoldKey(row.id);
+      seq.ledger.holds.set(key, { orderId: key, userId: row.userId, currency: row.currency, amount: row.amount });
+      lock(row.userId, row.currency, row.amount);
+      seq.feeHolds.set(row.id, row);
+    }
+    for (const row of state.openOrders) {
       const market = seq.market(row.pairCode);
       const events = market.book.execute({
         kind: "place",
@@ -161,8 +177,7 @@ export class Recovery {
         currency: hold.value.currency,
         amount: hold.value.amount,
       });
-      const key = `${row.userId}\u0000${hold.value.currency}`;
-      lockedByAccount.set(key, (lockedByAccount.get(key) ?? 0n) + hold.value.amount);
+      lock(row.userId, hold.value.currency, hold.value.amount);
       seq.openOrders.set(row.id, row);
     }
     for (const [userId, own] of seq.ledger.balances) {
@@ -170,10 +185,15 @@ export class Recovery {
         const held = lockedByAccount.get(`${userId}\u0000${currency}`) ?? 0n;
         if (held !== balance.locked)
           throw new Error(
-            `stored state is inconsistent: ${userId} has ${balance.locked} ${currency} locked but open orders hold ${held}`,
+            `stored state is inconsistent: ${userId} has ${balance.locked} ${currency} locked but open orders and fee holds hold ${held}`,
           );
       }
     }
+    const orphan = lockedWithoutBalance[0];
+    if (orphan !== undefined)
+      throw new Error(
+        `stored state is inconsistent: ${orphan.userId} has no ${orphan.currency} balance but open orders or fee holds hold some`,
+      );
   }
 }
 
@@ -182,6 +202,8 @@ export interface CurrencyReconciliation {
   readonly available: bigint;
   readonly locked: bigint;
   readonly fees: bigint;
+  /** Settled fee holds: burned on-chain, so out of the exchange like a withdrawal. */
+  readonly burned: bigint;
   readonly deposited: bigint;
   readonly withdrawn: bigint;
   readonly balanced: boolean;
@@ -189,10 +211,10 @@ export interface CurrencyReconciliation {
 
 /**
  * Per currency: what users hold, what the exchange earned, and what came in and went out. The
- * books balance when holdings + fees = deposits - withdrawals sent, for every currency.
+ * books balance when holdings + fees + burned = deposits - withdrawals sent, for every currency.
  */
 export async function reconcile(seq: Sequencer, store: ExchangeStore): Promise<CurrencyReconciliation[]> {
-  const { deposited, withdrawn } = await store.walletFlows();
+  const { deposited, withdrawn, burned: burnedFlows } = await store.walletFlows();
   // The committed view, not the working ledger: commands in flight are not in the sums above.
   const held = new Map<string, { available: bigint; locked: bigint }>();
   for (const balance of seq.committed.allBalances()) {
@@ -207,14 +229,16 @@ export async function reconcile(seq: Sequencer, store: ExchangeStore): Promise<C
     const fees = seq.committed.feeTotal(currency);
     const inflow = deposited.get(currency) ?? 0n;
     const outflow = withdrawn.get(currency) ?? 0n;
+    const burned = burnedFlows.get(currency) ?? 0n;
     return {
       currency,
       available,
       locked,
       fees,
+      burned,
       deposited: inflow,
       withdrawn: outflow,
-      balanced: available + locked + fees === inflow - outflow,
+      balanced: available + locked + fees + burned === inflow - outflow,
     };
   });
 }

@@ -6,7 +6,7 @@ import type { MicrosClock } from "./clock.ts";
 import type { CommittedView } from "./committed-view.ts";
 import { rowsOfEvents, type Applied } from "./order-rows.ts";
 import type { Committer } from "./ports.ts";
-import type { DealRow, OrderRow, WriteUnit } from "./records.ts";
+import type { DealRow, FeeHoldRow, OrderRow, WriteUnit } from "./records.ts";
 import type { Pair, ReferenceData } from "./reference-data.ts";
 
 // The working state and how commands take turns on it. Every command runs synchronously against
@@ -39,6 +39,8 @@ export class Sequencer {
   readonly markets = new Map<string, Market>();
   /** Resting orders by id. */
   readonly openOrders = new Map<string, OrderRow>();
+  /** Fee holds with status held, by id: each has its hold in the working ledger. */
+  readonly feeHolds = new Map<string, FeeHoldRow>();
   orderSeq = 0;
   readonly nowMs: () => number;
   readonly nowUs: MicrosClock;

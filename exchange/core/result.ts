@@ -35,6 +35,7 @@ export const DOMAIN_ERROR_CODES = [
   "NOT_FOUND",
   "ORDER_NOT_OPEN",
   "DUPLICATE_DEPOSIT",
+  "HOLD_CONFLICT",
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

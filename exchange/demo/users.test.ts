@@ -76,19 +76,29 @@ async function tempFile(): Promise<string> {
 }
 
 describe("ensureDemoUsers", () => {
-  it("creates the four demo users with a key and a deposit in every currency, in an owner-only file", async () => {
+  it("creates the six demo users with a key and a deposit in every currency, in an owner-only file", async () => {
     const { exchange, users, deposits } = fakeExchange();
     const file = await tempFile();
     const result = await ensureDemoUsers(exchange, file);
-    assert.deepEqual(result.created, ["trader-1", "trader-2", "market-maker", "market-taker"]);
-    assert.equal(users.size, 4);
-    assert.equal(deposits.length, 4 * DEMO_CURRENCIES.length);
+    assert.deepEqual(result.created, [
+      "trader-1",
+      "trader-2",
+      "market-maker",
+      "market-taker",
+      "voter-no-tokens",
+      "newcomer",
+    ]);
+    assert.equal(users.size, 6);
+    assert.equal(deposits.length, 6 * DEMO_CURRENCIES.length);
     assert.equal((await stat(file)).mode & 0o777, 0o600);
     const written = parseDemoCredentials(await readFile(file, "utf8"));
     assert.deepEqual(written, result.credentials);
     const byLabel = new Map(written.map((entry) => [entry.label, entry]));
     assert.deepEqual(byLabel.get("trader-1")!.address, "0x15d34aaf54267db7d7c367839aaf71a00a2c6a65");
     assert.deepEqual(byLabel.get("trader-2")!.address, "0x9965507d1a55bcc2695c58ba16fb37d819b0a4dc");
+    // Hardhat's default accounts #13 and #14.
+    assert.deepEqual(byLabel.get("voter-no-tokens")!.address, "0x1cbd3b2770909d4e10f157cabc84c7264073c9ec");
+    assert.deepEqual(byLabel.get("newcomer")!.address, "0xdf3e18d64bc6a983f673ab319ccae4f1a57c7097");
     assert.deepEqual(
       written.map((entry) => [entry.label, entry.level]),
       [
@@ -96,12 +106,18 @@ describe("ensureDemoUsers", () => {
         ["trader-2", 25],
         ["market-maker", 50],
         ["market-taker", 20],
+        ["voter-no-tokens", 20],
+        ["newcomer", 5],
       ],
     );
     for (const entry of written)
       assert.deepEqual(Object.keys(entry).sort(), ["address", "label", "level", "privateKey", "publicKey", "userId"]);
     const maker = byLabel.get("market-maker")!.userId;
     assert.equal(deposits.find((d) => d.userId === maker && d.currency === "USDT")!.amount, "2500000");
+    for (const label of ["voter-no-tokens", "newcomer"]) {
+      const eth = deposits.find((d) => d.userId === byLabel.get(label)!.userId && d.currency === "ETH");
+      assert.equal(eth?.amount, "100", `${label} has ETH on the exchange to pay fees from`);
+    }
   });
 
   it("keeps a file whose users and keys the exchange knows", async () => {
@@ -113,7 +129,7 @@ describe("ensureDemoUsers", () => {
     assert.deepEqual(again.created, []);
     assert.deepEqual(again.credentials, first.credentials);
     assert.equal(await readFile(file, "utf8"), before);
-    assert.equal(users.size, 4);
+    assert.equal(users.size, 6);
   });
 
   it("starts afresh when the database no longer knows a user (reset database)", async () => {
@@ -122,8 +138,8 @@ describe("ensureDemoUsers", () => {
     const first = await ensureDemoUsers(old.exchange, file);
     const fresh = fakeExchange();
     const second = await ensureDemoUsers(fresh.exchange, file);
-    assert.equal(second.created.length, 4);
-    assert.equal(fresh.users.size, 4);
+    assert.equal(second.created.length, 6);
+    assert.equal(fresh.users.size, 6);
     assert.notDeepEqual(
       second.credentials.map((e) => e.userId),
       first.credentials.map((e) => e.userId),
@@ -137,7 +153,7 @@ describe("ensureDemoUsers", () => {
     const first = await ensureDemoUsers(exchange, file);
     keys.get(first.credentials[0].publicKey)!.privateKey = "rotated";
     const second = await ensureDemoUsers(exchange, file);
-    assert.equal(second.created.length, 4);
+    assert.equal(second.created.length, 6);
   });
 
   it("adds missing labels to a valid file", async () => {
@@ -146,9 +162,9 @@ describe("ensureDemoUsers", () => {
     const first = await ensureDemoUsers(exchange, file, DEMO_USERS.slice(0, 2));
     assert.equal(first.credentials.length, 2);
     const second = await ensureDemoUsers(exchange, file);
-    assert.deepEqual(second.created, ["market-maker", "market-taker"]);
+    assert.deepEqual(second.created, ["market-maker", "market-taker", "voter-no-tokens", "newcomer"]);
     assert.deepEqual(second.credentials.slice(0, 2), first.credentials);
-    assert.equal(users.size, 4);
+    assert.equal(users.size, 6);
   });
 
   it("replaces an unreadable file", async () => {
@@ -157,7 +173,7 @@ describe("ensureDemoUsers", () => {
     await ensureDemoUsers(exchange, file);
     await writeFile(file, "{not json");
     const result = await ensureDemoUsers(exchange, file);
-    assert.equal(result.created.length, 4);
+    assert.equal(result.created.length, 6);
   });
 });
 

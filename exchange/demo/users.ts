@@ -3,8 +3,9 @@ import { dirname } from "node:path";
 import type { Exchange } from "../application/index.ts";
 import { readDemoCredentials, type DemoCredential } from "./credentials.ts";
 
-// The demo market's users (EXCHANGE_DEMO=true): two traders for people trying the API, and the
-// market maker and taker the bot (exchange/bot) trades with. Each gets one API key and a large
+// The demo market's users (EXCHANGE_DEMO=true): two traders for people trying the API, the
+// market maker and taker the bot (exchange/bot) trades with, and two users for the ecosystem's
+// signed writes (a voter holding no agent tokens, and a low-level newcomer). Each gets one API key and a large
 // deposit in every currency; their keys go to a file readable by the owner only, which later
 // starts keep as long as the exchange still knows every user and key in it.
 
@@ -24,6 +25,15 @@ export const DEMO_USERS: readonly DemoUserSpec[] = [
   { label: "trader-2", level: 25, address: "0x9965507D1a55bcC2695C58ba16FB37d819B0A4dc".toLowerCase(), role: "trader" },
   { label: "market-maker", level: 50, address: null, role: "market-maker" },
   { label: "market-taker", level: 20, address: null, role: "trader" },
+  // Hardhat's default accounts #13 and #14, for the ecosystem's signed writes (vote, spawn): they
+  // hold ETH on the exchange to pay spawn fees from (fee holds) like every trader.
+  {
+    label: "voter-no-tokens",
+    level: 20,
+    address: "0x1CBd3b2770909D4e10f157cABC84C7264073C9Ec".toLowerCase(),
+    role: "trader",
+  },
+  { label: "newcomer", level: 5, address: "0xdF3e18d64BC6A983f673Ab319CCaE4f1a57C7097".toLowerCase(), role: "trader" },
 ];
 
 /** A trader's deposit per demo currency (whole coins, worth roughly 100k-300k USDT each). */

@@ -128,13 +128,15 @@ export function adminApi(exchange: Exchange) {
       ...admin,
       method: "get",
       path: "/admin/ledger",
-      summary: "Reconciliation: per currency, the ledger's totals and whether they balance",
+      summary:
+        "Reconciliation: per currency, the ledger's totals and whether they balance (available + locked + fees + burned = deposited - withdrawn)",
       response: z.array(
         z.object({
           currencyCode: z.string(),
           available: z.string(),
           locked: z.string(),
           fees: z.string(),
+          burned: z.string().meta({ description: "Settled fee holds: burned on-chain, out of the exchange" }),
           deposited: z.string(),
           withdrawn: z.string(),
           balanced: z.boolean(),
@@ -152,6 +154,7 @@ export function adminApi(exchange: Exchange) {
             available: text(row.available),
             locked: text(row.locked),
             fees: text(row.fees),
+            burned: text(row.burned),
             deposited: text(row.deposited),
             withdrawn: text(row.withdrawn),
             balanced: row.balanced,

@@ -22,6 +22,7 @@ export const DOMAIN_ERROR_STATUS: Record<DomainErrorCode, ContentfulStatusCode> 
   NOT_FOUND: 404,
   ORDER_NOT_OPEN: 409,
   DUPLICATE_DEPOSIT: 409,
+  HOLD_CONFLICT: 409,
 };
 
 /** A failed Result (or a thrown DomainError) as the `{code, message}` answer with its status. */

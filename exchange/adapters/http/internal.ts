@@ -2,9 +2,14 @@ import { z } from "zod";
 import { createRouteServer, OpenAPIHono } from "../../../lib/http/index.ts";
 import { signatureRejection, verifySignedRequest, type ReplayGuard } from "../auth/index.ts";
 import type { Exchange } from "../../application/index.ts";
+import { decimalText, storedText } from "./schemas.ts";
+import { serve as serveExact } from "./serve.ts";
+import { feeHoldView } from "./views.ts";
 
 // The ecosystem API verifies its signed requests (vote, spawn) here instead of holding copies of
-// users' secrets: it forwards what the client sent and gets back who signed it.
+// users' secrets: it forwards what the client sent and gets back who signed it. It also pays the
+// on-chain fee of a spawn from the user's exchange balance through fee holds: hold before sending
+// the transaction, then settle when it is mined or release when it fails (application/fee-holds.ts).
 
 const verifyBody = z.strictObject({
   method: z.enum(["GET", "POST", "PUT", "DELETE", "PATCH"]),
@@ -25,6 +30,49 @@ const verifiedCaller = z.object({
   level: z.number().int(),
   address: z.string().nullable().meta({ description: "Linked chain address, lower-case; null when none" }),
 });
+
+const uuid = (what: string) => z.uuid(`must be ${what} (UUID)`);
+const holdParam = z.object({ holdId: uuid("a fee hold id") });
+
+const feeHoldBody = z.strictObject({
+  holdId: uuid("a fee hold id").meta({ description: "The caller's id for the hold; a repeat is idempotent" }),
+  userId: uuid("a user id"),
+  currency: z
+    .string()
+    .regex(/^[A-Z0-9]{1,16}$/, "must be a currency code")
+    .meta({ description: "The native currency the fee is paid in (demo: ETH)" }),
+  amount: decimalText.meta({
+    type: "string",
+    description:
+      "The fee, decimal text in the currency (a JSON number is accepted too); digits beyond its decimals round up",
+  }),
+  memo: storedText(200).optional().meta({ description: "What the fee is for; stored, not shown" }),
+});
+
+const settleBody = z.strictObject({
+  reference: storedText(200)
+    .optional()
+    .meta({ description: "What settled it, e.g. the transaction hash; kept on the hold" }),
+});
+
+const feeHoldSchema = z.object({
+  holdId: z.uuid(),
+  userId: z.uuid(),
+  currency: z.string(),
+  amount: z.string().meta({ description: "Decimal text in the currency, exact, without trailing zeros" }),
+  status: z.enum(["held", "settled", "released"]),
+  reference: z.string().nullable().meta({ description: "The settle's reference; null otherwise" }),
+  createdAt: z.string().meta({ description: "ISO 8601 UTC" }),
+  resolvedAt: z.string().nullable().meta({ description: "When it was settled or released; null while held" }),
+});
+
+const unavailable = {
+  status: 503,
+  code: "UNAVAILABLE",
+  when: "the database is away or the commit queue is full; a retry with the same holdId is safe",
+};
+const unknownHold = { status: 404, code: "NOT_FOUND", when: "no fee hold has this id" };
+const feeHolds = { tag: "Internal", access: "internal", unlimited: true } as const;
 
 export function internalApi(
   exchange: Exchange,
@@ -72,6 +120,96 @@ export function internalApi(
       const user = exchange.user(verdict.userId)!;
       return c.json({ userId: user.id, level: user.level, address: user.address });
     },
+  );
+
+  // Fee holds: bodies parsed exactly (amounts as JSON numbers keep their digits).
+  serveExact(
+    app,
+    "/internal",
+    {
+      ...feeHolds,
+      method: "post",
+      path: "/internal/fee-holds",
+      summary: "Hold a fee from a user's available balance (shown as locked) before an on-chain action",
+      description:
+        "201 with the hold when created. A repeat of the holdId with the same userId, currency and amount (after rounding up) answers the " +
+        "stored hold, whatever its status, with 200 and Idempotent-Replay: true, and holds nothing more; with other fields it is 409 HOLD_CONFLICT.",
+      body: feeHoldBody,
+      response: feeHoldSchema,
+      status: 201,
+      errors: [
+        { status: 400, code: "UNKNOWN_CURRENCY", when: "currency is not a currency" },
+        {
+          status: 400,
+          code: "INSUFFICIENT_BALANCE",
+          when: "amount is more than the user's available balance (the message says both)",
+        },
+        { status: 404, code: "NOT_FOUND", when: "no user has this userId" },
+        { status: 409, code: "HOLD_CONFLICT", when: "the holdId exists with another user, currency or amount" },
+        unavailable,
+      ],
+    },
+    async ({ body, c }) => {
+      const { row, created } = await exchange.holdFee({
+        holdId: body.holdId,
+        userId: body.userId,
+        currency: body.currency,
+        amount: body.amount,
+        memo: body.memo ?? null,
+      });
+      if (!created) c.header("Idempotent-Replay", "true");
+      return c.json(feeHoldView(exchange, row), created ? 201 : 200);
+    },
+  );
+
+  serveExact(
+    app,
+    "/internal",
+    {
+      ...feeHolds,
+      method: "post",
+      path: "/internal/fee-holds/{holdId}/settle",
+      summary: "Settle a held fee: the action was mined, the fee is burned (leaves the exchange)",
+      description:
+        "The body is a JSON object, {} or {reference}. Settling a settled hold answers it as it is (its first reference kept).",
+      params: holdParam,
+      body: settleBody,
+      response: feeHoldSchema,
+      errors: [unknownHold, { status: 409, code: "HOLD_CONFLICT", when: "the hold was released" }, unavailable],
+    },
+    async ({ params, body, c }) =>
+      c.json(feeHoldView(exchange, await exchange.settleFeeHold(params.holdId, body.reference ?? null))),
+  );
+
+  serveExact(
+    app,
+    "/internal",
+    {
+      ...feeHolds,
+      method: "post",
+      path: "/internal/fee-holds/{holdId}/release",
+      summary: "Release a held fee back to available: the action failed",
+      description: "No body is read. Releasing a released hold answers it as it is.",
+      params: holdParam,
+      response: feeHoldSchema,
+      errors: [unknownHold, { status: 409, code: "HOLD_CONFLICT", when: "the hold was settled" }, unavailable],
+    },
+    async ({ params, c }) => c.json(feeHoldView(exchange, await exchange.releaseFeeHold(params.holdId))),
+  );
+
+  serveExact(
+    app,
+    "/internal",
+    {
+      ...feeHolds,
+      method: "get",
+      path: "/internal/fee-holds/{holdId}",
+      summary: "A fee hold as committed, whatever its status",
+      params: holdParam,
+      response: feeHoldSchema,
+      errors: [unknownHold, unavailable],
+    },
+    async ({ params, c }) => c.json(feeHoldView(exchange, await exchange.feeHold(params.holdId))),
   );
   return app;
 }

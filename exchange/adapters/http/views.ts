@@ -1,7 +1,21 @@
-import { formatAmount, formatCurrencyUnits, formatPrice, quoteUnitsOf, type PairSpec } from "../../core/money/index.ts";
+import {
+  formatAmount,
+  formatCurrencyUnits,
+  formatPrice,
+  formatUnits,
+  quoteUnitsOf,
+  type PairSpec,
+} from "../../core/money/index.ts";
 import { decimalJson } from "../../core/money/json.ts";
 import type { Exchange } from "../../application/index.ts";
-import type { CommissionRow, DealRow, DepositRow, OrderRow, WithdrawalRow } from "../../application/index.ts";
+import type {
+  CommissionRow,
+  DealRow,
+  DepositRow,
+  FeeHoldRow,
+  OrderRow,
+  WithdrawalRow,
+} from "../../application/index.ts";
 import { isoFromMicros, isoFromMs } from "./time.ts";
 
 // JSON shapes of the trading and wallet API. Decimals are JSON numbers written digit for digit
@@ -84,6 +98,20 @@ export function depositView(exchange: Exchange, row: DepositRow) {
     credited: decimalJson(formatCurrencyUnits(row.amount - row.fee, spec)),
     reference: row.reference,
     createdAt: isoFromMs(row.createdAt),
+  };
+}
+
+/** A fee hold as the internal API answers it: the amount as decimal text in its currency. */
+export function feeHoldView(exchange: Exchange, row: FeeHoldRow) {
+  return {
+    holdId: row.id,
+    userId: row.userId,
+    currency: row.currency,
+    amount: formatUnits(row.amount, exchange.reference.currency(row.currency).spec.decimals, { trimZeros: true }),
+    status: row.status,
+    reference: row.reference,
+    createdAt: isoFromMs(row.createdAt),
+    resolvedAt: row.resolvedAt === null ? null : isoFromMs(row.resolvedAt),
   };
 }
 

@@ -7,6 +7,7 @@ import type {
   BalanceRow,
   DealRow,
   DepositRow,
+  FeeHoldRow,
   FeeTotalRow,
   OrderRow,
   Queryable,
@@ -245,6 +246,7 @@ export function batchStatement(units: readonly WriteUnit[]): { sql: string; para
   const fees = new Map<string, FeeTotalRow>();
   const deposits: DepositRow[] = [];
   const withdrawals = new Map<string, WithdrawalRow>();
+  const feeHolds = new Map<string, FeeHoldRow>();
   for (const unit of units) {
     for (const row of unit.orders ?? []) orders.set(row.id, row);
     deals.push(...(unit.deals ?? []));
@@ -259,6 +261,7 @@ export function batchStatement(units: readonly WriteUnit[]): { sql: string; para
     for (const row of unit.fees ?? []) fees.set(row.currency, row);
     deposits.push(...(unit.deposits ?? []));
     for (const row of unit.withdrawals ?? []) withdrawals.set(row.id, row);
+    for (const row of unit.feeHolds ?? []) feeHolds.set(row.id, row);
   }
 
   const parts: string[] = [];
@@ -362,6 +365,25 @@ export function batchStatement(units: readonly WriteUnit[]): { sql: string; para
     from json_to_recordset(${p}::json) as x(id uuid, user_id uuid, client_withdrawal_id text, currency text, amount text, fee text, address text,
       status text, created_at bigint)
     on conflict (id) do update set status = excluded.status`,
+  );
+
+  add(
+    [...feeHolds.values()].map((h) => ({
+      id: h.id,
+      user_id: h.userId,
+      currency: h.currency,
+      amount: h.amount.toString(),
+      status: h.status,
+      reference: h.reference,
+      memo: h.memo,
+      created_at: h.createdAt,
+      resolved_at: h.resolvedAt,
+    })),
+    (p) => `insert into fee_holds (id, user_id, currency, amount, status, reference, memo, created_at, resolved_at)
+    select id, user_id, currency, amount::numeric, status, reference, memo, created_at, resolved_at
+    from json_to_recordset(${p}::json) as x(id uuid, user_id uuid, currency text, amount text, status text, reference text, memo text,
+      created_at bigint, resolved_at bigint)
+    on conflict (id) do update set status = excluded.status, reference = excluded.reference, resolved_at = excluded.resolved_at`,
   );
 
   if (parts.length === 0) return null;

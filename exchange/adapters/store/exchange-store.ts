@@ -5,6 +5,7 @@ import { DatabaseUnavailableError } from "./errors.ts";
 import { insertApiKey, insertUser } from "./inserts.ts";
 import {
   getDeposit,
+  getFeeHold,
   getOrder,
   getOrderByClientId,
   getWithdrawalByClientId,
@@ -30,6 +31,7 @@ export function exchangeStore(db: Db): ExchangeStore {
     listOrderDeals: (orderId) => listOrderDeals(db, orderId),
     getDeposit: (depositId) => getDeposit(db, depositId),
     getWithdrawalByClientId: (userId, clientWithdrawalId) => getWithdrawalByClientId(db, userId, clientWithdrawalId),
+    getFeeHold: (holdId) => getFeeHold(db, holdId),
     listDeposits: (userId, page, pageSize) => listDeposits(db, userId, page, pageSize),
     listWithdrawals: (userId, page, pageSize) => listWithdrawals(db, userId, page, pageSize),
     walletFlows: () => walletFlows(db),

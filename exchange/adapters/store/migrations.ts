@@ -160,6 +160,21 @@ create table if not exists candles (
     `alter table withdrawals add column client_withdrawal_id text`,
     `create unique index withdrawals_client_id on withdrawals (user_id, client_withdrawal_id) where client_withdrawal_id is not null`,
   ],
+  [
+    // Fee holds for on-chain actions: held from a user's balance, then settled (burned) or released.
+    `create table fee_holds (
+      id uuid primary key,
+      user_id uuid not null,
+      currency text not null,
+      amount numeric(78, 0) not null check (amount > 0),
+      status text not null check (status in ('held', 'settled', 'released')),
+      reference text,
+      memo text,
+      created_at bigint not null,
+      resolved_at bigint
+    )`,
+    `create index fee_holds_open on fee_holds (created_at, id) where status = 'held'`,
+  ],
 ];
 
 /** SHA-256 (hex) of a migration's statements, exactly as written: what schema_migrations records. */

@@ -10,6 +10,8 @@ import {
   dealOf,
   DEPOSIT_COLUMNS,
   depositOf,
+  FEE_HOLD_COLUMNS,
+  feeHoldOf,
   ORDER_COLUMNS,
   orderOf,
   PAIR_COLUMNS,
@@ -23,7 +25,19 @@ import {
   type OrderRecord,
 } from "./rows.ts";
 import type { WalletFlows } from "../../application/ports.ts";
-import type { DealRow, DepositRow, LoadedState, OrderRow, Page, Queryable, WithdrawalRow } from "./types.ts";
+import type {
+  DealRow,
+  DepositRow,
+  FeeHoldRow,
+  LoadedState,
+  OrderRow,
+  Page,
+  Queryable,
+  WithdrawalRow,
+} from "./types.ts";
+
+/** Per currency, what settled fee holds burned. */
+const BURNED_SQL = `select currency, sum(amount)::text as total from fee_holds where status = 'settled' group by currency`;
 
 /** Everything start-up needs, read in one transaction so it is one consistent snapshot. */
 export async function loadState(db: {
@@ -31,7 +45,20 @@ export async function loadState(db: {
 }): Promise<LoadedState> {
   return db.transaction(async (tx) => {
     const all = (sql: string) => tx.query<DriverRow>(sql);
-    const [currencies, pairs, commissions, users, apiKeys, balances, fees, openOrders, lastTrades, lastOrder] = [
+    const [
+      currencies,
+      pairs,
+      commissions,
+      users,
+      apiKeys,
+      balances,
+      fees,
+      openOrders,
+      lastTrades,
+      lastOrder,
+      openFeeHolds,
+      burned,
+    ] = [
       await all(`select ${CURRENCY_COLUMNS} from currencies order by position, code`),
       await all(`select ${PAIR_COLUMNS} from pairs order by code`),
       await all(`select ${COMMISSION_COLUMNS} from commissions order by position`),
@@ -44,6 +71,8 @@ export async function loadState(db: {
       await all(`select ${ORDER_COLUMNS} from orders where status = 'open' order by seq`),
       await all(`select pair_code, max(trade_seq)::text as last from deals group by pair_code`),
       await all(`select coalesce(max(seq), 0)::text as last from orders`),
+      await all(`select ${FEE_HOLD_COLUMNS} from fee_holds where status = 'held' order by created_at, id`),
+      await all(BURNED_SQL),
     ];
     return {
       currencies: currencies.map(currencyOf),
@@ -56,6 +85,8 @@ export async function loadState(db: {
       openOrders: openOrders.map((r) => orderOf(r as OrderRecord)),
       lastTradeSeq: new Map(lastTrades.map((r) => [r.pair_code as string, Number(r.last)])),
       lastOrderSeq: Number(lastOrder[0].last),
+      openFeeHolds: openFeeHolds.map(feeHoldOf),
+      burned: burned.map((r) => ({ currency: r.currency, amount: BigInt(r.total) })),
     };
   });
 }
@@ -127,6 +158,11 @@ export async function getWithdrawalByClientId(
   return record === undefined ? null : withdrawalOf(record);
 }
 
+export async function getFeeHold(db: Queryable, holdId: string): Promise<FeeHoldRow | null> {
+  const [record] = await db.query<DriverRow>(`select ${FEE_HOLD_COLUMNS} from fee_holds where id = $1`, [holdId]);
+  return record === undefined ? null : feeHoldOf(record);
+}
+
 export async function listDeposits(
   db: Queryable,
   userId: string,
@@ -165,12 +201,13 @@ async function userPage<T>(
   return { items: records.map(map), totalItems: Number(total) };
 }
 
-/** Deposits and withdrawals sent (amount less fee), summed per currency. */
+/** Deposits, withdrawals sent (amount less fee) and settled fee holds (burned), summed per currency. */
 export async function walletFlows(db: Queryable): Promise<WalletFlows> {
   const sums = async (sql: string) =>
     new Map((await db.query<{ currency: string; total: string }>(sql)).map((row) => [row.currency, BigInt(row.total)]));
   return {
     deposited: await sums("select currency, sum(amount)::text as total from deposits group by currency"),
     withdrawn: await sums("select currency, sum(amount - fee)::text as total from withdrawals group by currency"),
+    burned: await sums(BURNED_SQL),
   };
 }

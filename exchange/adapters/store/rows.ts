@@ -5,6 +5,7 @@ import type {
   CurrencyRow,
   DealRow,
   DepositRow,
+  FeeHoldRow,
   OrderRow,
   PairRow,
   UserRow,
@@ -252,5 +253,22 @@ export function withdrawalOf(r: DriverRow): WithdrawalRow {
     address: r.address,
     status: r.status,
     createdAt: Number(r.created_at),
+  };
+}
+
+export const FEE_HOLD_COLUMNS = `id::text as id, user_id::text as user_id, currency, amount::text as amount, status, reference, memo,
+  created_at::text as created_at, resolved_at::text as resolved_at`;
+
+export function feeHoldOf(r: DriverRow): FeeHoldRow {
+  return {
+    id: r.id,
+    userId: r.user_id,
+    currency: r.currency,
+    amount: BigInt(r.amount),
+    status: r.status,
+    reference: r.reference,
+    memo: r.memo,
+    createdAt: Number(r.created_at),
+    resolvedAt: r.resolved_at === null ? null : Number(r.resolved_at),
   };
 }

@@ -1,5 +1,15 @@
 export type * from "./types.ts";
-export { applyEntry, balanceOf, createLedger, feesCollected, holdOf, recountSupply, supplyOf } from "./state.ts";
+export {
+  applyEntry,
+  balanceOf,
+  burnedTotal,
+  createLedger,
+  feeHoldKey,
+  feesCollected,
+  holdOf,
+  recountSupply,
+  supplyOf,
+} from "./state.ts";
 export {
   COMMISSION_TYPES,
   commissionsForLevel,
@@ -17,3 +27,12 @@ export {
 export { deposit, withdraw, type DepositRequest, type WithdrawalRequest } from "./wallet.ts";
 export { holdForOrder, releaseHold, requiredHold, settleTrade, type OrderHoldRequest } from "./orders.ts";
 export { applyBookEvents } from "./book-events.ts";
+export {
+  feeHoldStep,
+  holdFee,
+  releaseFee,
+  settleFee,
+  type FeeHoldAction,
+  type FeeHoldRequest,
+  type FeeHoldStatus,
+} from "./fee-holds.ts";
