@@ -297,6 +297,20 @@ for (const kind of backendKinds()) {
       assert.match(create.responses["400"].description, /INSUFFICIENT_BALANCE/);
       assert.match(create.responses["409"].description, /HOLD_CONFLICT/);
       assert.deepEqual(create.security, [{ ServiceSecret: [] }]);
+      const body = create.requestBody.content["application/json"].schema;
+      assert.deepEqual(body.required.sort(), ["amount", "currency", "holdId", "userId"]);
+      assert.equal(body.properties.amount.type, "string");
+      const answer = create.responses["201"].content["application/json"].schema;
+      assert.deepEqual(Object.keys(answer.properties).sort(), [
+        "amount",
+        "createdAt",
+        "currency",
+        "holdId",
+        "reference",
+        "resolvedAt",
+        "status",
+        "userId",
+      ]);
       for (const action of ["settle", "release"]) {
         const op = doc.paths[`/internal/fee-holds/{holdId}/${action}`].post;
         assert.match(op.responses["409"].description, /HOLD_CONFLICT/);
