@@ -126,7 +126,12 @@ for (const kind of backendKinds()) {
       assert.deepEqual(repeat.body, created.body);
       assert.deepEqual(await eth(user), { available: "0.75", locked: "0.25" });
       expectError(await hold({ holdId, userId: user.userId, currency: "ETH", amount: "0.26" }), 409, "HOLD_CONFLICT");
-      expectError(await hold({ holdId, userId: user.userId, currency: "USDT", amount: "0.25" }), 409, "HOLD_CONFLICT");
+      expectError(
+        await hold({ holdId, userId: user.userId, currency: "USDT", amount: "0.25" }),
+        409,
+        "HOLD_CONFLICT",
+        /0\.25 ETH/,
+      );
       assert.deepEqual((await get(holdId)).body, created.body);
       const before = await ledgerRow("ETH");
 
