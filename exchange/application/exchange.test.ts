@@ -262,3 +262,51 @@ describe("Exchange: a hung database", () => {
     await exchange.close();
   });
 });
+
+describe("Exchange: start-up checks fee holds against locked balances", () => {
+  let dir: string;
+  let db: Db;
+
+  beforeAll(async () => {
+    ({ dir, db } = await openDemoDb("exchange-fee-holds-"));
+  });
+
+  afterAll(async () => {
+    await db?.close();
+    await rm(dir, { recursive: true, force: true });
+  });
+
+  const open = () =>
+    Exchange.open({
+      store: exchangeStore(db),
+      committer: createCommitter(db),
+      vault: createKeyVault(parseServerKey("57".repeat(32))),
+      generateKeyPair: generateApiKeyPair,
+    });
+
+  it("rebuilds open fee holds as locked, and refuses stored holds that do not add up to them", async () => {
+    const exchange = await open();
+    const user = await exchange.createUser(0, null);
+    await exchange.deposit({ userId: user.id, currency: "ETH", amount: "1", reference: null });
+    const holdId = "33333333-3333-4333-8333-333333333333";
+    await exchange.holdFee({ holdId, userId: user.id, currency: "ETH", amount: "0.5" });
+    await exchange.close();
+
+    const reopened = await open();
+    assert.equal(reopened.ledger.holds.get(`fee:${holdId}`)?.amount, 500_000_000_000_000_000n);
+    assert.deepEqual(reopened.ledger.balances.get(user.id)?.get("ETH"), {
+      available: 500_000_000_000_000_000n,
+      locked: 500_000_000_000_000_000n,
+    });
+    await reopened.close();
+
+    // A hold marked released behind the exchange's back leaves its amount locked with no hold.
+    await db.query(`update fee_holds set status = 'released' where id = $1`, [holdId]);
+    await assert.rejects(
+      open(),
+      /stored state is inconsistent: .* 500000000000000000 ETH locked but open orders and fee holds hold 0/,
+    );
+    await db.query(`update fee_holds set status = 'held' where id = $1`, [holdId]);
+    await (await open()).close();
+  });
+});

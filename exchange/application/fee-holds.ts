@@ -80,7 +80,7 @@ export class FeeHolds {
         if (existing.userId !== args.userId || existing.currency !== code || existing.amount !== amount)
           throw new DomainError(
             "HOLD_CONFLICT",
-            `Fee hold ${holdId} exists with other fields (user ${existing.userId}, ${coins(existing.amount, currency.spec.decimals)} ${existing.currency})`,
+            `Fee hold ${holdId} exists with other fields (user ${existing.userId}, ${coins(existing.amount, this.seq.reference.currency(existing.currency).spec.decimals)} ${existing.currency})`,
           );
         return { row: existing, created: false };
       }

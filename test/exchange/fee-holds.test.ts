@@ -126,7 +126,12 @@ for (const kind of backendKinds()) {
       assert.deepEqual(repeat.body, created.body);
       assert.deepEqual(await eth(user), { available: "0.75", locked: "0.25" });
       expectError(await hold({ holdId, userId: user.userId, currency: "ETH", amount: "0.26" }), 409, "HOLD_CONFLICT");
-      expectError(await hold({ holdId, userId: user.userId, currency: "USDT", amount: "0.25" }), 409, "HOLD_CONFLICT");
+      expectError(
+        await hold({ holdId, userId: user.userId, currency: "USDT", amount: "0.25" }),
+        409,
+        "HOLD_CONFLICT",
+        /0\.25 ETH/,
+      );
       assert.deepEqual((await get(holdId)).body, created.body);
       const before = await ledgerRow("ETH");
 
@@ -297,6 +302,20 @@ for (const kind of backendKinds()) {
       assert.match(create.responses["400"].description, /INSUFFICIENT_BALANCE/);
       assert.match(create.responses["409"].description, /HOLD_CONFLICT/);
       assert.deepEqual(create.security, [{ ServiceSecret: [] }]);
+      const body = create.requestBody.content["application/json"].schema;
+      assert.deepEqual(body.required.sort(), ["amount", "currency", "holdId", "userId"]);
+      assert.equal(body.properties.amount.type, "string");
+      const answer = create.responses["201"].content["application/json"].schema;
+      assert.deepEqual(Object.keys(answer.properties).sort(), [
+        "amount",
+        "createdAt",
+        "currency",
+        "holdId",
+        "reference",
+        "resolvedAt",
+        "status",
+        "userId",
+      ]);
       for (const action of ["settle", "release"]) {
         const op = doc.paths[`/internal/fee-holds/{holdId}/${action}`].post;
         assert.match(op.responses["409"].description, /HOLD_CONFLICT/);
