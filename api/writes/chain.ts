@@ -107,10 +107,16 @@ export class WriteChain {
   /** A proposal, or undefined when no proposal has this id. */
   async proposal(proposalId: bigint): Promise<ProposalView | undefined> {
     const read = { address: this.contracts.voting, abi: WorkerVotingAbi } as const;
+    // Both views revert with ProposalNotFound for an unknown id.
+    const unknown = (error: unknown) => {
+      if (revertToApiError(error)?.code === "PROPOSAL_NOT_FOUND") return undefined;
+      throw error;
+    };
     const [proposal, state] = await Promise.all([
-      this.client.readContract({ ...read, functionName: "getProposal", args: [proposalId] }),
-      this.client.readContract({ ...read, functionName: "state", args: [proposalId] }).catch(() => undefined),
+      this.client.readContract({ ...read, functionName: "getProposal", args: [proposalId] }).catch(unknown),
+      this.client.readContract({ ...read, functionName: "state", args: [proposalId] }).catch(unknown),
     ]);
+    if (proposal === undefined) return undefined;
     if (proposal.proposer === zeroAddress || state === undefined) return undefined;
     return {
       workerId: proposal.workerId,

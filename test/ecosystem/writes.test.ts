@@ -1,0 +1,411 @@
+/**
+ * The signed writes end to end: a seeded chain, the exchange (identity, balances, fee holds) and
+ * Ponder (the API with its relayer), on every backend (PGlite always, PostgreSQL too when
+ * DATABASE_URL is set). Every SPEC.md error code of spawn and vote is produced here; a spawn and
+ * votes show up in the read API; 20 concurrent votes and 5 concurrent spawns land with
+ * consecutive nonces; an Idempotency-Key never acts twice.
+ */
+import assert from "node:assert/strict";
+import { join } from "node:path";
+import { type Address, createPublicClient, erc20Abi, type Hex, http, keccak256, parseEther, toHex } from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { exchangeEnv, parseEnv } from "../../config/env.ts";
+import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
+import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
+import { WorkerVotingAbi } from "../../indexer/abis.ts";
+import {
+  backends,
+  type Chain,
+  createPrivateDatabase,
+  deployAndSeed,
+  makeRunDir,
+  type Ponder,
+  printLogs,
+  removeRunDir,
+  startChain,
+  startPonder,
+  stopAll,
+  type Viem,
+  waitFor,
+  waitIndexed,
+} from "../support/ecosystem/harness.ts";
+import { type Credentials, ExchangeClient } from "../support/exchange/signing-client.ts";
+
+const BACKENDS = backends();
+const VOTE_LIMIT = 12;
+const SERVICE_SECRET = "service-secret-for-e2e-writes";
+const ADMIN_TOKEN = "admin-token-for-e2e-writes";
+
+interface Shared {
+  runDir: string;
+  chain: Chain;
+  viem: Viem;
+  closeViem: () => Promise<void>;
+  deploymentFile: string;
+  contracts: Record<string, Address>;
+  alpha: Address;
+  alphaWorkerId: bigint;
+  client: ReturnType<typeof createPublicClient>;
+}
+const shared = {} as Shared;
+const services: { exchange?: RunningExchange; ponder?: Ponder }[] = [];
+let failed = false;
+
+const test = (name: string, fn: () => Promise<void>) =>
+  it(name, async () => {
+    try {
+      await fn();
+    } catch (error) {
+      failed = true;
+      throw error;
+    }
+  });
+
+/** A fresh chain address per label (no ETH needed: the relayer pays the gas). */
+const freshAddress = (label: string): Address =>
+  privateKeyToAccount(keccak256(toHex(`writes-e2e ${label}`))).address.toLowerCase() as Address;
+
+beforeAll(async () => {
+  shared.runDir = await makeRunDir("writes");
+  shared.chain = await startChain(shared.runDir);
+  const deployed = await deployAndSeed(shared.chain, shared.runDir);
+  shared.viem = deployed.viem;
+  shared.closeViem = deployed.close;
+  shared.deploymentFile = deployed.deploymentFile;
+  shared.contracts = deployed.deployment.contracts as Record<string, Address>;
+  const alpha = deployed.summary!.tokens.find((t) => t.symbol === "ALPHA")!;
+  shared.alpha = alpha.token.toLowerCase() as Address;
+  shared.alphaWorkerId = alpha.workerId;
+  shared.client = createPublicClient({ transport: http(shared.chain.url) });
+}, 300_000);
+
+afterAll(async () => {
+  if (failed) printLogs([shared.chain?.service, ...services.map((s) => s.ponder?.service)]);
+  for (const s of services) {
+    await s.ponder?.stop();
+    await s.exchange?.close();
+  }
+  await shared.closeViem?.();
+  await shared.chain?.stop();
+  await stopAll();
+  if (shared.runDir) await removeRunDir(shared.runDir);
+});
+
+/** Account 4 (the demo's ALPHA buyer) gives `amount` whole ALPHA to each address. */
+async function giveAlpha(addresses: readonly Address[], amount: string) {
+  const [, , , , holder] = await shared.viem.getWalletClients();
+  for (const to of addresses) {
+    const hash = await holder.writeContract({
+      address: shared.alpha,
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [to, parseEther(amount)],
+    });
+    await shared.client.waitForTransactionReceipt({ hash });
+  }
+}
+
+/** A proposal on ALPHA's worker made by account 4, pending for the voting delay. */
+async function proposeOnAlpha(description: string): Promise<{ id: bigint; startTime: bigint }> {
+  const [, , , , holder] = await shared.viem.getWalletClients();
+  const voting = shared.contracts.WorkerVoting;
+  const hash = await holder.writeContract({
+    address: voting,
+    abi: WorkerVotingAbi,
+    functionName: "propose",
+    args: [shared.alphaWorkerId, { slippageCapBps: 42, mevProtection: 1, signalSubscriptions: ["price"] }, description],
+  });
+  await shared.client.waitForTransactionReceipt({ hash });
+  const id = await shared.client.readContract({ address: voting, abi: WorkerVotingAbi, functionName: "proposalCount" });
+  const proposal = await shared.client.readContract({
+    address: voting,
+    abi: WorkerVotingAbi,
+    functionName: "getProposal",
+    args: [id],
+  });
+  return { id, startTime: proposal.startTime };
+}
+
+async function openVoting(startTime: bigint) {
+  const test = await shared.viem.getTestClient();
+  const block = await shared.client.getBlock();
+  if (block.timestamp < startTime) {
+    await test.setNextBlockTimestamp({ timestamp: startTime });
+    await test.mine({ blocks: 1 });
+  }
+}
+
+async function startPonderFor(label: string, backend: (typeof BACKENDS)[number], exchangeUrl: string, env = {}) {
+  const postgres =
+    backend.kind === "postgres" ? await createPrivateDatabase(backend.url, `writes_${label}`) : undefined;
+  const ponder = await startPonder({
+    name: `writes-${label}`,
+    runDir: shared.runDir,
+    chain: shared.chain,
+    deploymentFile: shared.deploymentFile,
+    backend: postgres ? { kind: "postgres", url: postgres.url } : { kind: "pglite" },
+    env: {
+      EXCHANGE_URL: exchangeUrl,
+      EXCHANGE_SERVICE_SECRET: SERVICE_SECRET,
+      VOTE_RATE_LIMIT_PER_MINUTE: String(VOTE_LIMIT),
+      RELAYER_DB_SCHEMA: `relayer_${label.replace(/[^a-z0-9]/g, "_")}`,
+      ...env,
+    },
+  });
+  return { ponder, dropDatabase: postgres?.drop };
+}
+
+/** Waits until the writes answer something other than 503 (the relayer is ready). */
+async function writesReady(api: ExchangeClient, who: Credentials) {
+  await waitFor(
+    "the relayed writes to be ready",
+    async () => {
+      const answer = await api.signed(who, "POST", "/api/launchpad/spawn", { name: "x", symbol: "1" });
+      return answer.status !== 503 ? true : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 250 },
+  );
+}
+
+async function nonceOf(hash: Hex): Promise<number> {
+  return (await shared.client.getTransaction({ hash })).nonce;
+}
+
+function consecutive(nonces: number[]): boolean {
+  const sorted = [...nonces].sort((a, b) => a - b);
+  return sorted.every((n, i) => i === 0 || n === sorted[i - 1]! + 1);
+}
+
+for (const backend of BACKENDS) {
+  describe(`signed writes on ${backend.kind}`, () => {
+    const label = backend.kind;
+    let exchange: RunningExchange;
+    let admin: ExchangeClient;
+    let api: ExchangeClient;
+    let ponder: Ponder;
+    const users: Record<string, Credentials> = {};
+    const voters: Credentials[] = [];
+    let proposal: { id: bigint; startTime: bigint };
+
+    const user = async (level: number, address: string | null, eth = "1") =>
+      admin.user(level, eth === "0" ? {} : { ETH: eth }, address);
+    const ethBalance = async (who: Credentials) => {
+      const answer = await new ExchangeClient(exchange.url, ADMIN_TOKEN).signed(who, "GET", "/api/balances");
+      const eth = (answer.body as { currencyCode: string; available: string; locked: string }[]).find(
+        (b) => b.currencyCode === "ETH",
+      )!;
+      return { available: String(eth.available), locked: String(eth.locked) };
+    };
+
+    beforeAll(async () => {
+      const vars: Record<string, string> = {
+        EXCHANGE_PORT: "0",
+        EXCHANGE_DATA_DIR: join(shared.runDir, `exchange-${label}`, "data"),
+        EXCHANGE_SERVER_KEY: "22".repeat(32),
+        EXCHANGE_ADMIN_TOKEN: ADMIN_TOKEN,
+        EXCHANGE_SERVICE_SECRET: SERVICE_SECRET,
+        RATE_LIMIT_PER_MINUTE: "100000",
+        SIGNED_RATE_LIMIT_PER_MINUTE: "100000",
+      };
+      if (backend.kind === "postgres") {
+        vars.DATABASE_URL = backend.url;
+        vars.EXCHANGE_DB_SCHEMA = `x_writes_${process.pid}_${Date.now().toString(36)}`;
+      }
+      exchange = await startExchange(parseEnv(exchangeEnv, vars), {
+        log: () => {},
+        beforeLoad: (db) => seedReferenceData(db).then(() => undefined),
+      });
+      const started = await startPonderFor(label, backend, exchange.url);
+      ponder = started.ponder;
+      services.push({ exchange, ponder });
+      await waitIndexed(ponder, await shared.chain.blockNumber(), 120_000);
+      admin = new ExchangeClient(exchange.url, ADMIN_TOKEN);
+      api = new ExchangeClient(ponder.url, ADMIN_TOKEN);
+
+      // 20 voters holding ALPHA before the proposal, plus the users each error needs.
+      const addresses = Array.from({ length: 20 }, (_, i) => freshAddress(`${label} voter ${i}`));
+      await giveAlpha(addresses, "10");
+      for (const address of addresses) voters.push(await user(20, address));
+      users.spawner = await user(20, freshAddress(`${label} spawner`));
+      users.poor = await user(20, freshAddress(`${label} poor`), "0");
+      users.noAddress = await user(25, null);
+      users.newcomer = await user(5, freshAddress(`${label} newcomer`));
+      users.noTokens = await user(20, freshAddress(`${label} no tokens`));
+      users.limited = await user(20, freshAddress(`${label} limited`));
+      proposal = await proposeOnAlpha(`e2e writes on ${label}`);
+      await writesReady(api, users.spawner);
+    }, 300_000);
+
+    const vote = (who: Credentials, body: object, token: string = shared.alpha, headers: Record<string, string> = {}) =>
+      api.signed(who, "POST", `/api/agents/workers/${token}/vote`, body, {
+        tamper: (h) => Object.assign(h, headers),
+      });
+    const spawn = (who: Credentials, body: object, headers: Record<string, string> = {}) =>
+      api.signed(who, "POST", "/api/launchpad/spawn", body, { tamper: (h) => Object.assign(h, headers) });
+    const expectError = (answer: { status: number; body: any }, status: number, code: string) =>
+      assert.deepEqual([answer.status, answer.body?.code], [status, code], JSON.stringify(answer.body));
+
+    test("a pending proposal answers 409 VOTING_NOT_STARTED with its start time", async () => {
+      const answer = await vote(voters[0]!, { proposalId: String(proposal.id), vote: "yes" });
+      expectError(answer, 409, "VOTING_NOT_STARTED");
+      assert.match(answer.body.message, new RegExp(String(proposal.startTime)));
+      await openVoting(proposal.startTime);
+    });
+
+    test("bad, missing and replayed signatures answer 401 UNAUTHORIZED", async () => {
+      const body = { proposalId: String(proposal.id), vote: "yes" };
+      expectError(await vote(voters[0]!, body, shared.alpha, { "API-Signature": "0".repeat(64) }), 401, "UNAUTHORIZED");
+      const missing = await fetch(`${ponder.url}/api/launchpad/spawn`, {
+        method: "POST",
+        body: JSON.stringify({ name: "A", symbol: "ABC" }),
+      });
+      expectError({ status: missing.status, body: await missing.json() }, 401, "UNAUTHORIZED");
+      const stamp = Date.now();
+      const first = await api.signed(users.newcomer!, "POST", `/api/agents/workers/${shared.alpha}/vote`, body, {
+        timestamp: stamp,
+      });
+      expectError(first, 403, "LEVEL_TOO_LOW");
+      const replay = await api.signed(users.newcomer!, "POST", `/api/agents/workers/${shared.alpha}/vote`, body, {
+        timestamp: stamp,
+      });
+      expectError(replay, 401, "UNAUTHORIZED");
+    });
+
+    test("every vote rejection of SPEC.md, before any gas is spent", async () => {
+      const id = String(proposal.id);
+      const before = await shared.client.getTransactionCount({ address: await relayerAddress() });
+      expectError(await vote(users.newcomer!, { proposalId: id, vote: "yes" }), 403, "LEVEL_TOO_LOW");
+      expectError(await vote(users.noAddress!, { proposalId: id, vote: "yes" }), 403, "NO_CHAIN_ADDRESS");
+      expectError(await vote(users.noTokens!, { proposalId: id, vote: "yes" }), 403, "NO_HOLDINGS");
+      expectError(await vote(voters[0]!, { proposalId: "999999", vote: "yes" }), 404, "PROPOSAL_NOT_FOUND");
+      // Proposal 3 is GAMMA's: not this token's worker's.
+      expectError(await vote(voters[0]!, { proposalId: "3", vote: "yes" }), 404, "PROPOSAL_NOT_FOUND");
+      expectError(await vote(voters[0]!, { proposalId: "1", vote: "yes" }), 409, "PROPOSAL_CLOSED");
+      expectError(await vote(voters[0]!, { proposalId: id, vote: "maybe" }), 400, "INVALID_PARAM");
+      expectError(await vote(voters[0]!, { proposalId: id, vote: "yes", extra: 1 }), 400, "INVALID_PARAM");
+      expectError(await vote(voters[0]!, { proposalId: id, vote: "yes" }, "0x" + "ab".repeat(20)), 404, "NOT_FOUND");
+      assert.equal(await shared.client.getTransactionCount({ address: await relayerAddress() }), before);
+    });
+
+    test("20 concurrent votes by different users all land, with consecutive nonces, and show in the reads", async () => {
+      const id = String(proposal.id);
+      const answers = await Promise.all(
+        voters.map((v, i) => vote(v, { proposalId: id, vote: i % 3 === 2 ? "no" : "yes" })),
+      );
+      for (const answer of answers) assert.equal(answer.status, 201, JSON.stringify(answer.body));
+      const nonces = await Promise.all(answers.map((a) => nonceOf(a.body.txHash)));
+      assert.equal(new Set(nonces).size, 20);
+      assert.ok(consecutive(nonces), `nonces ${nonces}`);
+      const last = answers.reduce((a, b) => (Number(b.body.voteId) > Number(a.body.voteId) ? b : a));
+      assert.equal(last.body.weight, 10);
+      assert.equal(last.body.proposalId, id);
+      const yes = answers.filter((a) => a.body.vote === "yes").length;
+      assert.equal(last.body.currentTally.yesWeight, yes * 10);
+      assert.equal(last.body.currentTally.noWeight, (20 - yes) * 10);
+      // The read API shows them within seconds.
+      const shown = await waitFor(
+        "the votes in the proposal read",
+        async () => {
+          const response = await fetch(`${ponder.url}/api/agents/proposals/${id}?pageSize=100`);
+          const body = (await response.json()) as any;
+          return body.voteCount === 20 ? body : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 200 },
+      );
+      assert.deepEqual(shown.tally, last.body.currentTally);
+      assert.equal(shown.votes.items.length, 20);
+      assert.ok(shown.votes.items.every((v: any) => v.relayed === true));
+      expectError(await vote(voters[0]!, { proposalId: id, vote: "yes" }), 409, "ALREADY_VOTED");
+    });
+
+    test("the per-user vote limit answers 429 past VOTE_RATE_LIMIT_PER_MINUTE", async () => {
+      const statuses: number[] = [];
+      for (let i = 0; i <= VOTE_LIMIT; i++)
+        statuses.push((await vote(users.limited!, { proposalId: "1", vote: "yes" })).status);
+      assert.deepEqual(statuses, [...Array(VOTE_LIMIT).fill(409), 429]);
+    });
+
+    test("a spawn answers SPEC.md's shape, charges the fee once and shows in the reads", async () => {
+      const before = await ethBalance(users.spawner!);
+      const key = `spawn-${label}`;
+      const body = { name: `E2E ${label}`, symbol: label === "pglite" ? "EEPG" : "EEPS", poolSide: "WRAPPED_NATIVE" };
+      const answer = await spawn(users.spawner!, body, { "Idempotency-Key": key });
+      assert.equal(answer.status, 201, JSON.stringify(answer.body));
+      const { token, pool, worker, txHash } = answer.body;
+      assert.deepEqual(
+        [token.name, token.symbol, token.totalSupply, token.owner],
+        [body.name, body.symbol, "1000000000", freshAddress(`${label} spawner`)],
+      );
+      assert.equal(pool.side, "WRAPPED_NATIVE");
+      assert.ok(Number.isInteger(worker.id) && Number.isInteger(worker.agentNftId));
+      assert.equal((await shared.client.getTransactionReceipt({ hash: txHash })).status, "success");
+      // A retry with the same key answers the same spawn and charges nothing more.
+      const again = await spawn(users.spawner!, body, { "Idempotency-Key": key });
+      assert.deepEqual([again.status, again.body], [201, answer.body]);
+      expectError(
+        await spawn(users.spawner!, { ...body, name: "Other" }, { "Idempotency-Key": key }),
+        409,
+        "IDEMPOTENCY_KEY_REUSED",
+      );
+      const after = await ethBalance(users.spawner!);
+      assert.equal(after.locked, "0");
+      assert.deepEqual([before.available, after.available], ["1", "0.99"]);
+      const listed = await waitFor(
+        "the spawned token in the reads",
+        async () => {
+          const tokens = (await (await fetch(`${ponder.url}/api/launchpad/tokens?pageSize=100`)).json()) as any;
+          const workers = (await (
+            await fetch(`${ponder.url}/api/agents/workers?tokenAddress=${token.address}`)
+          ).json()) as any;
+          const item = tokens.items.find((t: any) => t.address === token.address);
+          return item && workers.items.length === 1 ? { item, worker: workers.items[0] } : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 200 },
+      );
+      assert.equal(listed.item.symbol, body.symbol);
+      assert.equal(listed.worker.workerId, worker.id);
+      // The owner's cooldown is now active.
+      expectError(await spawn(users.spawner!, { name: "Again", symbol: "AGAIN" }), 400, "COOLDOWN_ACTIVE");
+    });
+
+    test("every spawn rejection of SPEC.md, before any gas is spent", async () => {
+      const before = await shared.client.getTransactionCount({ address: await relayerAddress() });
+      expectError(await spawn(voters[0]!, { name: "A", symbol: "ab1" }), 400, "INVALID_SYMBOL");
+      expectError(await spawn(voters[0]!, { name: "A", symbol: "ALPHA" }), 400, "SYMBOL_TAKEN");
+      expectError(await spawn(users.poor!, { name: "A", symbol: "POOR" }), 402, "INSUFFICIENT_FEE");
+      expectError(await spawn(users.noAddress!, { name: "A", symbol: "NOADR" }), 403, "NO_CHAIN_ADDRESS");
+      for (const body of [
+        { name: "x".repeat(51), symbol: "LONG" },
+        { name: "A", symbol: "SIDE", poolSide: "BOTH" },
+        { name: "A", symbol: "SUPP", totalSupply: "1.5" },
+        { name: 5, symbol: "TYPE" },
+        { name: "A", symbol: "XTRA", unknown: true },
+      ])
+        expectError(await spawn(voters[0]!, body), 400, "INVALID_PARAM");
+      assert.equal(await shared.client.getTransactionCount({ address: await relayerAddress() }), before);
+      // The poor user's balance was never touched.
+      assert.deepEqual(await ethBalance(users.poor!), { available: "0", locked: "0" });
+    });
+
+    test("5 concurrent spawns by different users all land with consecutive nonces", async () => {
+      const spawners = voters.slice(0, 5);
+      const answers = await Promise.all(
+        spawners.map((who, i) =>
+          spawn(who, { name: `Parallel ${i}`, symbol: `P${label === "pglite" ? "G" : "S"}${"ABCDE"[i]}` }),
+        ),
+      );
+      for (const answer of answers) assert.equal(answer.status, 201, JSON.stringify(answer.body));
+      const nonces = await Promise.all(answers.map((a) => nonceOf(a.body.txHash)));
+      assert.ok(consecutive(nonces), `nonces ${nonces}`);
+      for (const who of spawners) assert.equal((await ethBalance(who)).available, "0.99");
+    });
+  });
+}
+
+let relayer: Address | undefined;
+async function relayerAddress(): Promise<Address> {
+  relayer ??= (JSON.parse(await (await import("node:fs/promises")).readFile(shared.deploymentFile, "utf8")) as any)
+    .accounts.relayer as Address;
+  return relayer!;
+}
