@@ -43,6 +43,8 @@ export interface RelayerOptions {
   /** Below this native balance (beyond what the transaction itself needs) the relayer refuses to send. */
   readonly minBalanceWei: bigint;
   readonly now?: () => number;
+  /** Called once the signed transaction is journalled, before its bytes are broadcast (the crash test). */
+  readonly beforeBroadcast?: (tx: TxRow) => Promise<void> | void;
 }
 
 /** The relayer cannot send now (balance too low, the node refused or is away): 503. */
@@ -185,12 +187,16 @@ export class Relayer {
     });
     const tx: TxRow = { hash: keccak256(raw), writeId, nonce, raw, sentAt: this.now() };
     await this.options.journal.addTx(tx);
+    await this.options.beforeBroadcast?.(tx);
     try {
       await this.broadcast(raw);
     } catch (error) {
       // No answer (timeout, connection): the node may have the transaction. It is journalled and
       // mined() rebroadcasts it, so the nonce is not reused.
       if (error instanceof HttpRequestError || error instanceof TimeoutError) return tx;
+      // Some nodes (Hardhat with automine) mine a reverting transaction and still answer with
+      // the revert as an error: the nonce is used and the receipt says what happened.
+      if (await this.options.client.getTransactionReceipt({ hash: tx.hash }).catch(() => undefined)) return tx;
       await this.options.journal.dropTx(tx.hash);
       throw error;
     }

@@ -55,7 +55,14 @@ export interface WritesOptions {
   readonly voteLimiter: RateLimiter;
   readonly now?: () => number;
   readonly log?: (message: string, error?: unknown) => void;
+  /**
+   * Called between the steps of a write (the crash test throws here to stop a write as a killed
+   * process would, with no clean-up; another test acts on the chain here). Unset in production.
+   */
+  readonly step?: (name: WriteStep, writeId: string) => Promise<void> | void;
 }
+
+export type WriteStep = "after-hold" | "after-send" | "after-mined";
 
 /** Level a user needs to vote (SPEC.md, Limits). */
 export const MIN_VOTE_LEVEL = 20;
@@ -218,6 +225,7 @@ export class Writes {
         await this.abandon(write).catch((cleanup) => this.log(`write ${write.id}: left for reconcile`, cleanup));
         throw error;
       }
+      await this.options.step?.("after-hold", write.id);
     }
     try {
       await relayer.send(write.id, call);
@@ -225,6 +233,7 @@ export class Writes {
       await this.abandon(write).catch((cleanup) => this.log(`write ${write.id}: left for reconcile`, cleanup));
       throw unavailable(error);
     }
+    await this.options.step?.("after-send", write.id);
     let receipt: TransactionReceipt;
     try {
       receipt = await relayer.mined(write.id);
@@ -237,6 +246,7 @@ export class Writes {
         );
       throw unavailable(error);
     }
+    await this.options.step?.("after-mined", write.id);
     return this.finish(write, receipt);
   }
 
