@@ -280,7 +280,12 @@ for (const kind of backendKinds()) {
     it("a transaction not mined in time is replaced with the same nonce and higher fees; the mined one answers", async () => {
       const user = await newUser("replaced");
       let writeId: string | undefined;
-      const { writes } = apiProcess({ replaceAfterMs: 1_000, step: (_, id) => void (writeId = id) });
+      const { writes } = apiProcess({
+        replaceAfterMs: 1_000,
+        step: (_, id) => {
+          writeId = id;
+        },
+      });
       await ctx.chain.rpc("evm_setAutomine", [false]);
       let answer: Promise<Answer>;
       try {

@@ -284,7 +284,7 @@ for (const backend of BACKENDS) {
       expectError(await vote(voters[0]!, { proposalId: "1", vote: "yes" }), 409, "PROPOSAL_CLOSED");
       expectError(await vote(voters[0]!, { proposalId: id, vote: "maybe" }), 400, "INVALID_PARAM");
       expectError(await vote(voters[0]!, { proposalId: id, vote: "yes", extra: 1 }), 400, "INVALID_PARAM");
-      expectError(await vote(voters[0]!, { proposalId: id, vote: "yes" }, "0x" + "ab".repeat(20)), 404, "NOT_FOUND");
+      expectError(await vote(voters[0]!, { proposalId: id, vote: "yes" }, `0x${"ab".repeat(20)}`), 404, "NOT_FOUND");
       assert.equal(await shared.client.getTransactionCount({ address: await relayerAddress() }), before);
     });
 
