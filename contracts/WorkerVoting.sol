@@ -61,16 +61,36 @@ contract WorkerVoting is IWorkerVoting, AccessControl {
         external
         returns (uint256 proposalId)
     {
+        return _propose(msg.sender, workerId, config, description);
+    }
+
+    /// @inheritdoc IWorkerVoting
+    function proposeFor(
+        address proposer,
+        uint256 workerId,
+        IAgentRegistry.WorkerConfig calldata config,
+        string calldata description
+    ) external onlyRole(RELAYER_ROLE) returns (uint256 proposalId) {
+        if (proposer == address(0)) revert InvalidAddress(proposer);
+        return _propose(proposer, workerId, config, description);
+    }
+
+    function _propose(
+        address proposer,
+        uint256 workerId,
+        IAgentRegistry.WorkerConfig calldata config,
+        string calldata description
+    ) private returns (uint256 proposalId) {
         IAgentRegistry.Worker memory worker = _registry.getWorker(workerId);
         address token = worker.token;
         _registry.validateConfig(config);
         uint64 nowTs = uint64(block.timestamp);
-        if (!hasRole(PROPOSER_ROLE, msg.sender)) _requireWeight(token, msg.sender, nowTs - 1);
+        if (!hasRole(PROPOSER_ROLE, proposer)) _requireWeight(token, proposer, nowTs - 1);
         proposalId = ++_proposalCount;
         Proposal storage p = _proposals[proposalId];
         p.workerId = workerId;
         p.token = token;
-        p.proposer = msg.sender;
+        p.proposer = proposer;
         p.proposedAt = nowTs;
         p.startTime = nowTs + _votingDelay;
         p.endTime = p.startTime + _votingPeriod;

@@ -5672,6 +5672,57 @@ export const WorkerVotingAbi = [
   {
     "inputs": [
       {
+        "internalType": "address",
+        "name": "proposer",
+        "type": "address"
+      },
+      {
+        "internalType": "uint256",
+        "name": "workerId",
+        "type": "uint256"
+      },
+      {
+        "components": [
+          {
+            "internalType": "uint16",
+            "name": "slippageCapBps",
+            "type": "uint16"
+          },
+          {
+            "internalType": "enum IAgentRegistry.MevProtection",
+            "name": "mevProtection",
+            "type": "uint8"
+          },
+          {
+            "internalType": "string[]",
+            "name": "signalSubscriptions",
+            "type": "string[]"
+          }
+        ],
+        "internalType": "struct IAgentRegistry.WorkerConfig",
+        "name": "config",
+        "type": "tuple"
+      },
+      {
+        "internalType": "string",
+        "name": "description",
+        "type": "string"
+      }
+    ],
+    "name": "proposeFor",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "proposalId",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "bytes32",
         "name": "role",
         "type": "bytes32"

@@ -120,6 +120,16 @@ interface IWorkerVoting {
         external
         returns (uint256 proposalId);
 
+    /// @notice Opens a proposal for `proposer`; relayer role only (the API relays signed user
+    /// proposals). The proposer rules are `proposer`'s: at least one whole token of votes just
+    /// before now, unless `proposer` has the proposer role. ProposalCreated names `proposer`.
+    function proposeFor(
+        address proposer,
+        uint256 workerId,
+        IAgentRegistry.WorkerConfig calldata config,
+        string calldata description
+    ) external returns (uint256 proposalId);
+
     /// @notice Casts the caller's vote.
     function castVote(uint256 proposalId, Support support, string calldata comment)
         external
