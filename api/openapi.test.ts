@@ -23,7 +23,7 @@ describe("/openapi.json of the ecosystem API", () => {
     for (const route of READ_ROUTES) assert.deepEqual(route.method, "get");
     assert.deepEqual(
       API_ROUTES.filter((r) => r.method === "post").map((r) => r.path),
-      ["/api/launchpad/spawn", "/api/agents/workers/{tokenId}/vote"],
+      ["/api/launchpad/spawn", "/api/agents/workers/{tokenId}/vote", "/api/agents/workers/{tokenId}/proposals"],
     );
   });
 

@@ -18,13 +18,16 @@ export {
   proposalNotFound,
   proposalState,
   quorumReached,
+  type ProposalRow,
   type TallyInput,
   tallyOf,
+  toProposalJson,
 } from "./proposals.ts";
 export {
   PROPOSAL_STATES,
   type ProposalJson,
   type ProposalStateName,
+  proposalSchema,
   type Tally,
   tallySchema,
   type VoteJson,

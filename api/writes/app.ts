@@ -3,7 +3,7 @@ import { bodyLimit } from "hono/body-limit";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError, type AuthFailureGuard, createRouteServer, OpenAPIHono } from "../../lib/http/index.ts";
 import type { ExchangeClient } from "./exchange-client.ts";
-import { spawnRoute, voteRoute } from "./routes.ts";
+import { proposeRoute, spawnRoute, voteRoute } from "./routes.ts";
 import type { Answer, Writes } from "./service.ts";
 import { idempotencyKeyOf, requestHashOf, type SignedVariables, signedByExchange } from "./signed.ts";
 
@@ -34,7 +34,7 @@ const MAX_BODY_BYTES = 16 * 1024;
 
 const serve = createRouteServer();
 
-/** POST /api/launchpad/spawn and POST /api/agents/workers/{tokenId}/vote; mounted at /api. */
+/** POST /api/launchpad/spawn, /api/agents/workers/{tokenId}/vote and .../proposals; mounted at /api. */
 export function writesApi({ runtime, guard, urlOf }: WritesApiOptions) {
   const app = new OpenAPIHono<{ Variables: SignedVariables }>();
   const limit = bodyLimit({
@@ -46,6 +46,7 @@ export function writesApi({ runtime, guard, urlOf }: WritesApiOptions) {
   const signed = signedByExchange({ exchange: () => runtime.exchange(), guard, urlOf });
   app.post("/launchpad/spawn", limit, signed);
   app.post("/agents/workers/:tokenId/vote", limit, signed);
+  app.post("/agents/workers/:tokenId/proposals", limit, signed);
 
   const requestOf = <B>(c: Context<{ Variables: SignedVariables }>, body: B) => ({
     caller: c.get("caller"),
@@ -56,6 +57,9 @@ export function writesApi({ runtime, guard, urlOf }: WritesApiOptions) {
   serve(app, "/api", spawnRoute, async ({ body, c }) => answer(c, await runtime.service().spawn(requestOf(c, body))));
   serve(app, "/api", voteRoute, async ({ params, body, c }) =>
     answer(c, await runtime.service().vote({ ...requestOf(c, body), tokenRef: params.tokenId })),
+  );
+  serve(app, "/api", proposeRoute, async ({ params, body, c }) =>
+    answer(c, await runtime.service().propose({ ...requestOf(c, body), tokenRef: params.tokenId })),
   );
   return app;
 }

@@ -10,7 +10,8 @@ import { AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
 import type { ApiError } from "../../lib/http/index.ts";
 import type { Call } from "../relayer/index.ts";
 import { revertToApiError } from "./revert.ts";
-import type { SpawnBody, VoteBody } from "./schemas.ts";
+import { MEV_PROTECTIONS } from "../../indexer/enums.ts";
+import type { ProposeBody, SpawnBody, VoteBody } from "./schemas.ts";
 import { POOL_SIDES, VOTES } from "./schemas.ts";
 
 /**
@@ -145,6 +146,25 @@ export class WriteChain {
     } as ContractCall;
   }
 
+  proposeCall(proposer: Address, workerId: bigint, body: ProposeBody): ContractCall {
+    return {
+      address: this.contracts.voting,
+      abi: WorkerVotingAbi,
+      functionName: "proposeFor",
+      args: [
+        proposer,
+        workerId,
+        {
+          slippageCapBps: body.config.slippageCapBps,
+          mevProtection: MEV_PROTECTIONS.indexOf(body.config.mevProtection),
+          signalSubscriptions: body.config.signalSubscriptions,
+        },
+        body.description,
+      ],
+      value: 0n,
+    } as ContractCall;
+  }
+
   /** The tally as of a block (the one that mined a vote). */
   tally(proposalId: bigint, blockNumber: bigint) {
     return this.client.readContract({
@@ -189,6 +209,13 @@ export class WriteChain {
 
   voteIn(receipt: TransactionReceipt) {
     const [event] = parseEventLogs({ abi: WorkerVotingAbi, eventName: "VoteCast", logs: receipt.logs }).filter(
+      (log) => log.address.toLowerCase() === this.contracts.voting.toLowerCase(),
+    );
+    return event?.args;
+  }
+
+  proposalIn(receipt: TransactionReceipt) {
+    const [event] = parseEventLogs({ abi: WorkerVotingAbi, eventName: "ProposalCreated", logs: receipt.logs }).filter(
       (log) => log.address.toLowerCase() === this.contracts.voting.toLowerCase(),
     );
     return event?.args;

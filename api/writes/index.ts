@@ -3,7 +3,7 @@ export type { WritesApiOptions, WritesRuntime } from "./app.ts";
 export { SPAWN_ERRORS, VOTE_ERRORS, WRITE_ERRORS, writeError } from "./errors.ts";
 export type { WriteErrorCode } from "./errors.ts";
 export { revertToApiError } from "./revert.ts";
-export { spawnRoute, voteRoute, writeRoutes } from "./routes.ts";
+export { proposeRoute, spawnRoute, voteRoute, writeRoutes } from "./routes.ts";
 export {
   bodyProblem,
   parseSpawnBody,

@@ -1,7 +1,8 @@
 import { defineRoute, type ErrorDoc } from "../../lib/http/index.ts";
 import { tokenRefParam } from "../shared/params.ts";
 import { SPAWN_ERRORS, VOTE_ERRORS } from "./errors.ts";
-import { bodyProblem, spawnBody, spawnResponse, voteBody, voteResponse } from "./schemas.ts";
+import { proposalSchema } from "../agents/index.ts";
+import { bodyProblem, proposeBody, spawnBody, spawnResponse, voteBody, voteResponse } from "./schemas.ts";
 import { z } from "zod";
 
 /** The signed writes: requests and answers, as validated, typed and documented. */
@@ -69,4 +70,25 @@ export const voteRoute = defineRoute({
   ],
 });
 
-export const writeRoutes = [spawnRoute, voteRoute];
+export const proposeRoute = defineRoute({
+  method: "post",
+  access: "signed",
+  path: "/api/agents/workers/{tokenId}/proposals",
+  tag: "agents",
+  summary: "Open a proposal to change a worker's config (signed request; beyond SPEC.md)",
+  description: `${RELAYED} Not in SPEC.md: voters need proposals to vote on. The relayer calls WorkerVoting.proposeFor with the caller's linked chain address as the proposer, under the contract's proposer rules (at least one whole token of votes just before now); the API also asks for the voting level (20). The answer is the proposal as GET /api/agents/proposals/{proposalId} shows it, pending for the voting delay. Proposals count against the per-user vote limit.`,
+  params: z.object({ tokenId: tokenRefParam }),
+  body: proposeBody,
+  response: proposalSchema,
+  status: 201,
+  errors: [
+    VOTE_ERRORS.find((e) => e.code === "NO_CHAIN_ADDRESS")!,
+    { status: 403, code: "LEVEL_TOO_LOW", when: "user level below 20" },
+    { status: 403, code: "NO_HOLDINGS", when: "less than 1 whole token of votes just before now" },
+    { status: 404, code: "NOT_FOUND", when: "no agent token has this address or NFT id" },
+    { status: 429, code: "RATE_LIMITED", when: "too many votes and proposals from this user (per-user limit)" },
+    ...RELAYED_ERRORS,
+  ],
+});
+
+export const writeRoutes = [spawnRoute, voteRoute, proposeRoute];

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { addressParam, decimalTextParam, invalidParam, type ApiError } from "../../lib/http/index.ts";
+import { MEV_PROTECTIONS } from "../../indexer/enums.ts";
 import { tallySchema } from "../agents/index.ts";
 import { writeError } from "./errors.ts";
 
@@ -81,6 +82,23 @@ export function parseVoteBody(input: unknown): { ok: true; body: VoteBody } | { 
   const result = voteBody.safeParse(input);
   return result.success ? { ok: true, body: result.data } : { ok: false, error: bodyProblem(result.error) };
 }
+
+/** Registry limits of a worker config (AgentRegistry.MAX_*), and ours on a proposal's description. */
+export const MAX_SIGNAL_SUBSCRIPTIONS = 16;
+export const MAX_SIGNAL_BYTES = 32;
+export const MAX_PROPOSAL_DESCRIPTION_BYTES = 1_000;
+
+export const proposeBody = z.strictObject({
+  config: z.strictObject({
+    slippageCapBps: z.number().int().min(0).max(10_000),
+    mevProtection: z.enum(MEV_PROTECTIONS),
+    signalSubscriptions: z
+      .array(boundedText(MAX_SIGNAL_BYTES).refine((text) => text.length > 0, "must not be empty"))
+      .max(MAX_SIGNAL_SUBSCRIPTIONS),
+  }),
+  description: boundedText(MAX_PROPOSAL_DESCRIPTION_BYTES).default(""),
+});
+export type ProposeBody = z.output<typeof proposeBody>;
 
 const address = addressParam;
 const txHash = z.string().regex(/^0x[0-9a-f]{64}$/);

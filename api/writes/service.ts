@@ -13,12 +13,14 @@ import {
   type WriteKind,
   type WriteRow,
 } from "../relayer/index.ts";
+import { MEV_PROTECTIONS, nameOf } from "../../indexer/enums.ts";
+import { type ProposalRow, toProposalJson } from "../agents/index.ts";
 import { findToken } from "../shared/token-lookup.ts";
 import type { ContractCall, WriteChain } from "./chain.ts";
 import { writeError } from "./errors.ts";
 import { KeyedLock } from "./keyed-lock.ts";
 import type { Caller, ExchangeClient } from "./exchange-client.ts";
-import { POOL_SIDES, type SpawnBody, VOTES, type VoteBody } from "./schemas.ts";
+import { POOL_SIDES, type ProposeBody, type SpawnBody, VOTES, type VoteBody } from "./schemas.ts";
 import { tallyJson, tokensAsNumber } from "./tally.ts";
 
 /**
@@ -129,6 +131,28 @@ export class Writes {
       if (await chain.hasVoted(proposalId, voter))
         throw writeError("ALREADY_VOTED", `${voter} already voted on proposal ${proposalId}`);
       return { call: await chain.prepare(chain.voteCall(voter, body)), fee: undefined };
+    });
+  }
+
+  /** Opens a proposal on the token's worker for the caller (beyond SPEC.md; the voters' rules apply). */
+  async propose(request: Request<ProposeBody> & { readonly tokenRef: string }): Promise<Answer> {
+    const { caller, body } = request;
+    if (caller.level < MIN_VOTE_LEVEL)
+      throw writeError(
+        "LEVEL_TOO_LOW",
+        `proposing needs user level ${MIN_VOTE_LEVEL} or more; yours is ${caller.level}`,
+      );
+    const proposer = requireAddress(caller);
+    const limit = this.options.voteLimiter.hit(caller.userId);
+    if (!limit.allowed)
+      throw rateLimited(
+        limit.resetSeconds,
+        `Too many votes and proposals from this user; retry in ${limit.resetSeconds} s`,
+      );
+    const { chain } = this.options;
+    return this.relay(request, "propose", [`propose:${proposer}`], async () => {
+      const token = await findToken(this.options.db, request.tokenRef);
+      return { call: await chain.prepare(chain.proposeCall(proposer, token.worker.id, body)), fee: undefined };
     });
   }
 
@@ -293,6 +317,32 @@ export class Writes {
         },
       };
     }
+    if (kind === "propose") {
+      const e = chain.proposalIn(receipt);
+      if (!e) throw new Error(`proposal ${txHash} emitted no ProposalCreated`);
+      const row: ProposalRow = {
+        id: e.proposalId,
+        workerId: e.workerId,
+        token: lower(e.token) as `0x${string}`,
+        proposer: lower(e.proposer) as `0x${string}`,
+        proposedAt: Number(e.proposedAt),
+        startTime: Number(e.startTime),
+        endTime: Number(e.endTime),
+        quorumThreshold: e.quorumThreshold,
+        passingThresholdBps: e.passingThresholdBps,
+        slippageCapBps: e.config.slippageCapBps,
+        mevProtection: nameOf(MEV_PROTECTIONS, e.config.mevProtection),
+        signalSubscriptions: [...e.config.signalSubscriptions],
+        description: e.description,
+        yesWeight: 0n,
+        noWeight: 0n,
+        abstainWeight: 0n,
+        voteCount: 0,
+        executedAt: null,
+        txHash,
+      };
+      return { status: 201, body: toProposalJson(row, Number(e.proposedAt), null) };
+    }
     const e = chain.voteIn(receipt);
     if (!e) throw new Error(`vote ${txHash} emitted no VoteCast`);
     const [tally, votedAt] = await Promise.all([
@@ -335,7 +385,7 @@ export class Writes {
       reason ??
       (write.kind === "spawn"
         ? writeError("SPAWNER_FAILED", `the spawner reverted in transaction ${txHash}; the fee was returned; retry`)
-        : new ApiError(500, "INTERNAL", `the vote reverted in transaction ${txHash}; retry`));
+        : new ApiError(500, "INTERNAL", `the ${write.kind} reverted in transaction ${txHash}; retry`));
     return { status: error.status, body: { code: error.code, message: `${error.message} (transaction ${txHash})` } };
   }
 

@@ -319,6 +319,38 @@ for (const backend of BACKENDS) {
       expectError(await vote(voters[0]!, { proposalId: id, vote: "yes" }), 409, "ALREADY_VOTED");
     });
 
+    test("a holder opens a proposal through the API; it is pending, names the holder and shows in the reads", async () => {
+      const config = { slippageCapBps: 120, mevProtection: "batch_auction", signalSubscriptions: ["price", "news"] };
+      const propose = (who: Credentials, body: object) =>
+        api.signed(who, "POST", `/api/agents/workers/${shared.alpha}/proposals`, body);
+      expectError(await propose(users.newcomer!, { config, description: "x" }), 403, "LEVEL_TOO_LOW");
+      expectError(await propose(users.noTokens!, { config, description: "x" }), 403, "NO_HOLDINGS");
+      expectError(await propose(users.noAddress!, { config, description: "x" }), 403, "NO_CHAIN_ADDRESS");
+      expectError(
+        await propose(voters[1]!, { config: { ...config, slippageCapBps: 10_001 }, description: "x" }),
+        400,
+        "INVALID_PARAM",
+      );
+      const answer = await propose(voters[1]!, { config, description: `relayed on ${label}` });
+      assert.equal(answer.status, 201, JSON.stringify(answer.body));
+      const created = answer.body;
+      assert.equal(created.proposer, freshAddress(`${label} voter 1`));
+      assert.equal(created.tokenAddress, shared.alpha);
+      assert.deepEqual([created.state, created.open, created.voteCount], ["pending", false, 0]);
+      assert.deepEqual(created.config, config);
+      assert.equal(created.snapshot, created.startsAt - 1);
+      const shown = await waitFor(
+        "the relayed proposal in the reads",
+        async () => {
+          const response = await fetch(`${ponder.url}/api/agents/proposals/${created.proposalId}`);
+          return response.status === 200 ? ((await response.json()) as any) : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 200 },
+      );
+      const { votes: _votes, ...proposalRead } = shown;
+      assert.deepEqual(proposalRead, created);
+    });
+
     test("the per-user vote limit answers 429 past VOTE_RATE_LIMIT_PER_MINUTE", async () => {
       const statuses: number[] = [];
       for (let i = 0; i <= VOTE_LIMIT; i++)
