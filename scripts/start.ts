@@ -111,6 +111,15 @@ try {
     async () => BigInt(await indexedBlock(apiUrl)) >= seedHead,
     180_000,
   );
+  // The signed writes answer 503 until the relayer's journal and the chain are ready, then 401
+  // to a request without a signature.
+  await waitUntil(
+    "the signed writes (relayer) to be ready",
+    async () =>
+      (await fetch(`${apiUrl}/api/launchpad/spawn`, { method: "POST", signal: AbortSignal.timeout(2000) })).status ===
+      401,
+    60_000,
+  );
 
   // The bot waits for valid keys in the file itself (the exchange writes them just after it listens).
   supervisor.service("bot", process.execPath, ["exchange/bot/main.ts"], {
@@ -138,6 +147,7 @@ Platform running:
     data kept across restarts in ${exchange.DATABASE_URL ? `PostgreSQL schema ${exchange.EXCHANGE_DB_SCHEMA}` : exchange.EXCHANGE_DATA_DIR} (delete it for a fresh market)
     demo users' API keys: ${credentialsFile}   admin: npm run admin -- --help
     market-making bot trading on it (BOT_SEED in .data/logs/bot.log)
+  signed writes (spawn, vote, propose)  ${apiUrl}/api/launchpad/spawn  (relayer: deployments/31337.json accounts.relayer)
   logs: .data/logs/{chain,indexer,exchange,bot}.log
 
 A signed order as trader-1 (signature = HMAC-SHA256 of publicKey + URL + body + timestamp, lowercase hex;
@@ -149,4 +159,7 @@ the timestamp makes it single-use and valid for 30 s):
   TS=$(node -p 'Date.now()')
   SIG=$(printf '%s' "$PK$URL$BODY$TS" | openssl dgst -sha256 -hmac "$SK" | sed 's/^.* //')
   curl -s -X POST "$URL" -H "API-PublicKey: $PK" -H "API-Signature: $SIG" -H "API-Timestamp: $TS" -H 'content-type: application/json' -d "$BODY"
+The same keys sign the ecosystem API's writes, relayed on-chain (README, "Signed writes"): with
+URL=${apiUrl}/api/launchpad/spawn and BODY='{"name":"My Agent","symbol":"MINE"}' as trader-2, or
+URL=${apiUrl}/api/agents/workers/<ALPHA address>/vote and BODY='{"proposalId":"4","vote":"yes"}'.
 Press Ctrl-C to stop.`);

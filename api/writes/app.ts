@@ -43,7 +43,15 @@ export function writesApi({ runtime, guard, urlOf }: WritesApiOptions) {
       throw new ApiError(413, "PAYLOAD_TOO_LARGE", `the body must be at most ${MAX_BODY_BYTES} bytes`);
     },
   });
-  const signed = signedByExchange({ exchange: () => runtime.exchange(), guard, urlOf });
+  // The service first: the writes answer 503 until the relayer is ready, then 401 to an unsigned call.
+  const signed = signedByExchange({
+    exchange: () => {
+      runtime.service();
+      return runtime.exchange();
+    },
+    guard,
+    urlOf,
+  });
   app.post("/launchpad/spawn", limit, signed);
   app.post("/agents/workers/:tokenId/vote", limit, signed);
   app.post("/agents/workers/:tokenId/proposals", limit, signed);

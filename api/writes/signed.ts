@@ -11,7 +11,7 @@ export interface SignedVariables {
 }
 
 export interface SignedOptions {
-  /** The exchange, or undefined when the writes are not configured (503). */
+  /** The exchange; throws 503 while the writes cannot serve (starting, or not configured). */
   readonly exchange: () => ExchangeClient;
   /** Counts failed authentications per client; 429 past its limit. */
   readonly guard: AuthFailureGuard;
@@ -26,11 +26,13 @@ export interface SignedOptions {
  */
 export function signedByExchange(options: SignedOptions): MiddlewareHandler<{ Variables: SignedVariables }> {
   return options.guard.wrap(async (c, next) => {
+    // While the writes cannot serve, say so (503) before judging the request: a client never
+    // gets a 401 for a request that could not have been served anyway.
+    const exchange = options.exchange();
     const publicKey = c.req.header("API-PublicKey");
     const signature = c.req.header("API-Signature");
     if (!publicKey || !signature)
       throw new ApiError(401, "UNAUTHORIZED", "a signed request needs the API-PublicKey and API-Signature headers");
-    const exchange = options.exchange();
     const body = await c.req.text();
     c.set("rawBody", body);
     const timestamp = c.req.header("API-Timestamp");

@@ -5,11 +5,12 @@
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, test } from "vitest";
 import { createPublicClient, http, parseAbi } from "viem";
+import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { readDeployment } from "../../lib/deployments.ts";
 import { freePort } from "../support/net/free-port.ts";
 
@@ -40,6 +41,7 @@ beforeAll(async () => {
     PONDER_DATA_DIR: join(dataDir, "ponder"),
     EXCHANGE_DATA_DIR: join(dataDir, "exchange"),
     DEMO_CREDENTIALS: join(dataDir, "demo-credentials.json"),
+    RELAYER_DATA_DIR: join(dataDir, "relayer"),
     DATABASE_URL: "",
   };
   start = spawn(process.execPath, ["scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
@@ -115,4 +117,54 @@ test("the first answers after the banner carry every seeded worker, action and b
 test("the exchange answers with the demo market and the bot's quotes", async () => {
   const levels = await getJson<{ isBid: boolean }[]>(`${urls.exchange}/api/orderbook?currencyPairCode=ETH_USDT`);
   assert.ok(levels.some((level) => level.isBid) && levels.some((level) => !level.isBid));
+});
+
+test("the README's signed writes: trader-1 votes on ALPHA's open proposal, trader-2 spawns, both show in the reads", async () => {
+  const credentials = JSON.parse(await readFile(join(dataDir, "demo-credentials.json"), "utf8")) as {
+    label: string;
+    publicKey: string;
+    privateKey: string;
+    address: string | null;
+  }[];
+  const as = (label: string) => credentials.find((c) => c.label === label)!;
+  const post = async (label: string, path: string, body: object) => {
+    const url = `${urls.api}${path}`;
+    const text = JSON.stringify(body);
+    const headers = signRequest({ ...as(label), method: "POST", url, body: text, timestamp: Date.now() });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: text,
+      signal: AbortSignal.timeout(30_000),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
+  const tokens = await getJson<{ items: { symbol: string; address: string }[] }>(
+    `${urls.api}/api/launchpad/tokens?pageSize=100`,
+  );
+  const alpha = tokens.items.find((t) => t.symbol === "ALPHA")!.address;
+  const open = await getJson<{ items: { proposalId: string }[] }>(
+    `${urls.api}/api/agents/workers/${alpha}/proposals?status=open`,
+  );
+  const proposalId = open.items[0]!.proposalId;
+  const vote = await post("trader-1", `/api/agents/workers/${alpha}/vote`, { proposalId, vote: "yes" });
+  assert.equal(vote.status, 201, JSON.stringify(vote.body));
+  assert.ok(vote.body.weight > 0);
+  const spawn = await post("trader-2", "/api/launchpad/spawn", { name: "My Agent", symbol: "MINE" });
+  assert.equal(spawn.status, 201, JSON.stringify(spawn.body));
+  assert.equal(spawn.body.token.owner, as("trader-2").address);
+  const deadline = Date.now() + 20_000;
+  for (;;) {
+    const [proposal, token] = await Promise.all([
+      getJson<{ voteCount: number; tally: unknown }>(`${urls.api}/api/agents/proposals/${proposalId}`),
+      fetch(`${urls.api}/api/launchpad/tokens/${spawn.body.token.address}`, { signal: AbortSignal.timeout(5_000) }),
+    ]);
+    if (token.status === 200 && JSON.stringify(proposal.tally) === JSON.stringify(vote.body.currentTally)) break;
+    assert.ok(Date.now() < deadline, "the vote and the spawn show in the reads within 20 s");
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  const noTokens = await post("voter-no-tokens", `/api/agents/workers/${alpha}/vote`, { proposalId, vote: "no" });
+  assert.deepEqual([noTokens.status, noTokens.body.code], [403, "NO_HOLDINGS"]);
+  const newcomer = await post("newcomer", `/api/agents/workers/${alpha}/vote`, { proposalId, vote: "no" });
+  assert.deepEqual([newcomer.status, newcomer.body.code], [403, "LEVEL_TOO_LOW"]);
 });
