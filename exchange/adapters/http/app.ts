@@ -13,6 +13,7 @@ import {
   openApiDocument,
   rateLimit,
   requestId,
+  signedUrlOf,
   type ErrorMappingOptions,
 } from "../../../lib/http/index.ts";
 import {
@@ -257,22 +258,4 @@ function isSigned(path: string): boolean {
   return SIGNED.some((pattern) =>
     pattern.endsWith("/*") ? path === pattern.slice(0, -2) || path.startsWith(pattern.slice(0, -1)) : path === pattern,
   );
-}
-
-/** The URL a client signed: its path and query on the public origin (see ExchangeAppOptions.publicUrl). */
-export function signedUrlOf(options: { publicUrl?: string; trustProxy: boolean }): (c: Context) => string {
-  const publicOrigin = options.publicUrl === undefined ? undefined : new URL(options.publicUrl).origin;
-  return (c) => {
-    const url = new URL(c.req.url);
-    if (publicOrigin !== undefined) return publicOrigin + url.pathname + url.search;
-    if (options.trustProxy) {
-      const proto = c.req.header("X-Forwarded-Proto")?.split(",")[0].trim();
-      const host = c.req.header("X-Forwarded-Host")?.split(",")[0].trim();
-      if (proto !== "http" && proto !== "https" && !host) return c.req.url;
-      // Built from parts: assigning url.host keeps the old port when the new host names none.
-      const origin = `${proto === "http" || proto === "https" ? proto : url.protocol.slice(0, -1)}://${host || url.host}`;
-      return new URL(url.pathname + url.search, origin).href;
-    }
-    return c.req.url;
-  };
 }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
 import { Hono } from "hono";
-import { signedUrlOf } from "./app.ts";
+import { signedUrlOf } from "./signed-url.ts";
 
 // The URL a signature is checked against: what the client sent, also behind a TLS-terminating proxy.
 
