@@ -1,0 +1,194 @@
+/**
+ * `npm run bench:writes`: the ecosystem API's two relayed writes (POST /api/launchpad/spawn and
+ * POST /api/agents/workers/:tokenId/vote) against the same transactions sent directly by viem
+ * with the relayer's key (the baseline), in the same run, with the same concurrency:
+ *
+ * 1. A Hardhat node, the ecosystem deployed and seeded, the exchange in this process and Ponder
+ *    (the read API and its relayer) on PGlite, all on free ports in a temp dir (writes/services.ts).
+ * 2. Spawns, then votes: rounds alternate direct, api, direct, api, each after one untimed warm-up
+ *    write. Every spawn has its own owner and symbol; every vote its own voter (given 10 ALPHA
+ *    before the proposal) on one open proposal.
+ * 3. Per path: writes/s (first request to last answer), p50/p99 from request to answer and from
+ *    request to visible in the read API (/api/launchpad/tokens, /api/agents/proposals/:id).
+ *
+ * Target: the API path >= 0.8x the direct path's writes/s. Knobs: writes/config.ts. It is a
+ * report: the exit code is 0 whether or not the target is met, non-zero only if the run fails.
+ * Every process it started and the temp dir are removed on success, failure and Ctrl-C.
+ */
+import { rmSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { printLogs, stopAll, waitIndexed } from "../../test/support/ecosystem/harness.ts";
+import { readConfig } from "./writes/config.ts";
+import {
+  addressOf,
+  createUsers,
+  giveAlpha,
+  type Job,
+  type Kind,
+  openProposal,
+  type PathName,
+  planJobs,
+} from "./writes/fixtures.ts";
+import { runRound, Visibility } from "./writes/measure.ts";
+import { apiWriters, directWriters, type Writer } from "./writes/paths.ts";
+import { kindReport, type MeasuredRound, TARGET, targetsTable } from "./writes/report.ts";
+import { type Counts, delta, rpcTable, sum } from "./writes/rpc-count.ts";
+import { type StartedSoFar, type Services, startServices, stopServices, writesReady } from "./writes/services.ts";
+
+const cfg = readConfig();
+const began = performance.now();
+const log = (msg: string) =>
+  console.log(`[bench ${((performance.now() - began) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
+
+const tmp = await mkdtemp(join(tmpdir(), "bench-writes-"));
+// Ctrl-C: the harness SIGKILLs the chain and Ponder and exits; the temp dir goes here.
+process.once("exit", () => {
+  if (!cfg.BENCH_KEEP_TMP) rmSync(tmp, { recursive: true, force: true });
+});
+const started: StartedSoFar = {};
+const notes: string[] = [];
+
+/** The untimed write before a round; the API's may be refused once (see the note it leaves). */
+async function warmUp(job: Job, write: Writer): Promise<void> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      await write(job);
+      return;
+    } catch (error) {
+      const message = (error as Error).message.split("\n")[0]!.slice(0, 200);
+      notes.push(`${job.path} ${job.kind} warm-up before round ${job.round}, attempt ${attempt}: ${message}`);
+      if (attempt === 3) throw error;
+    }
+  }
+}
+
+async function measureKind(
+  s: Services,
+  kind: Kind,
+  plan: ReturnType<typeof planJobs>["plan"],
+  writers: Record<PathName, Writer>,
+  resyncDirect: () => void,
+  visibility: Visibility,
+): Promise<{ rounds: MeasuredRound[]; rpc: Record<PathName, Counts> }> {
+  const rounds: MeasuredRound[] = [];
+  const rpc: Record<PathName, Counts> = { direct: new Map(), api: new Map() };
+  for (const step of plan) {
+    // The API's relayer sent from the same account since the last direct round.
+    if (step.path === "direct") resyncDirect();
+    await warmUp(step.warmup, writers[step.path]);
+    const before = s.rpc?.snapshot();
+    log(
+      `${kind}s, round ${step.round}, ${step.path}: ${step.jobs.length} writes, ${cfg.BENCH_WRITES_CONCURRENCY} in flight`,
+    );
+    const result = await runRound(step.jobs, cfg.BENCH_WRITES_CONCURRENCY, writers[step.path]);
+    const failed = result.samples.filter((s) => s.key === undefined);
+    for (const s of failed.slice(0, 3)) notes.push(`${step.path} ${kind} round ${step.round} failed: ${s.error}`);
+    const keys = result.samples.flatMap((s) => (s.key === undefined ? [] : [s.key]));
+    // The next round starts once this one is indexed, so no round pays for another's indexing.
+    await visibility.waitAll(keys, cfg.BENCH_WRITES_VISIBLE_TIMEOUT_S * 1000);
+    if (before) sum(rpc[step.path], delta(before, s.rpc!.snapshot()));
+    log(
+      `  ${keys.length} done (${failed.length} failed) in ${(result.wallMs / 1000).toFixed(2)} s: ${((keys.length * 1000) / result.wallMs).toFixed(2)}/s`,
+    );
+    rounds.push({ ...result, path: step.path, round: step.round });
+  }
+  return { rounds, rpc };
+}
+
+async function main(s: Services) {
+  const spawns = planJobs("spawn", cfg.BENCH_WRITES_SPAWNS, cfg.BENCH_WRITES_ROUNDS, 0);
+  const votes = planJobs("vote", cfg.BENCH_WRITES_VOTES, cfg.BENCH_WRITES_ROUNDS, spawns.nextSymbol);
+  const all = (plan: typeof spawns.plan) => plan.flatMap((p) => [p.warmup, ...p.jobs]);
+  const voteJobs = all(votes.plan);
+  log(`creating ${[...all(spawns.plan), ...voteJobs].filter((j) => j.path === "api").length} exchange users...`);
+  await createUsers(s, [...all(spawns.plan), ...voteJobs]);
+  const probe = await s.admin.user(20, {}, addressOf("readiness probe"));
+  await writesReady(s.api, probe);
+  log(`giving 10 ALPHA to ${voteJobs.length} voters, then a proposal past its voting delay...`);
+  await giveAlpha(
+    s,
+    voteJobs.map((j) => j.address),
+    "10",
+  );
+  const proposalId = await openProposal(s, "bench:writes");
+  await waitIndexed(s.ponder, await s.chain.blockNumber(), 60_000);
+
+  const direct = directWriters(s, cfg.RELAYER_POLL_MS, proposalId);
+  const api = apiWriters(s, proposalId);
+  const poll = cfg.BENCH_WRITES_VISIBLE_POLL_MS;
+  const tokens = new Visibility(
+    () => `${s.ponder.url}/api/launchpad/tokens?sort=recent&pageSize=100`,
+    (body) => body.items.map((t: any) => String(t.address).toLowerCase()),
+    poll,
+  );
+  let spawnRounds: Awaited<ReturnType<typeof measureKind>>;
+  try {
+    spawnRounds = await measureKind(
+      s,
+      "spawn",
+      spawns.plan,
+      { direct: direct.spawn, api: api.spawn },
+      direct.resync,
+      tokens,
+    );
+  } finally {
+    await tokens.stop();
+  }
+  const ballots = new Visibility(
+    () => `${s.ponder.url}/api/agents/proposals/${proposalId}?pageSize=100`,
+    (body) => body.votes.items.map((v: any) => String(v.voter).toLowerCase()),
+    poll,
+  );
+  let voteRounds: Awaited<ReturnType<typeof measureKind>>;
+  try {
+    voteRounds = await measureKind(
+      s,
+      "vote",
+      votes.plan,
+      { direct: direct.vote, api: api.vote },
+      direct.resync,
+      ballots,
+    );
+  } finally {
+    await ballots.stop();
+  }
+
+  const reports = [kindReport("spawn", spawnRounds.rounds, tokens), kindReport("vote", voteRounds.rounds, ballots)];
+  console.log(
+    `\nsigned writes through the API vs the same transactions sent directly (viem, the relayer's key); ` +
+      `${cfg.BENCH_WRITES_CONCURRENCY} in flight, ${cfg.BENCH_WRITES_ROUNDS} alternating rounds per path, ` +
+      `Hardhat automine, Ponder on PGlite, RELAYER_POLL_MS=${cfg.RELAYER_POLL_MS}, read API polled every ${poll} ms\n`,
+  );
+  for (const report of reports) console.log(`${report.text}\n`);
+  console.log(`Targets\n\n${targetsTable(reports)}\n`);
+  if (s.rpc) {
+    const timed = (rounds: MeasuredRound[], path: PathName) =>
+      rounds.filter((r) => r.path === path).reduce((n, r) => n + r.samples.length, 0);
+    for (const [kind, m] of [
+      ["spawn", spawnRounds],
+      ["vote", voteRounds],
+    ] as const)
+      console.log(`${rpcTable(kind, m.rpc.api, timed(m.rounds, "api"), m.rpc.direct, timed(m.rounds, "direct"))}\n`);
+  }
+  if (notes.length) console.log(`Notes\n\n${notes.map((n) => `- ${n}`).join("\n")}\n`);
+  console.log(`target: api >= ${TARGET}x direct; total ${((performance.now() - began) / 1000).toFixed(0)} s`);
+}
+
+let exitCode = 0;
+try {
+  log(`temp dir ${tmp}`);
+  await main(await startServices(cfg, tmp, started, log));
+} catch (error) {
+  console.error(`\nbenchmark failed: ${(error as Error).stack ?? error}`);
+  if (notes.length) console.error(notes.join("\n"));
+  printLogs([started.chain?.service, started.ponder?.service], 40);
+  exitCode = 1;
+} finally {
+  await stopServices(started);
+  await stopAll();
+  if (cfg.BENCH_KEEP_TMP) console.log(`kept ${tmp}`);
+  else await rm(tmp, { recursive: true, force: true });
+}
+process.exit(exitCode);

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { parseEnv } from "../../../config/env.ts";
+
+// Knobs of `npm run bench:writes`, from the environment. The defaults finish in about two to three
+// minutes on a 2-core machine (most of it is start-up: chain, deploy and seed, Ponder).
+
+const int = (fallback: number, min: number) => z.coerce.number().int().min(min).default(fallback);
+
+const benchEnv = z.object({
+  /** Spawns per path (API and direct), split over the rounds; each by a distinct owner with a fresh symbol. */
+  BENCH_WRITES_SPAWNS: int(40, 1),
+  /** Votes per path, split over the rounds; each by a distinct voter on one open proposal. */
+  BENCH_WRITES_VOTES: int(100, 1),
+  /** Writes in flight at once on either path. */
+  BENCH_WRITES_CONCURRENCY: int(8, 1),
+  /** Rounds per path, alternating direct, api, direct, api, ... */
+  BENCH_WRITES_ROUNDS: int(2, 1),
+  /** How often the read API is polled to time visibility (one poller per kind, not per write). */
+  BENCH_WRITES_VISIBLE_POLL_MS: int(25, 5),
+  /** Most seconds a write may take to show in the read API before the run fails. */
+  BENCH_WRITES_VISIBLE_TIMEOUT_S: int(60, 1),
+  /** The relayer's receipt polling (the API's RELAYER_POLL_MS); the direct path's viem client polls alike. */
+  RELAYER_POLL_MS: int(100, 10),
+  /** Put a counting JSON-RPC proxy between Ponder and the chain and print Ponder's calls per write (writes/rpc-count.ts). */
+  BENCH_WRITES_COUNT_RPC: z
+    .enum(["true", "false", "1", "0", ""])
+    .default("")
+    .transform((v) => v === "true" || v === "1"),
+  /** Keep the temp dir (chain and Ponder logs) after the run. */
+  BENCH_KEEP_TMP: z
+    .enum(["true", "false", "1", "0", ""])
+    .default("")
+    .transform((v) => v === "true" || v === "1"),
+});
+
+export type WritesBenchConfig = z.infer<typeof benchEnv>;
+
+export function readConfig(): WritesBenchConfig {
+  return parseEnv(benchEnv);
+}
