@@ -1,0 +1,183 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
+import { Journal, type TxRow, type WriteRow } from "./journal.ts";
+import { openSql, type Sql } from "./sql.ts";
+
+// One embedded PGlite in a temporary directory for the file (openSql creates the directory, so
+// PGlite's "memory://" cannot be used through it); every test starts from an empty journal.
+let dir: string;
+let sql: Sql;
+let journal: Journal;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "journal-test-"));
+  sql = await openSql({ dataDir: dir, schema: "relayer_test", timeoutMs: 10_000 });
+  journal = new Journal(sql);
+  await journal.migrate();
+});
+afterAll(async () => {
+  await sql?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+beforeEach(() => journal.clear());
+
+type NewWrite = Omit<WriteRow, "state" | "answerStatus" | "answerBody">;
+const write = (id: string, overrides: Partial<NewWrite> = {}): NewWrite => ({
+  id,
+  userId: "u-1",
+  kind: "spawn",
+  idempotencyKey: null,
+  requestHash: `hash-${id}`,
+  feeHeld: false,
+  createdAt: 1_700_000_000_000,
+  ...overrides,
+});
+const tx = (hash: string, writeId: string, nonce: number, sentAt = 1): TxRow => ({
+  hash: hash as `0x${string}`,
+  writeId,
+  nonce,
+  raw: `0x${hash.slice(2)}ff` as `0x${string}`,
+  sentAt,
+});
+
+describe("Journal", () => {
+  it("migrates again over an existing schema without losing rows", async () => {
+    await journal.insertWrite(write("w-1"));
+    await journal.migrate();
+    assert.equal((await journal.byId("w-1"))?.id, "w-1");
+  });
+
+  it("inserts a new write as open and returns null; reads it back by id and key", async () => {
+    assert.equal(await journal.insertWrite(write("w-1", { idempotencyKey: "k-1", feeHeld: true, kind: "vote" })), null);
+    const expected: WriteRow = {
+      id: "w-1",
+      userId: "u-1",
+      kind: "vote",
+      idempotencyKey: "k-1",
+      requestHash: "hash-w-1",
+      feeHeld: true,
+      state: "open",
+      answerStatus: null,
+      answerBody: null,
+      createdAt: 1_700_000_000_000,
+    };
+    assert.deepEqual(await journal.byId("w-1"), expected);
+    assert.deepEqual(await journal.byKey("u-1", "k-1"), expected);
+    assert.equal(await journal.byKey("u-2", "k-1"), undefined, "keys are per user");
+    assert.equal(await journal.byId("nope"), undefined);
+  });
+
+  it("returns the existing row, untouched, for an Idempotency-Key the user already used", async () => {
+    await journal.insertWrite(write("w-1", { idempotencyKey: "k-1" }));
+    const existing = await journal.insertWrite(write("w-2", { idempotencyKey: "k-1", requestHash: "other" }));
+    assert.equal(existing?.id, "w-1");
+    assert.equal(existing?.requestHash, "hash-w-1");
+    assert.equal(await journal.byId("w-2"), undefined, "the second write was not inserted");
+    assert.equal(
+      await journal.insertWrite(write("w-3", { idempotencyKey: "k-1", userId: "u-2" })),
+      null,
+      "another user's same key is another write",
+    );
+  });
+
+  it("never conflicts writes without a key", async () => {
+    for (const id of ["w-1", "w-2", "w-3"]) assert.equal(await journal.insertWrite(write(id)), null);
+    assert.deepEqual(
+      (await journal.openWrites()).map((w) => w.id),
+      ["w-1", "w-2", "w-3"],
+    );
+  });
+
+  it("finishes a write with its answer, which a retry with the key reads back", async () => {
+    await journal.insertWrite(write("w-1", { idempotencyKey: "k-1" }));
+    await journal.finish("w-1", 201, '{"ok":true}');
+    const row = await journal.insertWrite(write("w-9", { idempotencyKey: "k-1" }));
+    assert.equal(row?.state, "done");
+    assert.equal(row?.answerStatus, 201);
+    assert.equal(row?.answerBody, '{"ok":true}');
+  });
+
+  it("lists only open writes, oldest first", async () => {
+    await journal.insertWrite(write("late", { createdAt: 3 }));
+    await journal.insertWrite(write("early", { createdAt: 1 }));
+    await journal.insertWrite(write("done", { createdAt: 2 }));
+    await journal.finish("done", 200, "{}");
+    assert.deepEqual(
+      (await journal.openWrites()).map((w) => w.id),
+      ["early", "late"],
+    );
+  });
+
+  it("marks a fee held", async () => {
+    await journal.insertWrite(write("w-1"));
+    await journal.markFeeHeld("w-1");
+    assert.equal((await journal.byId("w-1"))?.feeHeld, true);
+  });
+
+  it("forgets a write with its transactions, so its key runs afresh", async () => {
+    await journal.insertWrite(write("w-1", { idempotencyKey: "k-1" }));
+    await journal.insertWrite(write("w-2"));
+    await journal.addTx(tx("0x01", "w-1", 0));
+    await journal.addTx(tx("0x02", "w-2", 1));
+    await journal.forget("w-1");
+    assert.equal(await journal.byId("w-1"), undefined);
+    assert.deepEqual(await journal.txsOf("w-1"), [], "its transactions went with it");
+    assert.equal((await journal.txsOf("w-2")).length, 1, "another write's transactions stay");
+    assert.equal(await journal.insertWrite(write("w-3", { idempotencyKey: "k-1" })), null);
+  });
+
+  it("adds transactions once per hash and lists them in the order sent, nonces as numbers", async () => {
+    await journal.insertWrite(write("w-1"));
+    await journal.addTx(tx("0xbb", "w-1", 7, 20));
+    await journal.addTx(tx("0xaa", "w-1", 7, 10));
+    await journal.addTx({ ...tx("0xaa", "w-1", 8, 30), raw: "0xdifferent" });
+    assert.deepEqual(await journal.txsOf("w-1"), [tx("0xaa", "w-1", 7, 10), tx("0xbb", "w-1", 7, 20)]);
+    await journal.dropTx("0xaa");
+    assert.deepEqual(await journal.txsOf("w-1"), [tx("0xbb", "w-1", 7, 20)]);
+  });
+
+  it("refuses a transaction of an unknown write", async () => {
+    await assert.rejects(journal.addTx(tx("0x01", "missing", 0)));
+  });
+
+  it("knows the highest nonce ever signed, -1 when none", async () => {
+    assert.equal(await journal.maxNonce(), -1);
+    await journal.insertWrite(write("w-1"));
+    await journal.insertWrite(write("w-2"));
+    await journal.addTx(tx("0x01", "w-1", 3));
+    await journal.addTx(tx("0x02", "w-2", 12));
+    await journal.addTx(tx("0x03", "w-1", 5));
+    assert.equal(await journal.maxNonce(), 12);
+    await journal.dropTx("0x02");
+    assert.equal(await journal.maxNonce(), 5);
+  });
+
+  it("keeps nonces beyond 2^31 exact", async () => {
+    await journal.insertWrite(write("w-1"));
+    await journal.addTx(tx("0x01", "w-1", 2 ** 40 + 1));
+    assert.equal(await journal.maxNonce(), 2 ** 40 + 1);
+    assert.equal((await journal.txsOf("w-1"))[0].nonce, 2 ** 40 + 1);
+  });
+
+  it("binds to a chain: new the first time, same again, changed for another genesis", async () => {
+    assert.equal(await journal.bindChain("0xgenesis-a"), "new");
+    assert.equal(await journal.bindChain("0xgenesis-a"), "same");
+    assert.equal(await journal.bindChain("0xgenesis-b"), "changed");
+    assert.equal(await journal.bindChain("0xgenesis-b"), "same", "the new genesis is remembered");
+    await journal.clear();
+    assert.equal(await journal.bindChain("0xgenesis-b"), "same", "clear() empties the writes, not the binding");
+  });
+
+  it("clears every write and transaction", async () => {
+    await journal.insertWrite(write("w-1", { idempotencyKey: "k-1" }));
+    await journal.addTx(tx("0x01", "w-1", 4));
+    await journal.clear();
+    assert.deepEqual(await journal.openWrites(), []);
+    assert.deepEqual(await journal.txsOf("w-1"), []);
+    assert.equal(await journal.maxNonce(), -1);
+    assert.equal(await journal.byKey("u-1", "k-1"), undefined);
+  });
+});

@@ -1,0 +1,465 @@
+import assert from "node:assert/strict";
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import {
+  type Hex,
+  HttpRequestError,
+  hexToString,
+  InternalRpcError,
+  InvalidInputRpcError,
+  keccak256,
+  type PublicClient,
+  parseTransaction,
+  RpcRequestError,
+  recoverTransactionAddress,
+  stringToHex,
+  TimeoutError,
+  type TransactionReceipt,
+  TransactionReceiptNotFoundError,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
+import { Journal, type TxRow } from "./journal.ts";
+import { type Call, Relayer, RelayerUnavailableError, TxPendingError } from "./relayer.ts";
+import { openSql, type Sql } from "./sql.ts";
+
+// Hardhat's first test account: a fixed, public key.
+const account = privateKeyToAccount("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
+const CHAIN_ID = 31337;
+const TO = "0x00000000000000000000000000000000000000c0" as const;
+const GAS = 100_000n;
+const MIN_BALANCE = 10n ** 15n;
+const REPLACE_AFTER_MS = 100;
+
+let dir: string;
+let sql: Sql;
+let journal: Journal;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "relayer-test-"));
+  sql = await openSql({ dataDir: dir, schema: "relayer_test", timeoutMs: 10_000 });
+  journal = new Journal(sql);
+  await journal.migrate();
+});
+afterAll(async () => {
+  await sql?.close();
+  await rm(dir, { recursive: true, force: true });
+});
+beforeEach(() => journal.clear());
+
+/** A call whose data names its write, so the node can tell whose bytes it received. */
+const callOf = (writeId: string, value = 0n): Call => ({ to: TO, data: stringToHex(writeId), value, gas: GAS });
+
+async function newWrite(id: string): Promise<string> {
+  await journal.insertWrite({
+    id,
+    userId: "u-1",
+    kind: "spawn",
+    idempotencyKey: null,
+    requestHash: id,
+    feeHeld: false,
+    createdAt: 0,
+  });
+  return id;
+}
+
+const rpcRefusal = (message: string) =>
+  new RpcRequestError({ body: {}, error: { code: -32010, message }, url: "http://node.test" });
+
+/**
+ * What viem's http transport actually throws when a node answers eth_sendRawTransaction with
+ * {"code": -32000, ...} (geth's code for "nonce too low", "replacement transaction underpriced",
+ * "max fee per gas less than block base fee", "insufficient funds"): the RpcRequestError wrapped
+ * in an InvalidInputRpcError, which is an RpcError and NOT an RpcRequestError.
+ */
+const viemRefusal = (message: string) =>
+  new InvalidInputRpcError(
+    new RpcRequestError({ body: {}, error: { code: -32000, message }, url: "http://node.test" }),
+  );
+
+/** The PublicClient methods the relayer calls, over a scripted node. */
+class FakeNode {
+  fees = { maxFeePerGas: 2_000_000_000n, maxPriorityFeePerGas: 1_000_000_000n };
+  balance = 10n ** 20n;
+  pending = 0;
+  latest = 0;
+  readonly received: Hex[] = [];
+  readonly mined = new Set<Hex>();
+  countReads = 0;
+  /** Runs as the node receives bytes; throwing refuses them. */
+  onSend?: (raw: Hex) => Promise<void> | void;
+  /** Runs on every receipt lookup (a clock that moves, a transaction mined on the 3rd look). */
+  onReceipt?: (hash: Hex) => void;
+
+  readonly client = {
+    estimateFeesPerGas: async () => ({ ...this.fees }),
+    getBalance: async ({ address }: { address: string }) => {
+      assert.equal(address, account.address);
+      return this.balance;
+    },
+    getTransactionCount: async ({ address, blockTag }: { address: string; blockTag: string }) => {
+      assert.equal(address, account.address);
+      this.countReads++;
+      return blockTag === "pending" ? this.pending : this.latest;
+    },
+    sendRawTransaction: async ({ serializedTransaction }: { serializedTransaction: Hex }) => {
+      this.received.push(serializedTransaction);
+      await this.onSend?.(serializedTransaction);
+      return keccak256(serializedTransaction);
+    },
+    getTransactionReceipt: async ({ hash }: { hash: Hex }) => {
+      this.onReceipt?.(hash);
+      if (this.mined.has(hash)) return { transactionHash: hash, status: "success" } as TransactionReceipt;
+      throw new TransactionReceiptNotFoundError({ hash });
+    },
+  } as unknown as PublicClient;
+}
+
+let clock: number;
+let node: FakeNode;
+let relayer: Relayer;
+let broadcastHooks: TxRow[];
+
+beforeEach(() => {
+  clock = 1_000_000;
+  node = new FakeNode();
+  broadcastHooks = [];
+  relayer = new Relayer({
+    client: node.client,
+    account,
+    chainId: CHAIN_ID,
+    journal,
+    receiptTimeoutMs: 0,
+    replaceAfterMs: REPLACE_AFTER_MS,
+    pollMs: 1,
+    minBalanceWei: MIN_BALANCE,
+    now: () => clock,
+    beforeBroadcast: (tx) => void broadcastHooks.push(tx),
+  });
+});
+
+const nonceOf = (raw: Hex) => parseTransaction(raw).nonce;
+
+describe("Relayer.send", () => {
+  it("gives concurrent sends consecutive nonces from the journal's max + 1, each journalled before broadcast", async () => {
+    node.pending = 3;
+    await newWrite("old");
+    await journal.addTx({ hash: "0x01", writeId: "old", nonce: 6, raw: "0x01", sentAt: 0 });
+    const ids = await Promise.all(["a", "b", "c", "d", "e"].map(newWrite));
+    const journalledAtBroadcast: boolean[] = [];
+    node.onSend = async (raw) => {
+      const writeId = hexToString(parseTransaction(raw).data!);
+      const rows = await journal.txsOf(writeId);
+      journalledAtBroadcast.push(
+        rows.some((r) => r.hash === keccak256(raw) && r.raw === raw && r.nonce === nonceOf(raw)),
+      );
+    };
+    const txs = await Promise.all(ids.map((id) => relayer.send(id, callOf(id))));
+
+    assert.deepEqual(
+      txs.map((t) => t.nonce).sort((x, y) => x - y),
+      [7, 8, 9, 10, 11],
+    );
+    assert.deepEqual(journalledAtBroadcast, [true, true, true, true, true]);
+    assert.equal(node.received.length, 5);
+    assert.equal(node.countReads, 1, "the nonce is read from the chain once, then counted here");
+    assert.deepEqual(
+      broadcastHooks.map((t) => t.hash),
+      node.received.map((raw) => keccak256(raw)),
+      "beforeBroadcast saw each journalled transaction before its bytes went out",
+    );
+    for (const [i, tx] of txs.entries()) {
+      assert.equal(tx.hash, keccak256(tx.raw));
+      assert.equal(tx.writeId, ids[i]);
+      assert.equal(tx.sentAt, clock);
+      const parsed = parseTransaction(tx.raw);
+      assert.equal(parsed.type, "eip1559");
+      assert.equal(parsed.chainId, CHAIN_ID);
+      assert.equal(parsed.to, TO);
+      assert.equal(parsed.gas, GAS);
+      assert.equal(parsed.maxFeePerGas, node.fees.maxFeePerGas);
+      assert.equal(hexToString(parsed.data!), ids[i]);
+      assert.equal(await recoverTransactionAddress({ serializedTransaction: tx.raw as never }), account.address);
+      assert.deepEqual(await journal.txsOf(ids[i]), [tx]);
+    }
+  });
+
+  it("starts at the chain's pending count when it is ahead of the journal", async () => {
+    node.pending = 42;
+    await newWrite("old");
+    await journal.addTx({ hash: "0x01", writeId: "old", nonce: 6, raw: "0x01", sentAt: 0 });
+    const a = await relayer.send(await newWrite("a"), callOf("a"));
+    const b = await relayer.send(await newWrite("b"), callOf("b"));
+    assert.deepEqual([a.nonce, b.nonce], [42, 43]);
+  });
+
+  it("refuses with RelayerUnavailableError below value + gas * maxFee + reserve, taking no nonce", async () => {
+    const value = 5n * 10n ** 15n;
+    const needed = value + GAS * node.fees.maxFeePerGas + MIN_BALANCE;
+    node.balance = needed - 1n;
+    node.pending = 9;
+    const id = await newWrite("a");
+    await assert.rejects(relayer.send(id, callOf(id, value)), (error: Error) => {
+      assert.ok(error instanceof RelayerUnavailableError);
+      assert.match(error.message, new RegExp(`${needed - 1n} wei.*${needed} wei`));
+      return true;
+    });
+    assert.equal(node.countReads, 0);
+    assert.equal(node.received.length, 0);
+    assert.equal(await journal.maxNonce(), -1);
+
+    node.balance = needed;
+    const tx = await relayer.send(id, callOf(id, value));
+    assert.equal(tx.nonce, 9, "the refused send took no nonce");
+    assert.equal(parseTransaction(tx.raw).value, value);
+  });
+
+  it("drops the journal row of bytes the node refused, and the next send re-reads and reuses the nonce", async () => {
+    node.pending = 5;
+    const a = await newWrite("a");
+    node.onSend = () => {
+      throw rpcRefusal("insufficient funds for gas * price + value");
+    };
+    await assert.rejects(relayer.send(a, callOf(a)), RpcRequestError);
+    assert.deepEqual(await journal.txsOf(a), []);
+    assert.equal(await journal.maxNonce(), -1);
+
+    node.onSend = undefined;
+    const b = await newWrite("b");
+    const tx = await relayer.send(b, callOf(b));
+    assert.equal(tx.nonce, 5);
+    assert.equal(node.countReads, 2, "the nonce was read from the chain again");
+  });
+
+  it("re-reads the chain's nonce after a 'nonce too low' refusal", async () => {
+    node.pending = 5;
+    const a = await newWrite("a");
+    node.onSend = () => {
+      throw new Error("nonce too low: next nonce 8, tx nonce 5");
+    };
+    await assert.rejects(relayer.send(a, callOf(a)), /nonce too low/);
+    assert.deepEqual(await journal.txsOf(a), []);
+    node.onSend = undefined;
+    node.pending = 8;
+    assert.equal((await relayer.send(a, callOf(a))).nonce, 8);
+  });
+
+  // BUG (api/relayer/relayer.ts, send()): the nonce is freed only on `instanceof RpcRequestError`,
+  // but viem's transport wraps every node answer with a standard code (-32000, -32603, -32003) in
+  // an RpcError subclass (InvalidInputRpcError here), so a refusal such as "max fee per gas less
+  // than block base fee" leaves nextNonce advanced: a nonce gap that strands every later
+  // transaction until a restart. Proposed fix: in send()'s catch, reset `this.nextNonce =
+  // undefined` on any error (signAndBroadcast only throws once the row is dropped or was never
+  // written, so re-reading max(pending, journal max + 1) is always safe). Remove `.fails` then.
+  it.fails("reuses the nonce after a refusal as viem actually reports it (InvalidInputRpcError)", async () => {
+    node.pending = 5;
+    const a = await newWrite("a");
+    node.onSend = () => {
+      throw viemRefusal("max fee per gas less than block base fee");
+    };
+    await assert.rejects(relayer.send(a, callOf(a)), InvalidInputRpcError);
+    assert.deepEqual(await journal.txsOf(a), [], "the refused row is dropped (this part holds)");
+    node.onSend = undefined;
+    assert.equal((await relayer.send(a, callOf(a))).nonce, 5);
+  });
+
+  for (const [name, lost] of [
+    ["a timeout", () => new TimeoutError({ body: {}, url: "http://node.test" })],
+    ["a lost connection", () => new HttpRequestError({ url: "http://node.test", details: "ECONNRESET" })],
+  ] as const) {
+    it(`keeps the row after ${name} on broadcast, does not reuse its nonce, and mined() rebroadcasts it`, async () => {
+      node.pending = 2;
+      const a = await newWrite("a");
+      node.onSend = () => {
+        throw lost();
+      };
+      const tx = await relayer.send(a, callOf(a));
+      assert.deepEqual(await journal.txsOf(a), [tx]);
+      node.onSend = undefined;
+
+      const b = await newWrite("b");
+      assert.equal((await relayer.send(b, callOf(b))).nonce, 3, "the node may hold nonce 2");
+
+      node.received.length = 0;
+      await assert.rejects(relayer.mined(a, { timeoutMs: 0, nudge: true }), TxPendingError);
+      assert.deepEqual(node.received, [tx.raw], "the same bytes again");
+      node.mined.add(tx.hash);
+      assert.equal((await relayer.mined(a, { timeoutMs: 0 })).transactionHash, tx.hash);
+    });
+  }
+
+  it("keeps the row when the node mined the transaction yet answered an error (Hardhat automine revert)", async () => {
+    const a = await newWrite("a");
+    node.onSend = (raw) => {
+      node.mined.add(keccak256(raw));
+      throw new InternalRpcError(new Error("execution reverted"));
+    };
+    const tx = await relayer.send(a, callOf(a));
+    assert.deepEqual(await journal.txsOf(a), [tx]);
+    node.onSend = undefined;
+    assert.equal((await relayer.send(a, callOf(a))).nonce, tx.nonce + 1);
+  });
+
+  it("takes a node's 'already known' as a successful broadcast", async () => {
+    const a = await newWrite("a");
+    node.onSend = () => {
+      throw rpcRefusal("already known");
+    };
+    const tx = await relayer.send(a, callOf(a));
+    assert.deepEqual(await journal.txsOf(a), [tx]);
+  });
+});
+
+describe("Relayer.mined", () => {
+  it("throws for a write without a transaction", async () => {
+    const a = await newWrite("a");
+    await assert.rejects(relayer.mined(a, { timeoutMs: 0 }), /has no transaction/);
+  });
+
+  it("polls until the transaction is mined and returns its receipt", async () => {
+    const a = await newWrite("a");
+    const tx = await relayer.send(a, callOf(a));
+    let looks = 0;
+    node.onReceipt = (hash) => {
+      if (++looks === 3) node.mined.add(hash);
+    };
+    const receipt = await relayer.mined(a, { timeoutMs: 10_000 });
+    assert.equal(receipt.transactionHash, tx.hash);
+    assert.equal(looks, 3);
+  });
+
+  it("throws TxPendingError with the hash once the (injected) clock passes the timeout", async () => {
+    const a = await newWrite("a");
+    const tx = await relayer.send(a, callOf(a));
+    let looks = 0;
+    node.onReceipt = () => {
+      looks++;
+      clock += 10;
+    };
+    await assert.rejects(relayer.mined(a, { timeoutMs: 30 }), (error: Error) => {
+      assert.ok(error instanceof TxPendingError);
+      assert.equal(error.hash, tx.hash);
+      return true;
+    });
+    assert.equal(looks, 3, "looked until the clock (moved 10 ms by each look) reached the deadline");
+    assert.equal((await journal.txsOf(a)).length, 1, "not stuck long enough to be replaced");
+  });
+
+  it("timeoutMs 0 takes one look", async () => {
+    const a = await newWrite("a");
+    await relayer.send(a, callOf(a));
+    let looks = 0;
+    node.onReceipt = () => void looks++;
+    await assert.rejects(relayer.mined(a, { timeoutMs: 0 }), TxPendingError);
+    assert.equal(looks, 1);
+  });
+
+  it("replaces a stuck transaction with the same nonce and fees raised by at least 12.5%", async () => {
+    node.pending = 4;
+    node.latest = 4;
+    const a = await newWrite("a");
+    const stuck = await relayer.send(a, callOf(a));
+    clock += REPLACE_AFTER_MS;
+    await assert.rejects(relayer.mined(a, { timeoutMs: 0 }), TxPendingError);
+
+    const txs = await journal.txsOf(a);
+    assert.equal(txs.length, 2);
+    assert.deepEqual(txs[0], stuck);
+    const replacement = txs[1];
+    assert.equal(node.received.at(-1), replacement.raw, "the replacement was broadcast");
+    assert.equal(replacement.nonce, 4);
+    assert.equal(replacement.sentAt, clock);
+    const before = parseTransaction(stuck.raw);
+    const after = parseTransaction(replacement.raw);
+    assert.equal(after.nonce, 4);
+    assert.ok(after.maxFeePerGas! * 1000n >= before.maxFeePerGas! * 1125n, `maxFeePerGas ${after.maxFeePerGas}`);
+    assert.ok(
+      after.maxPriorityFeePerGas! * 1000n >= before.maxPriorityFeePerGas! * 1125n,
+      `maxPriorityFeePerGas ${after.maxPriorityFeePerGas}`,
+    );
+    assert.deepEqual(
+      [after.to, after.data, after.value, after.gas],
+      [before.to, before.data, before.value, before.gas],
+    );
+    assert.equal(await recoverTransactionAddress({ serializedTransaction: replacement.raw as never }), account.address);
+
+    // Whichever version is mined counts.
+    node.mined.add(stuck.hash);
+    assert.equal((await relayer.mined(a, { timeoutMs: 0 })).transactionHash, stuck.hash);
+    node.mined.clear();
+    node.mined.add(replacement.hash);
+    assert.equal((await relayer.mined(a, { timeoutMs: 0 })).transactionHash, replacement.hash);
+  });
+
+  it("replaces at the node's current fees when they rose beyond 12.5%", async () => {
+    const a = await newWrite("a");
+    await relayer.send(a, callOf(a));
+    node.fees = {
+      maxFeePerGas: 3n * node.fees.maxFeePerGas,
+      maxPriorityFeePerGas: 3n * node.fees.maxPriorityFeePerGas,
+    };
+    clock += REPLACE_AFTER_MS;
+    await assert.rejects(relayer.mined(a, { timeoutMs: 0 }), TxPendingError);
+    const after = parseTransaction((await journal.txsOf(a))[1].raw);
+    assert.equal(after.maxFeePerGas, node.fees.maxFeePerGas);
+    assert.equal(after.maxPriorityFeePerGas, node.fees.maxPriorityFeePerGas);
+  });
+
+  it("does not replace once the chain confirmed the nonce (another version is mined)", async () => {
+    node.pending = 4;
+    const a = await newWrite("a");
+    await relayer.send(a, callOf(a));
+    node.latest = 5;
+    clock += REPLACE_AFTER_MS;
+    await assert.rejects(relayer.mined(a, { timeoutMs: 0 }), TxPendingError);
+    assert.equal((await journal.txsOf(a)).length, 1);
+  });
+
+  it("keeps polling when the node refuses the replacement (RpcRequestError), dropping its row", async () => {
+    const a = await newWrite("a");
+    const stuck = await relayer.send(a, callOf(a));
+    node.onSend = () => {
+      throw rpcRefusal("replacement transaction underpriced");
+    };
+    clock += REPLACE_AFTER_MS;
+    await assert.rejects(relayer.mined(a, { timeoutMs: 0 }), TxPendingError);
+    assert.deepEqual(await journal.txsOf(a), [stuck]);
+  });
+
+  // BUG (api/relayer/relayer.ts, replace()): the same class check as in send(): viem reports geth's
+  // "replacement transaction underpriced" (-32000) as InvalidInputRpcError, not RpcRequestError,
+  // so mined() throws it instead of polling on, and the write fails with an unexpected error
+  // while its transaction is still pending. Proposed fix: `if (error instanceof RpcRequestError ||
+  // error instanceof RpcError) return;` (import RpcError from viem). Remove `.fails` then.
+  it.fails("keeps polling when the node refuses the replacement as viem actually reports it", async () => {
+    const a = await newWrite("a");
+    await relayer.send(a, callOf(a));
+    node.onSend = () => {
+      throw viemRefusal("replacement transaction underpriced");
+    };
+    clock += REPLACE_AFTER_MS;
+    await assert.rejects(relayer.mined(a, { timeoutMs: 0 }), TxPendingError);
+  });
+
+  it("rebroadcasts the latest version once half of replaceAfterMs passes without a receipt", async () => {
+    const a = await newWrite("a");
+    const tx = await relayer.send(a, callOf(a));
+    node.received.length = 0;
+    let looks = 0;
+    let receivedAt49 = -1;
+    node.onReceipt = (hash) => {
+      looks++;
+      if (looks === 2) clock += REPLACE_AFTER_MS / 2 - 1;
+      if (looks === 3) {
+        receivedAt49 = node.received.length;
+        clock += 1;
+      }
+      if (looks === 4) node.mined.add(hash);
+    };
+    assert.equal((await relayer.mined(a, { timeoutMs: 10_000 })).transactionHash, tx.hash);
+    assert.equal(receivedAt49, 0, "nothing rebroadcast before half of replaceAfterMs");
+    assert.deepEqual(node.received, [tx.raw], "the same bytes, once");
+    assert.equal((await journal.txsOf(a)).length, 1, "and not replaced");
+  });
+});

@@ -1,0 +1,198 @@
+import assert from "node:assert/strict";
+import { describe, it } from "vitest";
+import { ApiError } from "../../lib/http/index.ts";
+import { ExchangeClient, type SignedRequest } from "./exchange-client.ts";
+
+/** What the client sent, and a scripted answer. */
+interface Sent {
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  body: unknown;
+  signal: AbortSignal;
+}
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+function clientWith(answer: (sent: Sent) => Response | Promise<Response>, timeoutMs = 5_000) {
+  const sent: Sent[] = [];
+  const fakeFetch = (async (input: string | URL | Request, init?: RequestInit) => {
+    const request: Sent = {
+      url: String(input),
+      method: init?.method ?? "GET",
+      headers: Object.fromEntries(new Headers(init?.headers).entries()),
+      body: JSON.parse(String(init?.body)),
+      signal: init!.signal!,
+    };
+    sent.push(request);
+    return answer(request);
+  }) as typeof fetch;
+  const client = new ExchangeClient({
+    baseUrl: "http://exchange.test:7001",
+    serviceSecret: "s3cret",
+    timeoutMs,
+    fetch: fakeFetch,
+  });
+  return { client, sent };
+}
+
+const request: SignedRequest = {
+  method: "POST",
+  url: "https://api.example/api/launchpad/spawn",
+  body: '{"name":"A"}',
+  headers: { "API-PublicKey": "pk", "API-Signature": "sig", "API-Timestamp": "1700000000000" },
+};
+
+const hold = { holdId: "w-1", userId: "u-1", currency: "USDC", amount: "2.5", memo: "spawn ABC" };
+
+/** The ApiError `promise` rejects with. */
+async function apiErrorOf(promise: Promise<unknown>): Promise<ApiError> {
+  try {
+    await promise;
+  } catch (error) {
+    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail("expected a rejection");
+}
+
+describe("ExchangeClient.verify", () => {
+  it("posts the signed request with the service secret and returns the caller, address lower-cased", async () => {
+    const { client, sent } = clientWith(() =>
+      json(200, { userId: "u-1", level: 25, address: "0xAbCdEf0123456789aBcDeF0123456789AbCdEf01" }),
+    );
+    const caller = await client.verify(request);
+    assert.deepEqual(caller, { userId: "u-1", level: 25, address: "0xabcdef0123456789abcdef0123456789abcdef01" });
+    assert.equal(sent.length, 1);
+    assert.equal(sent[0].url, "http://exchange.test:7001/internal/verify-signature");
+    assert.equal(sent[0].method, "POST");
+    assert.equal(sent[0].headers["x-service-secret"], "s3cret");
+    assert.equal(sent[0].headers["content-type"], "application/json");
+    assert.deepEqual(sent[0].body, request, "the exact signed request, body bytes included");
+  });
+
+  it("keeps a caller without a linked address as null", async () => {
+    const { client } = clientWith(() => json(200, { userId: "u-2", level: 0, address: null }));
+    assert.deepEqual(await client.verify(request), { userId: "u-2", level: 0, address: null });
+  });
+
+  it("turns the exchange's 401 into 401 UNAUTHORIZED with the exchange's message", async () => {
+    const { client } = clientWith(() => json(401, { code: "UNAUTHORIZED", message: "signature does not match" }));
+    const error = await apiErrorOf(client.verify(request));
+    assert.equal(error.status, 401);
+    assert.equal(error.code, "UNAUTHORIZED");
+    assert.equal(error.message, "signature does not match");
+  });
+
+  it("answers 503 UNAVAILABLE when the exchange cannot be reached (fetch rejects)", async () => {
+    const { client } = clientWith(() => Promise.reject(new TypeError("fetch failed")));
+    const error = await apiErrorOf(client.verify(request));
+    assert.equal(error.status, 503);
+    assert.equal(error.code, "UNAVAILABLE");
+    assert.match(error.message, /not reachable/);
+  });
+
+  it("answers 503 UNAVAILABLE once timeoutMs passes without an answer, aborting the request", async () => {
+    let aborted: AbortSignal | undefined;
+    const { client } = clientWith(
+      ({ signal }) =>
+        new Promise<Response>((_, reject) => {
+          assert.equal(signal.aborted, false, "not aborted before the deadline");
+          signal.addEventListener("abort", () => {
+            aborted = signal;
+            reject(signal.reason);
+          });
+        }),
+      20,
+    );
+    const error = await apiErrorOf(client.verify(request));
+    assert.equal(error.status, 503);
+    assert.equal(error.code, "UNAVAILABLE");
+    assert.match(error.message, /no answer in time/);
+    assert.ok(aborted?.aborted, "the request's signal was aborted");
+  });
+
+  it("answers 503 when the exchange itself answers 5xx or 429, even without a JSON body", async () => {
+    for (const status of [500, 502, 503, 429]) {
+      const { client } = clientWith(() => new Response("<html>bad gateway</html>", { status }));
+      const error = await apiErrorOf(client.verify(request));
+      assert.equal(error.status, 503, `exchange answered ${status}`);
+      assert.equal(error.code, "UNAVAILABLE");
+      assert.match(error.message, new RegExp(`answered ${status}`));
+    }
+  });
+
+  it("answers 500 INTERNAL (an operator's problem, not the client's) to any other 4xx", async () => {
+    const { client } = clientWith(() => json(403, { code: "FORBIDDEN", message: "wrong service secret" }));
+    const error = await apiErrorOf(client.verify(request));
+    assert.equal(error.status, 500);
+    assert.equal(error.code, "INTERNAL");
+    assert.match(error.message, /403 FORBIDDEN/);
+    assert.doesNotMatch(error.message, /wrong service secret/, "the exchange's message is not passed to the client");
+  });
+});
+
+describe("ExchangeClient.hold", () => {
+  it("posts the hold and accepts 201 (made) and 200 (already made)", async () => {
+    for (const status of [201, 200]) {
+      const { client, sent } = clientWith(() => json(status, { holdId: "w-1" }));
+      await client.hold(hold);
+      assert.equal(sent[0].url, "http://exchange.test:7001/internal/fee-holds");
+      assert.equal(sent[0].method, "POST");
+      assert.equal(sent[0].headers["x-service-secret"], "s3cret");
+      assert.deepEqual(sent[0].body, hold);
+    }
+  });
+
+  it("turns 400 INSUFFICIENT_BALANCE into 402 INSUFFICIENT_FEE naming the fee", async () => {
+    const { client } = clientWith(() => json(400, { code: "INSUFFICIENT_BALANCE", message: "available 1.0 USDC" }));
+    const error = await apiErrorOf(client.hold(hold));
+    assert.equal(error.status, 402);
+    assert.equal(error.code, "INSUFFICIENT_FEE");
+    assert.match(error.message, /2\.5 USDC/);
+    assert.match(error.message, /available 1\.0 USDC/);
+  });
+
+  it("answers 500 INTERNAL to any other 4xx, and 503 to a 5xx", async () => {
+    const { client } = clientWith(() => json(400, { code: "INVALID_PARAM", message: "amount: bad" }));
+    const invalid = await apiErrorOf(client.hold(hold));
+    assert.equal(invalid.status, 500);
+    assert.equal(invalid.code, "INTERNAL");
+    assert.match(invalid.message, /400 INVALID_PARAM/);
+    const conflict = await apiErrorOf(clientWith(() => new Response(null, { status: 409 })).client.hold(hold));
+    assert.equal(conflict.status, 500);
+    assert.equal(conflict.code, "INTERNAL");
+    const down = await apiErrorOf(clientWith(() => json(503, { code: "UNAVAILABLE", message: "" })).client.hold(hold));
+    assert.equal(down.status, 503);
+  });
+});
+
+describe("ExchangeClient.settle and release", () => {
+  it("settles with the reference, and only 200 is success", async () => {
+    const { client, sent } = clientWith(() => json(200, {}));
+    await client.settle("w-1", "0xabc");
+    assert.equal(sent[0].url, "http://exchange.test:7001/internal/fee-holds/w-1/settle");
+    assert.deepEqual(sent[0].body, { reference: "0xabc" });
+    const missing = await apiErrorOf(
+      clientWith(() => json(404, { code: "NOT_FOUND", message: "" })).client.settle("w", "r"),
+    );
+    assert.equal(missing.status, 500);
+  });
+
+  it("releases, and a hold the exchange never made (404) is fine", async () => {
+    for (const status of [200, 404]) {
+      const { client, sent } = clientWith(() => json(status, { code: "NOT_FOUND", message: "no such hold" }));
+      await client.release("w-1");
+      assert.equal(sent[0].url, "http://exchange.test:7001/internal/fee-holds/w-1/release");
+      assert.equal(sent[0].headers["x-service-secret"], "s3cret");
+      assert.deepEqual(sent[0].body, {});
+    }
+    const refused = await apiErrorOf(clientWith(() => json(400, { code: "X", message: "" })).client.release("w-1"));
+    assert.equal(refused.status, 500);
+    const down = await apiErrorOf(
+      clientWith(() => Promise.reject(new TypeError("fetch failed"))).client.release("w-1"),
+    );
+    assert.equal(down.status, 503);
+  });
+});
