@@ -245,14 +245,10 @@ describe("Relayer.send", () => {
     assert.equal((await relayer.send(a, callOf(a))).nonce, 8);
   });
 
-  // BUG (api/relayer/relayer.ts, send()): the nonce is freed only on `instanceof RpcRequestError`,
-  // but viem's transport wraps every node answer with a standard code (-32000, -32603, -32003) in
-  // an RpcError subclass (InvalidInputRpcError here), so a refusal such as "max fee per gas less
-  // than block base fee" leaves nextNonce advanced: a nonce gap that strands every later
-  // transaction until a restart. Proposed fix: in send()'s catch, reset `this.nextNonce =
-  // undefined` on any error (signAndBroadcast only throws once the row is dropped or was never
-  // written, so re-reading max(pending, journal max + 1) is always safe). Remove `.fails` then.
-  it.fails("reuses the nonce after a refusal as viem actually reports it (InvalidInputRpcError)", async () => {
+  // viem reports most node refusals (-32000, -32603, -32003) as RpcError subclasses such as
+  // InvalidInputRpcError, not RpcRequestError: any refusal must free the nonce, or every later
+  // transaction waits behind a gap.
+  it("reuses the nonce after a refusal as viem actually reports it (InvalidInputRpcError)", async () => {
     node.pending = 5;
     const a = await newWrite("a");
     node.onSend = () => {
@@ -427,12 +423,25 @@ describe("Relayer.mined", () => {
     assert.deepEqual(await journal.txsOf(a), [stuck]);
   });
 
+  // geth's "replacement transaction underpriced" arrives as InvalidInputRpcError: the old
+  // version stays in the pool, so the write keeps waiting for it.
+  it("keeps polling when the node refuses the replacement (RpcRequestError), dropping its row", async () => {
+    const a = await newWrite("a");
+    const stuck = await relayer.send(a, callOf(a));
+    node.onSend = () => {
+      throw rpcRefusal("replacement transaction underpriced");
+    };
+    clock += REPLACE_AFTER_MS;
+    await assert.rejects(relayer.mined(a, { timeoutMs: 0 }), TxPendingError);
+    assert.deepEqual(await journal.txsOf(a), [stuck]);
+  });
+
   // BUG (api/relayer/relayer.ts, replace()): the same class check as in send(): viem reports geth's
   // "replacement transaction underpriced" (-32000) as InvalidInputRpcError, not RpcRequestError,
   // so mined() throws it instead of polling on, and the write fails with an unexpected error
   // while its transaction is still pending. Proposed fix: `if (error instanceof RpcRequestError ||
   // error instanceof RpcError) return;` (import RpcError from viem). Remove `.fails` then.
-  it.fails("keeps polling when the node refuses the replacement as viem actually reports it", async () => {
+  it("keeps polling when the node refuses the replacement as viem actually reports it", async () => {
     const a = await newWrite("a");
     await relayer.send(a, callOf(a));
     node.onSend = () => {

@@ -6,6 +6,7 @@ import {
   keccak256,
   parseTransaction,
   type PublicClient,
+  RpcError,
   RpcRequestError,
   TimeoutError,
   type TransactionReceipt,
@@ -94,8 +95,9 @@ export class Relayer {
       try {
         return await this.signAndBroadcast(writeId, call, nonce, fees);
       } catch (error) {
-        // The node refused the bytes outright (not a lost connection): the nonce is still free.
-        if (error instanceof RpcRequestError || isNonceTooLow(error)) this.nextNonce = undefined;
+        // Nothing of this nonce stayed journalled (the node refused the bytes, or the journal
+        // failed): read the next one again, from the chain and the journal, rather than leave a gap.
+        this.nextNonce = undefined;
         throw error;
       }
     });
@@ -163,7 +165,7 @@ export class Relayer {
     const call = { to: previous.to!, data: previous.data ?? "0x", value: previous.value ?? 0n, gas: previous.gas! };
     await this.locked(() => this.signAndBroadcast(stuck.writeId, call, stuck.nonce, fees)).catch((error) => {
       // "replacement underpriced" or "already known": the old version stays in; keep polling.
-      if (error instanceof RpcRequestError) return;
+      if (error instanceof RpcRequestError || error instanceof RpcError) return;
       throw error;
     });
   }
@@ -228,8 +230,4 @@ export class Relayer {
     this.queue = run.catch(() => {});
     return run;
   }
-}
-
-function isNonceTooLow(error: unknown): boolean {
-  return /nonce too low|nonce has already been used/i.test(String((error as Error)?.message));
 }

@@ -18,7 +18,7 @@ import { type ProposalRow, toProposalJson } from "../agents/index.ts";
 import { findToken } from "../shared/token-lookup.ts";
 import type { ContractCall, WriteChain } from "./chain.ts";
 import { writeError } from "./errors.ts";
-import { KeyedLock } from "./keyed-lock.ts";
+import { KeyedLock } from "../../lib/keyed-lock.ts";
 import type { Caller, ExchangeClient } from "./exchange-client.ts";
 import { POOL_SIDES, type ProposeBody, type SpawnBody, VOTES, type VoteBody } from "./schemas.ts";
 import { tallyJson, tokensAsNumber } from "./tally.ts";

@@ -11,7 +11,7 @@ import {
 import { formatUnits, parseCurrencyUnits } from "../core/money/index.ts";
 import { DomainError, invalidInput } from "../core/result.ts";
 import type { Accounts } from "./accounts.ts";
-import { OneAtATime } from "./one-at-a-time.ts";
+import { KeyedLock } from "../../lib/keyed-lock.ts";
 import { balancesTouched } from "./order-rows.ts";
 import type { ExchangeStore } from "./ports.ts";
 import type { FeeHoldRow } from "./records.ts";
@@ -24,7 +24,7 @@ import type { Sequencer } from "./sequencer.ts";
 // twice. Each change is applied to the working ledger and committed with its ledger entry in one
 // transaction before the caller is answered, as deposits are.
 //
-// Commands on one hold id run one at a time (OneAtATime): each sees the previous one committed.
+// Commands on one hold id run one at a time (KeyedLock): each sees the previous one committed.
 // Open holds live in the working state (Sequencer.feeHolds, rebuilt by a reload); resolved ones
 // only in the database, which answers repeats.
 
@@ -51,7 +51,7 @@ export class FeeHolds {
   private readonly seq: Sequencer;
   private readonly accounts: Accounts;
   private readonly store: ExchangeStore;
-  private readonly perHold = new OneAtATime();
+  private readonly perHold = new KeyedLock();
 
   constructor(options: FeeHoldsOptions) {
     this.seq = options.sequencer;
@@ -74,7 +74,7 @@ export class FeeHolds {
       throw invalidInput("amount", `must be a positive ${currency.row.code} amount`);
     const amount = parsed.value;
     const code = currency.row.code;
-    return this.perHold.run(holdId, async () => {
+    return this.perHold.run([holdId], async () => {
       const existing = this.seq.feeHolds.get(holdId) ?? (await this.store.getFeeHold(holdId));
       if (existing !== null) {
         if (existing.userId !== args.userId || existing.currency !== code || existing.amount !== amount)
@@ -136,7 +136,7 @@ export class FeeHolds {
   }
 
   private resolve(holdId: string, action: FeeHoldAction, reference: string | null): Promise<FeeHoldRow> {
-    return this.perHold.run(holdId, async () => {
+    return this.perHold.run([holdId], async () => {
       const seq = this.seq;
       const open = seq.feeHolds.get(holdId);
       if (open === undefined) {

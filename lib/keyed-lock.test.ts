@@ -41,3 +41,27 @@ describe("KeyedLock", () => {
     expect(lock.size()).toBe(0);
   });
 });
+
+describe("KeyedLock, one key", () => {
+  it("runs tasks on one key in order, each after the previous finished, failures included", async () => {
+    const lock = new KeyedLock();
+    const log: string[] = [];
+    const step =
+      (name: string, fails = false) =>
+      async () => {
+        log.push(`start ${name}`);
+        await tick();
+        log.push(`end ${name}`);
+        if (fails) throw new Error(name);
+        return name;
+      };
+    const results = await Promise.allSettled([
+      lock.run(["k"], step("a")),
+      lock.run(["k"], step("b", true)),
+      lock.run(["k"], step("c")),
+    ]);
+    expect(log).toEqual(["start a", "end a", "start b", "end b", "start c", "end c"]);
+    expect(results.map((r) => r.status)).toEqual(["fulfilled", "rejected", "fulfilled"]);
+    expect(lock.size()).toBe(0);
+  });
+});
