@@ -425,22 +425,6 @@ describe("Relayer.mined", () => {
 
   // geth's "replacement transaction underpriced" arrives as InvalidInputRpcError: the old
   // version stays in the pool, so the write keeps waiting for it.
-  it("keeps polling when the node refuses the replacement (RpcRequestError), dropping its row", async () => {
-    const a = await newWrite("a");
-    const stuck = await relayer.send(a, callOf(a));
-    node.onSend = () => {
-      throw rpcRefusal("replacement transaction underpriced");
-    };
-    clock += REPLACE_AFTER_MS;
-    await assert.rejects(relayer.mined(a, { timeoutMs: 0 }), TxPendingError);
-    assert.deepEqual(await journal.txsOf(a), [stuck]);
-  });
-
-  // BUG (api/relayer/relayer.ts, replace()): the same class check as in send(): viem reports geth's
-  // "replacement transaction underpriced" (-32000) as InvalidInputRpcError, not RpcRequestError,
-  // so mined() throws it instead of polling on, and the write fails with an unexpected error
-  // while its transaction is still pending. Proposed fix: `if (error instanceof RpcRequestError ||
-  // error instanceof RpcError) return;` (import RpcError from viem). Remove `.fails` then.
   it("keeps polling when the node refuses the replacement as viem actually reports it", async () => {
     const a = await newWrite("a");
     await relayer.send(a, callOf(a));
