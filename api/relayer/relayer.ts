@@ -44,6 +44,11 @@ export interface RelayerOptions {
   /** Below this native balance (beyond what the transaction itself needs) the relayer refuses to send. */
   readonly minBalanceWei: bigint;
   readonly now?: () => number;
+  /**
+   * How long (ms) a fee estimate and the balance read are reused: one read per second serves
+   * every write of that second (the reserve covers what a second of writes can spend). Default 1000.
+   */
+  readonly chainStateTtlMs?: number;
   /** Called once the signed transaction is journalled, before its bytes are broadcast (the crash test). */
   readonly beforeBroadcast?: (tx: TxRow) => Promise<void> | void;
 }
@@ -72,35 +77,44 @@ export class Relayer {
   private readonly options: RelayerOptions;
   private nextNonce: number | undefined;
   private queue: Promise<unknown> = Promise.resolve();
+  /** Resolves when the last transaction given a turn has been broadcast (or failed). */
+  private broadcastTail: Promise<void> = Promise.resolve();
   private readonly now: () => number;
+  private readonly fees: Cached<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }>;
+  private readonly balance: Cached<bigint>;
 
   constructor(options: RelayerOptions) {
     this.options = options;
     this.address = options.account.address;
     this.now = options.now ?? Date.now;
+    const ttl = options.chainStateTtlMs ?? 1_000;
+    this.fees = new Cached(ttl, this.now, () => options.client.estimateFeesPerGas());
+    this.balance = new Cached(ttl, this.now, () => options.client.getBalance({ address: this.address }));
   }
 
   /** Signs, journals and broadcasts `call` for write `writeId` with the next nonce. */
   async send(writeId: string, call: Call): Promise<TxRow> {
-    const { client } = this.options;
-    const fees = await client.estimateFeesPerGas();
-    const balance = await client.getBalance({ address: this.address });
+    const [fees, balance] = await Promise.all([this.fees.get(), this.balance.get()]);
     const needed = call.value + call.gas * fees.maxFeePerGas + this.options.minBalanceWei;
+    if (balance < needed) this.balance.forget();
     if (balance < needed)
       throw new RelayerUnavailableError(
         `the relayer's balance (${balance} wei) is below what the transaction needs plus its reserve (${needed} wei); the operator must top it up`,
       );
-    return this.locked(async () => {
+    // One at a time, in nonce order: the nonce, the signature and the transaction's turn to be
+    // broadcast. The journal write then overlaps earlier broadcasts; broadcasts keep nonce order.
+    const { tx, turn } = await this.locked(async () => {
       const nonce = await this.takeNonce();
-      try {
-        return await this.signAndBroadcast(writeId, call, nonce, fees);
-      } catch (error) {
-        // Nothing of this nonce stayed journalled (the node refused the bytes, or the journal
-        // failed): read the next one again, from the chain and the journal, rather than leave a gap.
-        this.nextNonce = undefined;
-        throw error;
-      }
+      return { tx: await this.sign(writeId, call, nonce, fees), turn: this.nextTurn() };
     });
+    try {
+      return await this.journalAndBroadcast(tx, turn);
+    } catch (error) {
+      // Nothing of this nonce stayed journalled (the node refused the bytes, or the journal
+      // failed): read the next one again, from the chain and the journal, rather than leave a gap.
+      this.nextNonce = undefined;
+      throw error;
+    }
   }
 
   /**
@@ -115,9 +129,10 @@ export class Relayer {
     const { client, journal } = this.options;
     const deadline = this.now() + timeoutMs;
     let lastBroadcast = nudge ? Number.NEGATIVE_INFINITY : this.now();
+    // Read once: later versions are the ones replace() signs here, appended as they are made.
+    const txs = await journal.txsOf(writeId);
+    if (txs.length === 0) throw new Error(`write ${writeId} has no transaction`);
     for (;;) {
-      const txs = await journal.txsOf(writeId);
-      if (txs.length === 0) throw new Error(`write ${writeId} has no transaction`);
       for (const tx of txs) {
         const receipt = await client.getTransactionReceipt({ hash: tx.hash }).catch((error) => {
           if (error instanceof TransactionReceiptNotFoundError) return undefined;
@@ -127,8 +142,10 @@ export class Relayer {
       }
       const latest = txs[txs.length - 1]!;
       const t = this.now();
-      if (t - latest.sentAt >= this.options.replaceAfterMs) await this.replace(latest);
-      else if (t - lastBroadcast >= Math.min(5_000, this.options.replaceAfterMs / 2)) {
+      if (t - latest.sentAt >= this.options.replaceAfterMs) {
+        const replacement = await this.replace(latest);
+        if (replacement) txs.push(replacement);
+      } else if (t - lastBroadcast >= Math.min(5_000, this.options.replaceAfterMs / 2)) {
         lastBroadcast = t;
         await this.broadcast(latest.raw).catch(() => {});
       }
@@ -147,13 +164,13 @@ export class Relayer {
     return this.options.client.getTransactionCount({ address: this.address, blockTag: "pending" });
   }
 
-  private async replace(stuck: TxRow): Promise<void> {
+  private async replace(stuck: TxRow): Promise<TxRow | undefined> {
     const { client } = this.options;
     const confirmed = await client.getTransactionCount({ address: this.address, blockTag: "latest" });
     // Another version of this nonce is mined: its receipt shows up on the next poll.
-    if (confirmed > stuck.nonce) return;
+    if (confirmed > stuck.nonce) return undefined;
     const previous = parseTransaction(stuck.raw);
-    const current = await client.estimateFeesPerGas();
+    const current = await this.fees.get(true);
     const bump = (old: bigint | undefined, now: bigint) => {
       const raised = ((old ?? 0n) * 1125n) / 1000n + 1n;
       return raised > now ? raised : now;
@@ -163,14 +180,15 @@ export class Relayer {
       maxPriorityFeePerGas: bump(previous.maxPriorityFeePerGas, current.maxPriorityFeePerGas),
     };
     const call = { to: previous.to!, data: previous.data ?? "0x", value: previous.value ?? 0n, gas: previous.gas! };
-    await this.locked(() => this.signAndBroadcast(stuck.writeId, call, stuck.nonce, fees)).catch((error) => {
+    const replacement = await this.sign(stuck.writeId, call, stuck.nonce, fees);
+    return this.journalAndBroadcast(replacement).catch((error) => {
       // "replacement underpriced" or "already known": the old version stays in; keep polling.
-      if (error instanceof RpcRequestError || error instanceof RpcError) return;
+      if (error instanceof RpcRequestError || error instanceof RpcError) return undefined;
       throw error;
     });
   }
 
-  private async signAndBroadcast(
+  private async sign(
     writeId: string,
     call: Call,
     nonce: number,
@@ -187,22 +205,39 @@ export class Relayer {
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     });
-    const tx: TxRow = { hash: keccak256(raw), writeId, nonce, raw, sentAt: this.now() };
-    await this.options.journal.addTx(tx);
-    await this.options.beforeBroadcast?.(tx);
+    return { hash: keccak256(raw), writeId, nonce, raw, sentAt: this.now() };
+  }
+
+  /** The next slot in the broadcast order: wait for the previous one, then call done(). */
+  private nextTurn(): Turn {
+    const previous = this.broadcastTail;
+    let done!: () => void;
+    this.broadcastTail = new Promise<void>((resolve) => (done = resolve));
+    return { previous, done };
+  }
+
+  /** Journals `tx`, then broadcasts it (after the transactions before it, given a turn). */
+  private async journalAndBroadcast(tx: TxRow, turn?: Turn): Promise<TxRow> {
     try {
-      await this.broadcast(raw);
-    } catch (error) {
-      // No answer (timeout, connection): the node may have the transaction. It is journalled and
-      // mined() rebroadcasts it, so the nonce is not reused.
-      if (error instanceof HttpRequestError || error instanceof TimeoutError) return tx;
-      // Some nodes (Hardhat with automine) mine a reverting transaction and still answer with
-      // the revert as an error: the nonce is used and the receipt says what happened.
-      if (await this.options.client.getTransactionReceipt({ hash: tx.hash }).catch(() => undefined)) return tx;
-      await this.options.journal.dropTx(tx.hash);
-      throw error;
+      await this.options.journal.addTx(tx);
+      await this.options.beforeBroadcast?.(tx);
+      await turn?.previous;
+      try {
+        await this.broadcast(tx.raw);
+      } catch (error) {
+        // No answer (timeout, connection): the node may have the transaction. It is journalled
+        // and mined() rebroadcasts it, so the nonce is not reused.
+        if (error instanceof HttpRequestError || error instanceof TimeoutError) return tx;
+        // Some nodes (Hardhat with automine) mine a reverting transaction and still answer with
+        // the revert as an error: the nonce is used and the receipt says what happened.
+        if (await this.options.client.getTransactionReceipt({ hash: tx.hash }).catch(() => undefined)) return tx;
+        await this.options.journal.dropTx(tx.hash);
+        throw error;
+      }
+      return tx;
+    } finally {
+      turn?.done();
     }
-    return tx;
   }
 
   private async broadcast(raw: Hex): Promise<void> {
@@ -229,5 +264,40 @@ export class Relayer {
     const run = this.queue.then(task, task);
     this.queue = run.catch(() => {});
     return run;
+  }
+}
+
+interface Turn {
+  readonly previous: Promise<void>;
+  readonly done: () => void;
+}
+
+/** A value read from the chain, reused for `ttlMs`; concurrent readers share one read. */
+class Cached<T> {
+  private value: { at: number; read: Promise<T> } | undefined;
+  private readonly ttlMs: number;
+  private readonly now: () => number;
+  private readonly load: () => Promise<T>;
+
+  constructor(ttlMs: number, now: () => number, load: () => Promise<T>) {
+    this.ttlMs = ttlMs;
+    this.now = now;
+    this.load = load;
+  }
+
+  get(fresh = false): Promise<T> {
+    const t = this.now();
+    if (fresh || this.value === undefined || t - this.value.at >= this.ttlMs) {
+      const read = this.load();
+      this.value = { at: t, read };
+      read.catch(() => {
+        if (this.value?.read === read) this.value = undefined;
+      });
+    }
+    return this.value.read;
+  }
+
+  forget(): void {
+    this.value = undefined;
   }
 }

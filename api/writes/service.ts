@@ -115,9 +115,13 @@ export class Writes {
     const { chain } = this.options;
     const proposalId = BigInt(body.proposalId);
     return this.relay(request, "vote", [`vote:${proposalId}:${voter}`], async () => {
-      const [token, proposal] = await Promise.all([
+      // One round trip for every read (the client batches them); the reads name the precise
+      // rejection, the estimate catches whatever they do not.
+      const [token, proposal, voted, prepared] = await Promise.all([
         findToken(this.options.db, request.tokenRef),
         chain.proposal(proposalId),
+        chain.hasVoted(proposalId, voter),
+        settled(chain.prepare(chain.voteCall(voter, body))),
       ]);
       if (proposal === undefined || proposal.workerId !== token.worker.id)
         throw writeError("PROPOSAL_NOT_FOUND", `no proposal ${proposalId} for the worker of ${request.tokenRef}`);
@@ -128,9 +132,8 @@ export class Writes {
         );
       if (proposal.state !== "Active")
         throw writeError("PROPOSAL_CLOSED", `proposal ${proposalId} is closed (${proposal.state.toLowerCase()})`);
-      if (await chain.hasVoted(proposalId, voter))
-        throw writeError("ALREADY_VOTED", `${voter} already voted on proposal ${proposalId}`);
-      return { call: await chain.prepare(chain.voteCall(voter, body)), fee: undefined };
+      if (voted) throw writeError("ALREADY_VOTED", `${voter} already voted on proposal ${proposalId}`);
+      return { call: prepared.unwrap(), fee: undefined };
     });
   }
 
@@ -285,8 +288,8 @@ export class Writes {
     const { exchange, journal } = this.options;
     let answer: Answer;
     if (receipt.status === "success") {
-      if (write.feeHeld) await exchange.settle(write.id, receipt.transactionHash);
-      answer = await this.answerOf(write.kind, receipt);
+      const settle = write.feeHeld ? exchange.settle(write.id, receipt.transactionHash) : undefined;
+      [answer] = await Promise.all([this.answerOf(write.kind, receipt), settle]);
     } else {
       if (write.feeHeld) await exchange.release(write.id);
       answer = await this.revertAnswer(write, receipt);
@@ -408,6 +411,20 @@ export class Writes {
         this.log(`relayer: write ${write.id} stays open for the next pass`, error);
       }
     }
+  }
+}
+
+/** A promise's outcome as a value, so parallel reads can be judged in a fixed order. */
+async function settled<T>(promise: Promise<T>): Promise<{ unwrap(): T }> {
+  try {
+    const value = await promise;
+    return { unwrap: () => value };
+  } catch (error) {
+    return {
+      unwrap: () => {
+        throw error;
+      },
+    };
   }
 }
 
