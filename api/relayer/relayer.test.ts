@@ -229,7 +229,26 @@ describe("Relayer.send", () => {
     const b = await newWrite("b");
     const tx = await relayer.send(b, callOf(b));
     assert.equal(tx.nonce, 5);
-    assert.equal(node.countReads, 2, "the nonce was read from the chain again");
+    assert.equal(node.countReads, 3, "the nonce was read again for the one retry, and again after it");
+  });
+
+  it("retries a refused send once with a re-read nonce (another sender made the remembered one stale)", async () => {
+    node.pending = 5;
+    const a = await newWrite("a");
+    await relayer.send(a, callOf(a));
+    // Someone else sent nonces 6 and 7 from the same account.
+    node.pending = 8;
+    let refusals = 0;
+    node.onSend = () => {
+      if (refusals++ === 0) throw viemRefusal("nonce too low: next nonce 8, tx nonce 6");
+    };
+    const b = await newWrite("b");
+    const tx = await relayer.send(b, callOf(b));
+    assert.equal(tx.nonce, 8);
+    assert.deepEqual(
+      (await journal.txsOf(b)).map((row) => row.nonce),
+      [8],
+    );
   });
 
   it("re-reads the chain's nonce after a 'nonce too low' refusal", async () => {

@@ -103,17 +103,21 @@ export class Relayer {
       );
     // One at a time, in nonce order: the nonce, the signature and the transaction's turn to be
     // broadcast. The journal write then overlaps earlier broadcasts; broadcasts keep nonce order.
-    const { tx, turn } = await this.locked(async () => {
-      const nonce = await this.takeNonce();
-      return { tx: await this.sign(writeId, call, nonce, fees), turn: this.nextTurn() };
-    });
-    try {
-      return await this.journalAndBroadcast(tx, turn);
-    } catch (error) {
-      // Nothing of this nonce stayed journalled (the node refused the bytes, or the journal
-      // failed): read the next one again, from the chain and the journal, rather than leave a gap.
-      this.nextNonce = undefined;
-      throw error;
+    for (let attempt = 1; ; attempt++) {
+      const { tx, turn } = await this.locked(async () => {
+        const nonce = await this.takeNonce();
+        return { tx: await this.sign(writeId, call, nonce, fees), turn: this.nextTurn() };
+      });
+      try {
+        return await this.journalAndBroadcast(tx, turn);
+      } catch (error) {
+        // Nothing of this nonce stayed journalled (the node refused the bytes, or the journal
+        // failed): read the next one again, from the chain and the journal, rather than leave a
+        // gap. A refusal by the node is tried once more with that nonce: another sender of the
+        // same account (an operator's script) makes the remembered one stale.
+        this.nextNonce = undefined;
+        if (attempt >= 2 || !(error instanceof RpcError || error instanceof RpcRequestError)) throw error;
+      }
     }
   }
 

@@ -9,6 +9,7 @@ import {
   deployAndSeed,
   type Ponder,
   startChain,
+  createPrivateDatabase,
   startPonder,
   type Viem,
   waitFor,
@@ -43,6 +44,8 @@ export interface Services {
   admin: ExchangeClient;
   /** Signed calls on the ecosystem API. */
   api: ExchangeClient;
+  /** With DATABASE_URL: drops the private database Ponder used. */
+  dropDatabase?: () => Promise<void>;
   /** With BENCH_WRITES_COUNT_RPC: the proxy Ponder reaches the chain through. */
   rpc?: RpcCounter;
 }
@@ -87,12 +90,18 @@ export async function startServices(
     started.rpc = new RpcCounter(started.chain.url);
     await started.rpc.start();
   }
+  // With DATABASE_URL, Ponder (indexed tables and the relayer's journal) runs on PostgreSQL, in a
+  // private database dropped afterwards; without it, on embedded PGlite.
+  const postgres = process.env.DATABASE_URL
+    ? await createPrivateDatabase(process.env.DATABASE_URL, "bench_writes")
+    : undefined;
+  started.dropDatabase = postgres?.drop;
   started.ponder = await startPonder({
     name: "bench-writes",
     runDir: tmp,
     chain: started.rpc ? { ...started.chain, url: started.rpc.url } : started.chain,
     deploymentFile: deployed.deploymentFile,
-    backend: { kind: "pglite" },
+    backend: postgres ? { kind: "postgres", url: postgres.url } : { kind: "pglite" },
     env: {
       EXCHANGE_URL: started.exchange.url,
       EXCHANGE_SERVICE_SECRET: SERVICE_SECRET,
@@ -128,4 +137,5 @@ export async function stopServices(started: StartedSoFar): Promise<void> {
   await quietly(started.rpc?.close());
   await quietly(started.closeViem?.());
   await quietly(started.chain?.stop());
+  await quietly(started.dropDatabase?.());
 }
