@@ -1,27 +1,16 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
-import { Journal, type TxRow, type WriteRow } from "./journal.ts";
-import { openSql, type Sql } from "./sql.ts";
+import type { Journal, TxRow, WriteRow } from "./journal.ts";
+import { openTestJournal } from "../../test/support/api/journal.ts";
 
-// One embedded PGlite in a temporary directory for the file (openSql creates the directory, so
-// PGlite's "memory://" cannot be used through it); every test starts from an empty journal.
-let dir: string;
-let sql: Sql;
+// One journal for the file (test/support/api/journal.ts); every test starts from an empty one.
 let journal: Journal;
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "journal-test-"));
-  sql = await openSql({ dataDir: dir, schema: "relayer_test", timeoutMs: 10_000 });
-  journal = new Journal(sql);
-  await journal.migrate();
+  ({ journal, close } = await openTestJournal("journal-test"));
 });
-afterAll(async () => {
-  await sql?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => close?.());
 beforeEach(() => journal.clear());
 
 type NewWrite = Omit<WriteRow, "state" | "answerStatus" | "answerBody">;

@@ -1,7 +1,4 @@
 import assert from "node:assert/strict";
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import {
   type Hex,
   HttpRequestError,
@@ -20,9 +17,9 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
-import { Journal, type TxRow } from "./journal.ts";
+import type { Journal, TxRow } from "./journal.ts";
 import { type Call, Relayer, RelayerUnavailableError, TxPendingError } from "./relayer.ts";
-import { openSql, type Sql } from "./sql.ts";
+import { openTestJournal } from "../../test/support/api/journal.ts";
 
 // Hardhat's first test account: a fixed, public key.
 const account = privateKeyToAccount("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");
@@ -32,20 +29,13 @@ const GAS = 100_000n;
 const MIN_BALANCE = 10n ** 15n;
 const REPLACE_AFTER_MS = 100;
 
-let dir: string;
-let sql: Sql;
 let journal: Journal;
+let close: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "relayer-test-"));
-  sql = await openSql({ dataDir: dir, schema: "relayer_test", timeoutMs: 10_000 });
-  journal = new Journal(sql);
-  await journal.migrate();
+  ({ journal, close } = await openTestJournal("relayer-test"));
 });
-afterAll(async () => {
-  await sql?.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => close?.());
 beforeEach(() => journal.clear());
 
 /** A call whose data names its write, so the node can tell whose bytes it received. */

@@ -30,6 +30,7 @@ import {
   waitFor,
   waitIndexed,
 } from "../support/ecosystem/harness.ts";
+import { writesReady } from "../support/ecosystem/writes.ts";
 import { type Credentials, ExchangeClient } from "../support/exchange/signing-client.ts";
 
 const BACKENDS = backends();
@@ -154,18 +155,6 @@ async function startPonderFor(label: string, backend: (typeof BACKENDS)[number],
     },
   });
   return { ponder, dropDatabase: postgres?.drop };
-}
-
-/** Waits until the writes answer something other than 503 (the relayer is ready). */
-async function writesReady(api: ExchangeClient, who: Credentials) {
-  await waitFor(
-    "the relayed writes to be ready",
-    async () => {
-      const answer = await api.signed(who, "POST", "/api/launchpad/spawn", { name: "x", symbol: "1" });
-      return answer.status !== 503 ? true : undefined;
-    },
-    { timeoutMs: 60_000, intervalMs: 250 },
-  );
 }
 
 async function nonceOf(hash: Hex): Promise<number> {

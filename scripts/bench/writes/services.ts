@@ -12,10 +12,9 @@ import {
   createPrivateDatabase,
   startPonder,
   type Viem,
-  waitFor,
   waitIndexed,
 } from "../../../test/support/ecosystem/harness.ts";
-import { type Credentials, ExchangeClient } from "../../../test/support/exchange/signing-client.ts";
+import { ExchangeClient } from "../../../test/support/exchange/signing-client.ts";
 import type { WritesBenchConfig } from "./config.ts";
 import { RpcCounter } from "./rpc-count.ts";
 
@@ -117,17 +116,7 @@ export async function startServices(
   return started as Services;
 }
 
-/** Waits until the writes answer something other than 503 (the relayer is ready). */
-export async function writesReady(api: ExchangeClient, who: Credentials): Promise<void> {
-  await waitFor(
-    "the relayed writes to be ready",
-    async () => {
-      const answer = await api.signed(who, "POST", "/api/launchpad/spawn", { name: "x", symbol: "1" });
-      return answer.status !== 503 ? true : undefined;
-    },
-    { timeoutMs: 60_000, intervalMs: 250 },
-  );
-}
+export { writesReady } from "../../../test/support/ecosystem/writes.ts";
 
 /** Stops what `started` holds, in reverse order; never throws. */
 export async function stopServices(started: StartedSoFar): Promise<void> {

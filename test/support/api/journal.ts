@@ -1,0 +1,22 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { Journal, openSql } from "../../../api/relayer/index.ts";
+
+/**
+ * A relayer journal on embedded PGlite in a temporary directory (openSql creates the directory,
+ * so PGlite's "memory://" cannot be used through it), migrated; close() removes it.
+ */
+export async function openTestJournal(label: string): Promise<{ journal: Journal; close(): Promise<void> }> {
+  const dir = await mkdtemp(join(tmpdir(), `${label}-`));
+  const sql = await openSql({ dataDir: dir, schema: "relayer_test", timeoutMs: 10_000 });
+  const journal = new Journal(sql);
+  await journal.migrate();
+  return {
+    journal,
+    close: async () => {
+      await sql.close();
+      await rm(dir, { recursive: true, force: true });
+    },
+  };
+}
