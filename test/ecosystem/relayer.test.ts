@@ -22,7 +22,7 @@ import { WriteChain } from "../../api/writes/chain.ts";
 import { ExchangeClient as ApiExchange } from "../../api/writes/exchange-client.ts";
 import { parseSpawnBody } from "../../api/writes/index.ts";
 import { type Answer, type WriteStep, Writes } from "../../api/writes/service.ts";
-import { createRateLimiter } from "../../lib/http/index.ts";
+import { type ApiError, createRateLimiter } from "../../lib/http/index.ts";
 import { exchangeEnv, parseEnv } from "../../config/env.ts";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
@@ -137,6 +137,8 @@ for (const kind of backendKinds()) {
         beforeBroadcast?: () => Promise<void> | void;
         minBalanceWei?: bigint;
         replaceAfterMs?: number;
+        receiptTimeoutMs?: number;
+        exchangeUrl?: string;
       } = {},
     ) => {
       const relayer = new Relayer({
@@ -144,7 +146,7 @@ for (const kind of backendKinds()) {
         account: relayerAccount,
         chainId: 31337,
         journal,
-        receiptTimeoutMs: 30_000,
+        receiptTimeoutMs: options.receiptTimeoutMs ?? 30_000,
         replaceAfterMs: options.replaceAfterMs ?? 30_000,
         pollMs: 50,
         minBalanceWei: options.minBalanceWei ?? 0n,
@@ -155,7 +157,11 @@ for (const kind of backendKinds()) {
         chain: new WriteChain(ctx.client, { spawner: ctx.spawner, voting: ctx.voting }, relayerAccount.address),
         relayer,
         journal,
-        exchange: new ApiExchange({ baseUrl: exchange.url, serviceSecret: SERVICE_SECRET, timeoutMs: 5_000 }),
+        exchange: new ApiExchange({
+          baseUrl: options.exchangeUrl ?? exchange.url,
+          serviceSecret: SERVICE_SECRET,
+          timeoutMs: 2_000,
+        }),
         feeCurrency: "ETH",
         voteLimiter: createRateLimiter({ limit: 100 }),
         step: options.step,
@@ -304,6 +310,46 @@ for (const kind of backendKinds()) {
       const minedHash = (done.body as { txHash: string }).txHash;
       assert.ok(txs.some((tx) => tx.hash === minedHash));
       assert.deepEqual(await ethOf(user), ["0.99", "0"]);
+    });
+
+    it("not mined in time: 504 TX_PENDING, 409 REQUEST_IN_PROGRESS for the same key, then the first answer", async () => {
+      const user = await newUser("pending");
+      const symbol = symbolOf(`${kind} pending`);
+      const key = "pending-1";
+      const { writes } = apiProcess({ receiptTimeoutMs: 1_000 });
+      await ctx.chain.rpc("evm_setAutomine", [false]);
+      try {
+        await assert.rejects(writes.spawn(spawnRequest(user, symbol, key)), (error: ApiError) => {
+          assert.deepEqual([error.status, error.code], [504, "TX_PENDING"]);
+          assert.match(error.message, /0x[0-9a-f]{64}/);
+          return true;
+        });
+        await assert.rejects(writes.spawn(spawnRequest(user, symbol, key)), (error: ApiError) => {
+          assert.deepEqual([error.status, error.code], [409, "REQUEST_IN_PROGRESS"]);
+          return true;
+        });
+        assert.deepEqual(await ethOf(user), ["0.99", "0.01"], "held while the transaction is pending");
+      } finally {
+        await ctx.chain.rpc("evm_setAutomine", [true]);
+        await ctx.chain.rpc("evm_mine");
+      }
+      await writes.reconcile();
+      const answer = await writes.spawn(spawnRequest(user, symbol, key));
+      assert.equal(answer.status, 201);
+      assert.equal((answer.body as { token: { symbol: string } }).token.symbol, symbol);
+      assert.deepEqual(await ethOf(user), ["0.99", "0"]);
+    });
+
+    it("an exchange that does not answer makes a spawn 503 UNAVAILABLE before anything is sent", async () => {
+      const user = await newUser("exchange away");
+      const before = await ctx.client.getTransactionCount({ address: relayerAccount.address });
+      const { writes } = apiProcess({ exchangeUrl: "http://127.0.0.1:9" });
+      await assert.rejects(writes.spawn(spawnRequest(user, symbolOf(`${kind} away`))), (error: ApiError) => {
+        assert.deepEqual([error.status, error.code], [503, "UNAVAILABLE"]);
+        return true;
+      });
+      assert.equal(await ctx.client.getTransactionCount({ address: relayerAccount.address }), before);
+      assert.deepEqual(await ethOf(user), ["1", "0"]);
     });
 
     it("a relayer short of funds answers 503 UNAVAILABLE, sends nothing and charges nothing", async () => {

@@ -404,6 +404,11 @@ for (const backend of BACKENDS) {
         { name: "A", symbol: "XTRA", unknown: true },
       ])
         expectError(await spawn(voters[0]!, body), 400, "INVALID_PARAM");
+      expectError(
+        await spawn(voters[0]!, { name: "A", symbol: "HUGE", metadata: { description: "x".repeat(17_000) } }),
+        413,
+        "PAYLOAD_TOO_LARGE",
+      );
       assert.equal(await shared.client.getTransactionCount({ address: await relayerAddress() }), before);
       // The poor user's balance was never touched.
       assert.deepEqual(await ethBalance(users.poor!), { available: "0", locked: "0" });
