@@ -66,12 +66,16 @@ export interface WritesOptions {
 
 export type WriteStep = "after-hold" | "after-send" | "after-mined";
 
+/** Tokens whose worker is remembered; past it the memory starts afresh (bounded, never stale). */
+const MAX_KNOWN_TOKENS = 10_000;
+
 /** Level a user needs to vote (SPEC.md, Limits). */
 export const MIN_VOTE_LEVEL = 20;
 
 export class Writes {
   private readonly options: WritesOptions;
   private readonly inflight = new Map<string, Promise<Answer>>();
+  private readonly workerIds = new Map<string, bigint>();
   private readonly locks = new KeyedLock();
   private readonly now: () => number;
   private readonly log: (message: string, error?: unknown) => void;
@@ -117,13 +121,13 @@ export class Writes {
     return this.relay(request, "vote", [`vote:${proposalId}:${voter}`], async () => {
       // One round trip for every read (the client batches them); the reads name the precise
       // rejection, the estimate catches whatever they do not.
-      const [token, proposal, voted, prepared] = await Promise.all([
-        findToken(this.options.db, request.tokenRef),
+      const [workerId, proposal, voted, prepared] = await Promise.all([
+        this.workerOf(request.tokenRef),
         chain.proposal(proposalId),
         chain.hasVoted(proposalId, voter),
         settled(chain.prepare(chain.voteCall(voter, body))),
       ]);
-      if (proposal === undefined || proposal.workerId !== token.worker.id)
+      if (proposal === undefined || proposal.workerId !== workerId)
         throw writeError("PROPOSAL_NOT_FOUND", `no proposal ${proposalId} for the worker of ${request.tokenRef}`);
       if (proposal.state === "Pending")
         throw writeError(
@@ -154,8 +158,8 @@ export class Writes {
       );
     const { chain } = this.options;
     return this.relay(request, "propose", [`propose:${proposer}`], async () => {
-      const token = await findToken(this.options.db, request.tokenRef);
-      return { call: await chain.prepare(chain.proposeCall(proposer, token.worker.id, body)), fee: undefined };
+      const workerId = await this.workerOf(request.tokenRef);
+      return { call: await chain.prepare(chain.proposeCall(proposer, workerId, body)), fee: undefined };
     });
   }
 
@@ -173,6 +177,21 @@ export class Writes {
     for (const write of await this.options.journal.openWrites())
       if (write.feeHeld) await this.options.exchange.release(write.id);
     await this.options.journal.clear();
+  }
+
+  /**
+   * The worker of a token named by address or NFT id (404 for an unknown one). Fixed at spawn, so
+   * it is kept: a vote then reads nothing from the indexed database, whose one connection the
+   * indexer holds in transactions on PGlite.
+   */
+  private async workerOf(tokenRef: string): Promise<bigint> {
+    const key = tokenRef.toLowerCase();
+    const known = this.workerIds.get(key);
+    if (known !== undefined) return known;
+    const { worker } = await findToken(this.options.db, tokenRef);
+    if (this.workerIds.size >= MAX_KNOWN_TOKENS) this.workerIds.clear();
+    this.workerIds.set(key, worker.id);
+    return worker.id;
   }
 
   /** Writes in progress in this process (tests, metrics). */
