@@ -6,7 +6,7 @@ import {
   type TransactionReceipt,
   zeroAddress,
 } from "viem";
-import { AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
+import { AgentRegistryAbi, AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
 import type { ApiError } from "../../lib/http/index.ts";
 import type { Call } from "../relayer/index.ts";
 import { revertToApiError } from "./revert.ts";
@@ -23,6 +23,7 @@ import { POOL_SIDES, VOTES } from "./schemas.ts";
 export interface WriteContracts {
   readonly spawner: Address;
   readonly voting: Address;
+  readonly registry: Address;
 }
 
 /** Proposal states in WorkerVoting's numbering (IWorkerVoting.ProposalState). */
@@ -55,6 +56,20 @@ export class WriteChain {
     this.client = client;
     this.contracts = contracts;
     this.relayer = relayer;
+  }
+
+  /**
+   * The worker of an agent token named by address or registry NFT id, from the registry itself
+   * (a token spawned a moment ago may not be indexed yet); undefined when there is none.
+   */
+  async workerOfToken(ref: string): Promise<bigint | undefined> {
+    const registry = { address: this.contracts.registry, abi: AgentRegistryAbi } as const;
+    const nftId = ref.startsWith("0x")
+      ? await this.client.readContract({ ...registry, functionName: "agentOfToken", args: [ref as Address] })
+      : BigInt(ref);
+    if (nftId === 0n) return undefined;
+    const workerId = await this.client.readContract({ ...registry, functionName: "workerOfAgent", args: [nftId] });
+    return workerId === 0n ? undefined : workerId;
   }
 
   spawnFee(): Promise<bigint> {

@@ -1,8 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Address, decodeFunctionData, formatUnits, parseTransaction, type TransactionReceipt } from "viem";
 import { AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
-import { ApiError, type RateLimiter, rateLimited } from "../../lib/http/index.ts";
-import type { Db } from "../db.ts";
+import { ApiError, notFound, type RateLimiter, rateLimited } from "../../lib/http/index.ts";
 import {
   type Call,
   type Journal,
@@ -15,7 +14,6 @@ import {
 } from "../relayer/index.ts";
 import { MEV_PROTECTIONS, nameOf } from "../../indexer/enums.ts";
 import { type ProposalRow, toProposalJson } from "../agents/index.ts";
-import { findToken } from "../shared/token-lookup.ts";
 import type { ContractCall, WriteChain } from "./chain.ts";
 import { writeError } from "./errors.ts";
 import { KeyedLock } from "../../lib/keyed-lock.ts";
@@ -46,7 +44,6 @@ export interface Request<B> {
 }
 
 export interface WritesOptions {
-  readonly db: Db;
   readonly chain: WriteChain;
   readonly relayer: Relayer;
   readonly journal: Journal;
@@ -180,18 +177,18 @@ export class Writes {
   }
 
   /**
-   * The worker of a token named by address or NFT id (404 for an unknown one). Fixed at spawn, so
-   * it is kept: a vote then reads nothing from the indexed database, whose one connection the
-   * indexer holds in transactions on PGlite.
+   * The worker of a token named by address or NFT id (404 for an unknown one), from the chain.
+   * Fixed at spawn, so it is kept (bounded): a vote then costs no read for it.
    */
   private async workerOf(tokenRef: string): Promise<bigint> {
     const key = tokenRef.toLowerCase();
     const known = this.workerIds.get(key);
     if (known !== undefined) return known;
-    const { worker } = await findToken(this.options.db, tokenRef);
+    const workerId = await this.options.chain.workerOfToken(key);
+    if (workerId === undefined) throw notFound(`No agent token ${tokenRef}`);
     if (this.workerIds.size >= MAX_KNOWN_TOKENS) this.workerIds.clear();
-    this.workerIds.set(key, worker.id);
-    return worker.id;
+    this.workerIds.set(key, workerId);
+    return workerId;
   }
 
   /** Writes in progress in this process (tests, metrics). */

@@ -2,7 +2,6 @@ import { createPublicClient, type Hex, http, type PublicClient } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { readDeployment } from "../../lib/deployments.ts";
 import { ApiError, createRateLimiter } from "../../lib/http/index.ts";
-import type { Db } from "../db.ts";
 import { Journal, openSql, Relayer, type Sql } from "../relayer/index.ts";
 import type { WritesRuntime } from "./app.ts";
 import { WriteChain } from "./chain.ts";
@@ -17,7 +16,6 @@ import { Writes } from "./service.ts";
  */
 
 export interface WritesConfig {
-  readonly db: Db;
   readonly rpcUrl: string;
   readonly chainId: number;
   readonly rpcTimeoutMs: number;
@@ -102,11 +100,14 @@ export function startWrites(config: WritesConfig): StartedWrites {
     });
     const chain = new WriteChain(
       client,
-      { spawner: deployment.contracts.AgentSpawner, voting: deployment.contracts.WorkerVoting },
+      {
+        spawner: deployment.contracts.AgentSpawner,
+        voting: deployment.contracts.WorkerVoting,
+        registry: deployment.contracts.AgentRegistry,
+      },
       account.address,
     );
     const writes = new Writes({
-      db: config.db,
       chain,
       relayer,
       journal,

@@ -28,7 +28,6 @@ if (driver.dialect === "postgres") boundStatementTime(driver.readonly, env.SQL_S
 
 // The relayed writes start in the background: reads serve at once, writes answer 503 until ready.
 const writes = startWrites({
-  db,
   rpcUrl: writesConfig.RPC_URL,
   chainId: writesConfig.CHAIN_ID,
   rpcTimeoutMs: writesConfig.RPC_TIMEOUT_MS,

@@ -16,7 +16,6 @@ import { join } from "node:path";
 import { type Address, createPublicClient, http, keccak256, type PublicClient, toHex } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import type { Db } from "../../api/db.ts";
 import { Journal, openSql, Relayer, type Sql } from "../../api/relayer/index.ts";
 import { WriteChain } from "../../api/writes/chain.ts";
 import { ExchangeClient as ApiExchange } from "../../api/writes/exchange-client.ts";
@@ -51,6 +50,7 @@ const ctx = {} as {
   client: PublicClient;
   spawner: Address;
   voting: Address;
+  registry: Address;
 };
 
 beforeAll(async () => {
@@ -61,6 +61,7 @@ beforeAll(async () => {
   ctx.close = deployed.close;
   ctx.spawner = deployed.deployment.contracts.AgentSpawner as Address;
   ctx.voting = deployed.deployment.contracts.WorkerVoting as Address;
+  ctx.registry = deployed.deployment.contracts.AgentRegistry as Address;
   ctx.client = createPublicClient({ transport: http(ctx.chain.url) }) as PublicClient;
 }, 300_000);
 
@@ -153,8 +154,11 @@ for (const kind of backendKinds()) {
         beforeBroadcast: options.beforeBroadcast,
       });
       const writes = new Writes({
-        db: {} as Db,
-        chain: new WriteChain(ctx.client, { spawner: ctx.spawner, voting: ctx.voting }, relayerAccount.address),
+        chain: new WriteChain(
+          ctx.client,
+          { spawner: ctx.spawner, voting: ctx.voting, registry: ctx.registry },
+          relayerAccount.address,
+        ),
         relayer,
         journal,
         exchange: new ApiExchange({

@@ -298,7 +298,8 @@ for (const backend of BACKENDS) {
         async () => {
           const response = await fetch(`${ponder.url}/api/agents/proposals/${id}?pageSize=100`);
           const body = (await response.json()) as any;
-          return body.voteCount === 20 ? body : undefined;
+          // Ponder flushes the proposal row and the vote rows apart: wait for both.
+          return body.voteCount === 20 && body.votes.items.length === 20 ? body : undefined;
         },
         { timeoutMs: 30_000, intervalMs: 200 },
       );
