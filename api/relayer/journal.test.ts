@@ -100,12 +100,6 @@ describe("Journal", () => {
     );
   });
 
-  it("marks a fee held", async () => {
-    await journal.insertWrite(write("w-1"));
-    await journal.markFeeHeld("w-1");
-    assert.equal((await journal.byId("w-1"))?.feeHeld, true);
-  });
-
   it("forgets a write with its transactions, so its key runs afresh", async () => {
     await journal.insertWrite(write("w-1", { idempotencyKey: "k-1" }));
     await journal.insertWrite(write("w-2"));

@@ -137,10 +137,6 @@ export class Journal {
     return row && toWrite(row);
   }
 
-  async markFeeHeld(id: string): Promise<void> {
-    await this.sql.query("update relayed_write set fee_held = true where id = $1", [id]);
-  }
-
   async finish(id: string, status: number, body: string): Promise<void> {
     await this.sql.query(
       "update relayed_write set state = 'done', answer_status = $2, answer_body = $3 where id = $1",

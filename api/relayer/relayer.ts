@@ -158,13 +158,8 @@ export class Relayer {
     }
   }
 
-  /** Broadcasts journalled bytes again (recovery, or a broadcast whose answer was lost). */
-  async rebroadcast(tx: TxRow): Promise<void> {
-    await this.broadcast(tx.raw);
-  }
-
   /** The nonce the chain expects next from the relayer, counting what is pending. */
-  pendingNonce(): Promise<number> {
+  private pendingNonce(): Promise<number> {
     return this.options.client.getTransactionCount({ address: this.address, blockTag: "pending" });
   }
 

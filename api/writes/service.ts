@@ -13,13 +13,13 @@ import {
   type WriteRow,
 } from "../relayer/index.ts";
 import { MEV_PROTECTIONS, nameOf } from "../../indexer/enums.ts";
-import { type ProposalRow, toProposalJson } from "../agents/index.ts";
+import { type ProposalRow, tallyOf, toProposalJson } from "../agents/index.ts";
+import { wholeUnitsNumber } from "../shared/units.ts";
 import type { ContractCall, WriteChain } from "./chain.ts";
 import { writeError } from "./errors.ts";
 import { KeyedLock } from "../../lib/keyed-lock.ts";
 import type { Caller, ExchangeClient } from "./exchange-client.ts";
 import { POOL_SIDES, type ProposeBody, type SpawnBody, VOTES, type VoteBody } from "./schemas.ts";
-import { tallyJson, tokensAsNumber } from "./tally.ts";
 
 /**
  * The relayed writes: pre-checks (so bad input costs no gas), the fee hold, the transaction, and
@@ -189,11 +189,6 @@ export class Writes {
     if (this.workerIds.size >= MAX_KNOWN_TOKENS) this.workerIds.clear();
     this.workerIds.set(key, workerId);
     return workerId;
-  }
-
-  /** Writes in progress in this process (tests, metrics). */
-  inFlight(): number {
-    return this.inflight.size;
   }
 
   private async relay(
@@ -374,10 +369,10 @@ export class Writes {
         voteId: e.voteId.toString(),
         proposalId: e.proposalId.toString(),
         vote: VOTES[e.support],
-        weight: tokensAsNumber(e.weight),
+        weight: wholeUnitsNumber(e.weight),
         txHash,
         votedAt,
-        currentTally: tallyJson(tally),
+        currentTally: tallyOf(tally),
       },
     };
   }
