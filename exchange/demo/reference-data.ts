@@ -145,3 +145,8 @@ export async function seedReferenceData(db: Db, data: ReferenceDataSeed = DEMO_R
   for (const row of data.commissions) await insertCommission(db, { commissionId: randomUUID(), ...row });
   return true;
 }
+
+/** startExchange's beforeLoad for the demo market: the demo reference data on an empty database. */
+export async function seedDemoBeforeLoad(db: Db): Promise<void> {
+  await seedReferenceData(db);
+}

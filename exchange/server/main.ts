@@ -1,14 +1,14 @@
 // The exchange server process: `node exchange/server/main.ts` (npm start runs it).
 import { dirname, join } from "node:path";
 import { exchangeEnv, parseEnv } from "../../config/env.ts";
-import { seedReferenceData } from "../demo/reference-data.ts";
+import { seedDemoBeforeLoad } from "../demo/reference-data.ts";
 import { ensureDemoUsers } from "../demo/users.ts";
 import { startExchange } from "./start.ts";
 
 const env = parseEnv(exchangeEnv);
 const running = await startExchange(env, {
   // The demo market's reference data on an empty database (npm start sets EXCHANGE_DEMO).
-  beforeLoad: env.EXCHANGE_DEMO ? (db) => seedReferenceData(db).then(() => undefined) : undefined,
+  beforeLoad: env.EXCHANGE_DEMO ? seedDemoBeforeLoad : undefined,
 });
 
 if (env.EXCHANGE_DEMO) {

@@ -23,7 +23,7 @@ import { parseSpawnBody } from "../../api/writes/index.ts";
 import { type Answer, type WriteStep, Writes } from "../../api/writes/service.ts";
 import { type ApiError, createRateLimiter } from "../../lib/http/index.ts";
 import { exchangeEnv, parseEnv } from "../../config/env.ts";
-import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
+import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { AgentSpawnerAbi } from "../../indexer/abis.ts";
 import {
@@ -111,7 +111,7 @@ for (const kind of backendKinds()) {
       }
       exchange = await startExchange(parseEnv(exchangeEnv, vars), {
         log: () => {},
-        beforeLoad: (db) => seedReferenceData(db).then(() => undefined),
+        beforeLoad: seedDemoBeforeLoad,
       });
       admin = new ExchangeClient(exchange.url, ADMIN_TOKEN);
       sql = await openSql({

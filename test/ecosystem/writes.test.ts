@@ -11,7 +11,7 @@ import { type Address, createPublicClient, erc20Abi, type Hex, http, keccak256, 
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { exchangeEnv, parseEnv } from "../../config/env.ts";
-import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
+import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { WorkerVotingAbi } from "../../indexer/abis.ts";
 import {
@@ -203,7 +203,7 @@ for (const backend of BACKENDS) {
       }
       exchange = await startExchange(parseEnv(exchangeEnv, vars), {
         log: () => {},
-        beforeLoad: (db) => seedReferenceData(db).then(() => undefined),
+        beforeLoad: seedDemoBeforeLoad,
       });
       const started = await startPonderFor(label, backend, exchange.url);
       ponder = started.ponder;

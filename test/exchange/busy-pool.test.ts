@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { afterAll, describe, it } from "vitest";
 import pg from "pg";
-import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
+import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { DB_DEFAULTS } from "../../exchange/adapters/store/index.ts";
 import { createBackend, type Backend } from "../support/exchange/backends.ts";
@@ -43,7 +43,7 @@ describe("exchange with every pooled connection busy", {
     });
     server = await startExchange(backend.env, {
       log: () => {},
-      beforeLoad: (db) => seedReferenceData(db).then(() => undefined),
+      beforeLoad: seedDemoBeforeLoad,
     });
     const running = server;
     const api = new ExchangeClient(running.url, backend.env.EXCHANGE_ADMIN_TOKEN!);

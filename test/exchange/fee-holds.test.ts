@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
+import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
 import { ExchangeClient, type Answer, type Credentials } from "../support/exchange/signing-client.ts";
@@ -24,7 +24,7 @@ for (const kind of backendKinds()) {
     const start = async () => {
       server = await startExchange(backend.env, {
         log: quiet,
-        beforeLoad: (db) => seedReferenceData(db).then(() => undefined),
+        beforeLoad: seedDemoBeforeLoad,
       });
       api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     };

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
+import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
 import { ExchangeClient, type Credentials } from "../support/exchange/signing-client.ts";
@@ -48,7 +48,7 @@ for (const kind of backendKinds()) {
       backend = await createBackend(kind);
       server = await startExchange(backend.env, {
         log: quiet,
-        beforeLoad: (db) => seedReferenceData(db).then(() => undefined),
+        beforeLoad: seedDemoBeforeLoad,
       });
       api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
       maker = await api.user(0, { ALPHA: "100000", USDT: "100000" });
@@ -561,7 +561,7 @@ describe("rate limit of the public endpoints", () => {
     const backend = await createBackend("pglite", { RATE_LIMIT_PER_MINUTE: "3" });
     const server = await startExchange(backend.env, {
       log: quiet,
-      beforeLoad: (db) => seedReferenceData(db).then(() => undefined),
+      beforeLoad: seedDemoBeforeLoad,
     });
     try {
       const statuses = [];

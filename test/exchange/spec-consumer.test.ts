@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
+import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { createBackend, type Backend } from "../support/exchange/backends.ts";
 import { ExchangeClient, type Credentials } from "../support/exchange/signing-client.ts";
@@ -36,7 +36,7 @@ describe("SPEC.md consumer against a server with real trades (PGlite)", () => {
     backend = await createBackend("pglite");
     server = await startExchange(backend.env, {
       log: quiet,
-      beforeLoad: (db) => seedReferenceData(db).then(() => undefined),
+      beforeLoad: seedDemoBeforeLoad,
     });
     api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     const funds = { ALPHA: "100000", USDT: "100000", ETH: "100", GAMMA: "100000" };

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Address } from "viem";
 import { exchangeEnv, parseEnv } from "../../../config/env.ts";
-import { seedReferenceData } from "../../../exchange/demo/reference-data.ts";
+import { seedDemoBeforeLoad } from "../../../exchange/demo/reference-data.ts";
 import { type RunningExchange, startExchange } from "../../../exchange/server/start.ts";
 import {
   type Chain,
@@ -83,7 +83,7 @@ export async function startServices(
       RATE_LIMIT_PER_MINUTE: "100000000",
       SIGNED_RATE_LIMIT_PER_MINUTE: "100000000",
     }),
-    { log: () => {}, beforeLoad: (db) => seedReferenceData(db).then(() => undefined) },
+    { log: () => {}, beforeLoad: seedDemoBeforeLoad },
   );
   if (cfg.BENCH_WRITES_COUNT_RPC) {
     started.rpc = new RpcCounter(started.chain.url);
