@@ -38,7 +38,11 @@ export function revertToApiError(error: unknown): ApiError | undefined {
     case "AlreadyVoted":
       return writeError("ALREADY_VOTED", `already voted on proposal ${String(a[0])}`);
     case "NoHoldings":
-      return writeError("NO_HOLDINGS", "less than 1 whole token of votes at the proposal's snapshot");
+      // The same rule guards votes (weighed at the proposal's snapshot) and proposals (just before now).
+      return writeError(
+        "NO_HOLDINGS",
+        `${String(a[0]).toLowerCase()} has less than 1 whole token of votes where the rule weighs them (a vote: at the proposal's snapshot; a proposal: just before now)`,
+      );
     case "CommentTooLong":
       return writeError("INVALID_PARAM", `comment: must be at most ${String(a[1])} bytes`);
     default:
