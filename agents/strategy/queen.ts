@@ -1,0 +1,127 @@
+import { parseDirective } from "./directives.ts";
+import type { ActionView, RecordIntent, WorkerView } from "./types.ts";
+
+/**
+ * The queen's decision: she reads the scouts' flags and the workers' trades and answers each
+ * once. Flags become directives (pause after a price shock, a wider band in a volume spike or for
+ * a new token, a lower inventory target after a whale move); a worker trade beyond its cap or
+ * during a pause becomes an override. Each answer's payload names its `cause` (the entry id it
+ * answers); she never answers a cause twice, which she learns from her own entries on the chain.
+ */
+
+export interface QueenParams {
+  /** A price flag of at least this move pauses the worker. */
+  readonly pauseOnMoveBps: number;
+  readonly pauseSec: number;
+  readonly widenSec: number;
+  readonly bandMultiplier: number;
+  readonly whaleInventoryBps: number;
+  /** Flags and trades older than this are history, not news. */
+  readonly memorySec: number;
+}
+
+export const DEFAULT_QUEEN_PARAMS: QueenParams = {
+  pauseOnMoveBps: 1_000,
+  pauseSec: 120,
+  widenSec: 600,
+  bandMultiplier: 2,
+  whaleInventoryBps: 2_500,
+  memorySec: 3_600,
+};
+
+export interface QueenInput {
+  readonly now: number;
+  /** Recent action-log entries of every agent (oldest first). */
+  readonly actions: readonly ActionView[];
+  readonly workers: ReadonlyMap<bigint, WorkerView>;
+  /** Entry ids the queen has answered already (from her entries on the chain and pending intents). */
+  readonly answered: ReadonlySet<string>;
+  readonly params?: QueenParams;
+}
+
+export function decideQueen(input: QueenInput): RecordIntent[] {
+  const params = input.params ?? DEFAULT_QUEEN_PARAMS;
+  const { now } = input;
+  const out: RecordIntent[] = [];
+  const answer = (cause: ActionView, intent: Omit<RecordIntent, "kind" | "targetNftId">) => {
+    const key = cause.entryId.toString();
+    if (input.answered.has(key) || out.some((i) => i.payload.cause === key)) return;
+    out.push({ kind: "record", targetNftId: cause.targetNftId, ...intent, payload: { ...intent.payload, cause: key } });
+  };
+  const directive = (cause: ActionView, reasonCode: string, payload: Record<string, unknown>) =>
+    answer(cause, { actionType: "directive", reasonCode, payload });
+
+  for (const action of input.actions) {
+    if (action.time < now - params.memorySec) continue;
+    if (action.tier === "scout" && action.actionType === "flag") {
+      const evidence = (action.payload?.evidence ?? {}) as Record<string, unknown>;
+      switch (action.payload?.signal) {
+        case "price": {
+          const change = typeof evidence.changeBps === "number" ? Math.abs(evidence.changeBps) : 0;
+          if (change >= params.pauseOnMoveBps)
+            directive(action, "PRICE_SHOCK", {
+              instruction: "pause_trading",
+              until: now + params.pauseSec,
+              changeBps: change,
+            });
+          break;
+        }
+        case "volume":
+          directive(action, "VOLUME_SURGE", {
+            instruction: "widen_band",
+            bandMultiplier: params.bandMultiplier,
+            until: now + params.widenSec,
+          });
+          break;
+        case "spawn":
+          directive(action, "LAUNCH_WATCH", {
+            instruction: "widen_band",
+            bandMultiplier: params.bandMultiplier,
+            until: now + params.widenSec,
+          });
+          break;
+        case "whale":
+          directive(action, "WHALE_EXPOSURE", {
+            instruction: "reduce_exposure",
+            targetInventoryBps: params.whaleInventoryBps,
+            until: now + params.widenSec,
+          });
+          break;
+        case "slippage":
+          answer(action, {
+            actionType: "override",
+            reasonCode: "CAP_BREACH",
+            payload: { overrides: "trade", action: "flag_breach", evidence },
+          });
+          break;
+      }
+    }
+    if (action.tier === "worker" && (action.actionType === "trade" || action.actionType === "rebalance")) {
+      const paused = input.actions.some((a) => {
+        const d = a.targetNftId === action.targetNftId ? parseDirective(a) : undefined;
+        return d?.instruction === "pause_trading" && d.from < action.time && action.time < d.until;
+      });
+      if (paused)
+        answer(action, {
+          actionType: "override",
+          reasonCode: "DIRECTIVE_BREACH",
+          payload: {
+            overrides: action.actionType,
+            action: "halt",
+            entryId: action.entryId.toString(),
+            txHash: action.txHash,
+          },
+        });
+    }
+  }
+  return out;
+}
+
+/** Causes the queen (NFT `queenNftId`) has answered: the `cause` of her entries. */
+export function answeredCauses(actions: readonly ActionView[], queenNftId: bigint): Set<string> {
+  const causes = new Set<string>();
+  for (const a of actions)
+    if (a.tier === "queen" && a.sourceAgentId === queenNftId && typeof a.payload?.cause === "string")
+      causes.add(a.payload.cause);
+  return causes;
+}

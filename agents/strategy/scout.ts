@@ -1,0 +1,172 @@
+import { BPS, impactBps, moveBps, spotPrice } from "../market/pool-math.ts";
+import type { Signal } from "./reason-codes.ts";
+import type { ActionView, RecordIntent, SwapView, TokenView, TransferView, WorkerView } from "./types.ts";
+
+/**
+ * A scout's decision: which signals it sees now, each flagged once. Every flag's payload names
+ * the signal (what workers subscribe to), the evidence (transaction hashes and figures) and a
+ * `key` naming that evidence; a scout never flags a key it has flagged before, which it learns
+ * from its own earlier flags on the chain, so a restart repeats nothing.
+ */
+
+export interface ScoutParams {
+  readonly signals: readonly Signal[];
+  /** A price move of at least this within `windowSec` is flagged. */
+  readonly priceMoveBps: bigint;
+  readonly windowSec: number;
+  /** Volume in the window at least this multiple of the window average over `baselineSec`. */
+  readonly volumeFactor: bigint;
+  readonly baselineSec: number;
+  /** A transfer of at least this share of supply. */
+  readonly whaleBps: bigint;
+  /** Spawns younger than this are flagged. */
+  readonly spawnMemorySec: number;
+}
+
+export const DEFAULT_SCOUT_PARAMS: ScoutParams = {
+  signals: ["price", "volume", "spawn", "whale", "slippage"],
+  priceMoveBps: 500n,
+  windowSec: 300,
+  volumeFactor: 3n,
+  baselineSec: 3_600,
+  whaleBps: 100n,
+  spawnMemorySec: 3_600,
+};
+
+export interface ScoutInput {
+  readonly now: number;
+  readonly tokens: readonly TokenView[];
+  readonly workers: ReadonlyMap<bigint, WorkerView>;
+  readonly transfers: readonly TransferView[];
+  /** Keys this scout has flagged already (from its actions on the chain and its pending intents). */
+  readonly flagged: ReadonlySet<string>;
+  readonly params?: ScoutParams;
+}
+
+const severity = (ratio: bigint): "low" | "medium" | "high" => (ratio >= 3n ? "high" : ratio >= 2n ? "medium" : "low");
+
+export function decideScout(input: ScoutInput): RecordIntent[] {
+  const params = input.params ?? DEFAULT_SCOUT_PARAMS;
+  const out: RecordIntent[] = [];
+  const flag = (
+    token: TokenView,
+    signal: Signal,
+    reasonCode: string,
+    key: string,
+    payload: Record<string, unknown>,
+  ) => {
+    if (input.flagged.has(key) || out.some((i) => i.payload.key === key)) return;
+    out.push({
+      kind: "record",
+      targetNftId: token.nftId,
+      actionType: "flag",
+      reasonCode,
+      payload: { signal, key, ...payload },
+    });
+  };
+  const on = (signal: Signal) => params.signals.includes(signal);
+  const since = input.now - params.windowSec;
+
+  for (const token of input.tokens) {
+    const recent = token.swaps.filter((s) => s.time >= since);
+    if (on("spawn") && token.spawnedAt >= input.now - params.spawnMemorySec)
+      flag(token, "spawn", "NEW_SPAWN", `spawn:${token.spawnTx}`, {
+        severity: "low",
+        evidence: { txHashes: [token.spawnTx], symbol: token.symbol, token: token.token, pool: token.pool },
+      });
+    if (on("price") && recent.length > 0) {
+      const from = spotPrice(recent[0]!.before);
+      const to = spotPrice(token.reserves);
+      const change = moveBps(from, to);
+      const size = change < 0n ? -change : change;
+      if (size >= params.priceMoveBps)
+        flag(token, "price", "PRICE_MOVE", `price:${lastHash(recent)}`, {
+          severity: severity(size / params.priceMoveBps),
+          evidence: {
+            txHashes: recent.map((s) => s.txHash),
+            fromPrice: from.toString(),
+            toPrice: to.toString(),
+            changeBps: Number(change),
+            windowSec: params.windowSec,
+          },
+        });
+    }
+    if (on("volume") && recent.length > 0) {
+      const volume = (swaps: readonly SwapView[]) =>
+        swaps.reduce((sum, s) => sum + (s.isBuy ? s.amountIn : s.amountOut), 0n);
+      const inWindow = volume(recent);
+      const baseline = token.swaps.filter((s) => s.time >= input.now - params.baselineSec && s.time < since);
+      const windows = BigInt(Math.max(1, Math.floor((params.baselineSec - params.windowSec) / params.windowSec)));
+      const average = volume(baseline) / windows;
+      if (average > 0n && inWindow >= average * params.volumeFactor)
+        flag(token, "volume", "VOLUME_SPIKE", `volume:${lastHash(recent)}`, {
+          severity: severity(inWindow / (average * params.volumeFactor)),
+          evidence: {
+            txHashes: recent.map((s) => s.txHash),
+            volume: inWindow.toString(),
+            averageVolume: average.toString(),
+            windowSec: params.windowSec,
+          },
+        });
+    }
+    if (on("slippage")) {
+      const worker = input.workers.get(token.workerId);
+      if (worker)
+        for (const s of recent) {
+          if (s.sender.toLowerCase() !== worker.operator.toLowerCase()) continue;
+          const impact = impactBps(s.before, s.isBuy, s.amountIn, s.amountOut);
+          if (impact > BigInt(worker.config.slippageCapBps))
+            flag(token, "slippage", "SLIPPAGE_BREACH", `slippage:${s.txHash}:${s.logIndex}`, {
+              severity: "high",
+              evidence: {
+                txHashes: [s.txHash],
+                workerId: worker.id.toString(),
+                impactBps: Number(impact),
+                slippageCapBps: worker.config.slippageCapBps,
+              },
+            });
+        }
+    }
+  }
+  if (on("whale"))
+    for (const t of input.transfers) {
+      if (t.time < since) continue;
+      const token = input.tokens.find((x) => x.token.toLowerCase() === t.token.toLowerCase());
+      if (!token || token.totalSupply === 0n) continue;
+      const shareBps = (t.value * BPS) / token.totalSupply;
+      if (shareBps >= params.whaleBps)
+        flag(token, "whale", "WHALE_MOVE", `whale:${t.txHash}:${t.logIndex}`, {
+          severity: severity(shareBps / params.whaleBps),
+          evidence: {
+            txHashes: [t.txHash],
+            from: t.from,
+            to: t.to,
+            value: t.value.toString(),
+            shareBps: Number(shareBps),
+          },
+        });
+    }
+  return out;
+}
+
+const lastHash = (swaps: readonly SwapView[]) => {
+  const last = swaps[swaps.length - 1]!;
+  return `${last.txHash}:${last.logIndex}`;
+};
+
+/** The keys of every scout's flags (payload.key): evidence the swarm has flagged once is not flagged again. */
+export function flaggedKeys(actions: readonly ActionView[]): Set<string> {
+  const keys = new Set<string>();
+  for (const a of actions)
+    if (a.tier === "scout" && a.actionType === "flag" && typeof a.payload?.key === "string") keys.add(a.payload.key);
+  return keys;
+}
+
+/** Splits the signals among `count` scouts, so two scouts never race to flag the same evidence. */
+export function signalsOfScout(
+  index: number,
+  count: number,
+  signals: readonly Signal[] = DEFAULT_SCOUT_PARAMS.signals,
+): Signal[] {
+  return signals.filter((_, i) => i % count === index % count);
+}
