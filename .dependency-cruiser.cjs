@@ -5,7 +5,7 @@
  */
 // Tests: suites in test/<area>/ and *.test.ts beside the code; test support in test/support/.
 const TEST = "(^test/|\\.test\\.ts$)";
-const RUNTIME = "^(api|config|exchange|indexer|lib|src)/";
+const RUNTIME = "^(agents|api|config|exchange|indexer|lib|src)/";
 
 module.exports = {
   forbidden: [

@@ -135,6 +135,49 @@ export const writesEnv = z.object({
     .optional(),
 });
 
+/** The agent runtime (`npm run agents`, agents/runtime). */
+export const agentsEnv = z.object({
+  RPC_URL: url.default("http://127.0.0.1:8545"),
+  CHAIN_ID: z.coerce.number().int().positive().default(31337),
+  /** Most ms one JSON-RPC call may take. */
+  RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  /** Key of the operator of the workers it runs; on a local node, the deployment's worker operator. */
+  WORKER_OPERATOR_PRIVATE_KEY: privateKey.optional(),
+  /** Key of a queen's operator; on a local node (with no queen or scout key set), every registered one. */
+  QUEEN_PRIVATE_KEY: privateKey.optional(),
+  /** Comma-separated keys of scouts' operators. */
+  SCOUT_PRIVATE_KEYS: z
+    .string()
+    .optional()
+    .transform((v) =>
+      v
+        ? v
+            .split(",")
+            .map((k) => k.trim())
+            .filter(Boolean)
+        : [],
+    )
+    .pipe(z.array(privateKey)),
+  /** Milliseconds between two ticks of every agent. */
+  AGENTS_TICK_MS: z.coerce.number().int().min(100).max(3_600_000).default(3_000),
+  /** BatchAuction workers net their trades over this many ticks. */
+  AGENTS_BATCH_WINDOW_TICKS: z.coerce.number().int().min(1).max(1_000).default(3),
+  /** JSON-RPC endpoint that takes PrivateRelay workers' transactions without showing them (e.g. Flashbots Protect); default RPC_URL. */
+  PRIVATE_RELAY_URL: url.optional(),
+  /** Intents and transaction journals: embedded PGlite under this directory, or schemas on DATABASE_URL. */
+  AGENTS_DATA_DIR: z.string().min(1).default(".data/agents"),
+  AGENTS_DB_SCHEMA: z
+    .string()
+    .regex(/^[a-z_][a-z0-9_]{0,40}$/, "must be a lower-case SQL identifier")
+    .default("agents"),
+  DATABASE_URL: z
+    .string()
+    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string")
+    .optional(),
+  /** Most ms an agent waits for a receipt before its tick moves on (the intent stays open). */
+  AGENTS_RECEIPT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
+});
+
 export const startEnv = z.object({
   /** Port of the local Hardhat node started by `npm start`. */
   CHAIN_PORT: port.default(8545),

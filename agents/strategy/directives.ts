@@ -12,6 +12,8 @@ export interface Directive {
   readonly entryId: bigint;
   readonly instruction: Instruction;
   readonly from: number;
+  /** The block it was recorded in: a worker that had seen this block knew of it. */
+  readonly block: bigint;
   readonly until: number;
   readonly bandMultiplier: number;
   readonly targetInventoryBps: number | undefined;
@@ -27,6 +29,7 @@ export function parseDirective(action: ActionView): Directive | undefined {
     entryId: action.entryId,
     instruction: instruction as Instruction,
     from: action.time,
+    block: action.block,
     until,
     bandMultiplier:
       typeof bandMultiplier === "number" && bandMultiplier >= 1 && bandMultiplier <= 10 ? bandMultiplier : 1,

@@ -97,9 +97,13 @@ export function decideQueen(input: QueenInput): RecordIntent[] {
       }
     }
     if (action.tier === "worker" && (action.actionType === "trade" || action.actionType === "rebalance")) {
+      // A worker that says which block it decided on is held only to the directives it could see.
+      const observed = action.payload?.observedBlock;
+      const seen = typeof observed === "string" && /^\d+$/.test(observed) ? BigInt(observed) : undefined;
       const paused = input.actions.some((a) => {
         const d = a.targetNftId === action.targetNftId ? parseDirective(a) : undefined;
-        return d?.instruction === "pause_trading" && d.from < action.time && action.time < d.until;
+        if (d?.instruction !== "pause_trading" || action.time >= d.until) return false;
+        return seen !== undefined ? d.block <= seen : d.from < action.time;
       });
       if (paused)
         answer(action, {

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { applySwap, type PoolReserves, quote } from "../market/pool-math.ts";
 import { directivesInForce } from "./directives.ts";
 import { answeredCauses, decideQueen } from "./queen.ts";
-import { decideScout, flaggedKeys, signalsOfScout } from "./scout.ts";
+import { decideScout, signalsOfScout } from "./scout.ts";
 import type { ActionView, SwapView, TokenView, TransferView, WorkerView } from "./types.ts";
 
 const A = "0x00000000000000000000000000000000000000aa" as const;
@@ -73,6 +73,7 @@ const action = (over: Partial<ActionView>): ActionView => ({
   reasonCode: "X",
   isOverride: false,
   time: now - 10,
+  block: 1n,
   txHash: "0x01",
   ...over,
 });
@@ -80,7 +81,13 @@ const action = (over: Partial<ActionView>): ActionView => ({
 describe("decideScout", () => {
   it("flags a large buy as a price move (with its evidence) once, and a new spawn", () => {
     const [big, after] = swap(start, true, 2n * 10n ** 9n, now - 30, 1);
-    const input = { now, tokens: [token([big], after, now - 100)], workers, transfers: [], flagged: new Set<string>() };
+    const input = {
+      now,
+      tokens: [token([big], after, now - 100)],
+      workers,
+      transfers: [],
+      actions: [] as ActionView[],
+    };
     const flags = decideScout(input);
     const price = flags.find((f) => f.payload.signal === "price")!;
     expect(price).toMatchObject({ actionType: "flag", reasonCode: "PRICE_MOVE", targetNftId: 5n });
@@ -89,7 +96,26 @@ describe("decideScout", () => {
     expect(flags.some((f) => f.payload.signal === "spawn" && f.reasonCode === "NEW_SPAWN")).toBe(true);
     // Recorded on the chain, the same evidence is not flagged again.
     const recorded = flags.map((f, i) => action({ entryId: BigInt(i + 1), payload: f.payload }));
-    expect(decideScout({ ...input, flagged: flaggedKeys(recorded) })).toEqual([]);
+    expect(decideScout({ ...input, actions: recorded })).toEqual([]);
+  });
+
+  it("after a price flag, flags a further move beyond the threshold but not the same move again", () => {
+    const [first, mid] = swap(start, true, 2n * 10n ** 9n, now - 60, 1);
+    const input = { now, tokens: [token([first], mid)], workers, transfers: [], actions: [] as ActionView[] };
+    const [flag] = decideScout(input).filter((f) => f.payload.signal === "price");
+    const recorded = action({ entryId: 8n, payload: flag!.payload, block: 1n });
+    const [small, afterSmall] = swap(mid, true, 10n ** 6n, now - 30, 2);
+    expect(
+      decideScout({ ...input, tokens: [token([first, small], afterSmall)], actions: [recorded] }).filter(
+        (f) => f.payload.signal === "price",
+      ),
+    ).toEqual([]);
+    const [big, afterBig] = swap(mid, true, 3n * 10n ** 9n, now - 30, 3);
+    const again = decideScout({ ...input, tokens: [token([first, big], afterBig)], actions: [recorded] }).filter(
+      (f) => f.payload.signal === "price",
+    );
+    expect(again).toHaveLength(1);
+    expect((again[0]!.payload.evidence as { txHashes: string[] }).txHashes).toEqual([big.txHash]);
   });
 
   it("flags a volume spike against the hour's baseline, not steady trading", () => {
@@ -100,7 +126,7 @@ describe("decideScout", () => {
       swaps.push(s);
       pool = next;
     }
-    const steady = decideScout({ now, tokens: [token(swaps, pool)], workers, transfers: [], flagged: new Set() });
+    const steady = decideScout({ now, tokens: [token(swaps, pool)], workers, transfers: [], actions: [] });
     expect(steady.some((f) => f.payload.signal === "volume")).toBe(false);
     const [spike, after] = swap(pool, true, 10n ** 8n, now - 20, 99);
     const flags = decideScout({
@@ -108,7 +134,7 @@ describe("decideScout", () => {
       tokens: [token([...swaps, spike], after)],
       workers,
       transfers: [],
-      flagged: new Set(),
+      actions: [],
     });
     expect(flags.find((f) => f.payload.signal === "volume")?.reasonCode).toBe("VOLUME_SPIKE");
   });
@@ -118,7 +144,7 @@ describe("decideScout", () => {
     const transfers: TransferView[] = [
       { txHash: "0x77" as const, logIndex: 1, time: now - 5, token: A, from: A, to: OPERATOR, value: 5n * 10n ** 25n },
     ];
-    const flags = decideScout({ now, tokens: [token([rogue], after)], workers, transfers, flagged: new Set() });
+    const flags = decideScout({ now, tokens: [token([rogue], after)], workers, transfers, actions: [] });
     expect(flags.find((f) => f.payload.signal === "slippage")).toMatchObject({ reasonCode: "SLIPPAGE_BREACH" });
     expect(flags.find((f) => f.payload.signal === "whale")).toMatchObject({ reasonCode: "WHALE_MOVE" });
   });
@@ -171,6 +197,35 @@ describe("decideQueen", () => {
       ["override", "DIRECTIVE_BREACH", "5"],
       ["override", "CAP_BREACH", "6"],
     ]);
+  });
+
+  it("holds a worker only to the directives it could see when it decided", () => {
+    const pause = action({
+      entryId: 4n,
+      tier: "queen",
+      sourceAgentId: 10n,
+      actionType: "directive",
+      payload: { instruction: "pause_trading", until: now + 100, cause: "3" },
+      time: now - 50,
+      block: 40n,
+    });
+    const trade = (observedBlock: string, entryId: bigint) =>
+      action({
+        entryId,
+        tier: "worker",
+        sourceAgentId: 2n,
+        actionType: "trade",
+        time: now - 20,
+        block: 41n,
+        payload: { observedBlock },
+      });
+    const out = decideQueen({
+      now,
+      actions: [pause, trade("39", 5n), trade("40", 6n)],
+      workers,
+      answered: new Set(["3"]),
+    });
+    expect(out.map((o) => o.payload.cause)).toEqual(["6"]);
   });
 
   it("leaves small moves, unknown signals and old flags alone", () => {

@@ -38,8 +38,8 @@ export interface ScoutInput {
   readonly tokens: readonly TokenView[];
   readonly workers: ReadonlyMap<bigint, WorkerView>;
   readonly transfers: readonly TransferView[];
-  /** Keys this scout has flagged already (from its actions on the chain and its pending intents). */
-  readonly flagged: ReadonlySet<string>;
+  /** The swarm's recent entries: flags already recorded are not repeated. */
+  readonly actions: readonly ActionView[];
   readonly params?: ScoutParams;
 }
 
@@ -48,6 +48,18 @@ const severity = (ratio: bigint): "low" | "medium" | "high" => (ratio >= 3n ? "h
 export function decideScout(input: ScoutInput): RecordIntent[] {
   const params = input.params ?? DEFAULT_SCOUT_PARAMS;
   const out: RecordIntent[] = [];
+  const flagged = flaggedKeys(input.actions);
+  const since = input.now - params.windowSec;
+  // A spike is one event, however many swaps it spans: one volume flag per token and window.
+  const flaggedLately = (token: TokenView, signal: Signal) =>
+    input.actions.some(
+      (a) =>
+        a.tier === "scout" &&
+        a.actionType === "flag" &&
+        a.targetNftId === token.nftId &&
+        a.payload?.signal === signal &&
+        a.time >= since,
+    );
   const flag = (
     token: TokenView,
     signal: Signal,
@@ -55,7 +67,8 @@ export function decideScout(input: ScoutInput): RecordIntent[] {
     key: string,
     payload: Record<string, unknown>,
   ) => {
-    if (input.flagged.has(key) || out.some((i) => i.payload.key === key)) return;
+    if (flagged.has(key) || out.some((i) => i.payload.key === key)) return;
+    if (signal === "volume" && flaggedLately(token, signal)) return;
     out.push({
       kind: "record",
       targetNftId: token.nftId,
@@ -65,7 +78,6 @@ export function decideScout(input: ScoutInput): RecordIntent[] {
     });
   };
   const on = (signal: Signal) => params.signals.includes(signal);
-  const since = input.now - params.windowSec;
 
   for (const token of input.tokens) {
     const recent = token.swaps.filter((s) => s.time >= since);
@@ -75,15 +87,20 @@ export function decideScout(input: ScoutInput): RecordIntent[] {
         evidence: { txHashes: [token.spawnTx], symbol: token.symbol, token: token.token, pool: token.pool },
       });
     if (on("price") && recent.length > 0) {
-      const from = spotPrice(recent[0]!.before);
+      // Measured from the last price flag on this token in the window, if any: a move already
+      // flagged is not flagged again, a further move beyond the threshold is.
+      const last = lastPriceFlag(input.actions, token.nftId, since);
+      const swaps = last ? recent.filter((s) => s.block > last.block) : recent;
+      const from = last ? last.price : spotPrice(recent[0]!.before);
       const to = spotPrice(token.reserves);
       const change = moveBps(from, to);
       const size = change < 0n ? -change : change;
-      if (size >= params.priceMoveBps)
-        flag(token, "price", "PRICE_MOVE", `price:${lastHash(recent)}`, {
+      if (swaps.length > 0 && size >= params.priceMoveBps)
+        flag(token, "price", "PRICE_MOVE", `price:${lastHash(swaps)}`, {
           severity: severity(size / params.priceMoveBps),
           evidence: {
-            txHashes: recent.map((s) => s.txHash),
+            txHashes: lastHashes(swaps),
+            swaps: swaps.length,
             fromPrice: from.toString(),
             toPrice: to.toString(),
             changeBps: Number(change),
@@ -102,7 +119,8 @@ export function decideScout(input: ScoutInput): RecordIntent[] {
         flag(token, "volume", "VOLUME_SPIKE", `volume:${lastHash(recent)}`, {
           severity: severity(inWindow / (average * params.volumeFactor)),
           evidence: {
-            txHashes: recent.map((s) => s.txHash),
+            txHashes: lastHashes(recent),
+            swaps: recent.length,
             volume: inWindow.toString(),
             averageVolume: average.toString(),
             windowSec: params.windowSec,
@@ -148,6 +166,23 @@ export function decideScout(input: ScoutInput): RecordIntent[] {
     }
   return out;
 }
+
+/** The newest price flag on a token since `since`: the block it was recorded in and the price it named. */
+function lastPriceFlag(actions: readonly ActionView[], nftId: bigint, since: number) {
+  for (let i = actions.length - 1; i >= 0; i--) {
+    const a = actions[i]!;
+    if (a.time < since) break;
+    if (a.tier !== "scout" || a.actionType !== "flag" || a.targetNftId !== nftId || a.payload?.signal !== "price")
+      continue;
+    const to = (a.payload.evidence as { toPrice?: unknown } | undefined)?.toPrice;
+    if (typeof to === "string" && /^\d+$/.test(to)) return { block: a.block, price: BigInt(to) };
+  }
+  return undefined;
+}
+
+/** The evidence's last transactions: payloads are capped at 4,096 bytes on-chain. */
+const lastHashes = (swaps: readonly SwapView[]) => swaps.slice(-MAX_HASHES).map((s) => s.txHash);
+const MAX_HASHES = 10;
 
 const lastHash = (swaps: readonly SwapView[]) => {
   const last = swaps[swaps.length - 1]!;

@@ -83,6 +83,7 @@ export interface ActionView {
   readonly reasonCode: string;
   readonly isOverride: boolean;
   readonly time: number;
+  readonly block: bigint;
   readonly txHash: Hex;
 }
 

@@ -63,6 +63,7 @@ const flag = (signal: string): ActionView => ({
   isOverride: false,
   time: now - 5,
   txHash: "0x01",
+  block: 1n,
 });
 
 describe("decideWorker", () => {
@@ -153,6 +154,7 @@ describe("decideWorker", () => {
       entryId: 1n,
       instruction,
       from: 0,
+      block: 1n,
       until: now + 60,
       bandMultiplier: 2,
       targetInventoryBps: undefined,

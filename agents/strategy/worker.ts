@@ -54,6 +54,8 @@ export interface WorkerInput {
   readonly directives: readonly Directive[];
   /** Recent scout flags on this token. */
   readonly flags: readonly ActionView[];
+  /** The last block the worker's picture includes: its trades say so, so a directive it could not yet see is not held against it. */
+  readonly observedBlock?: bigint;
   /** The exchange's price of the token (pair per token x PRICE_SCALE), when it is listed. */
   readonly reference?: bigint;
   readonly params?: WorkerParams;
@@ -96,6 +98,7 @@ export function decideWorker(input: WorkerInput): TradeIntent[] {
     reference: reference?.toString() ?? "none",
     bandBps: Number(bandBps),
     slippageCapBps: worker.config.slippageCapBps,
+    ...(input.observedBlock === undefined ? {} : { observedBlock: input.observedBlock.toString() }),
   };
 
   const sized = (isBuy: boolean, wanted: bigint, held: bigint): bigint => {
@@ -156,7 +159,10 @@ export function decideWorker(input: WorkerInput): TradeIntent[] {
   const gapValue = ((gap < 0n ? -gap : gap) * total * params.rebalanceStepBps) / (BPS * BPS);
   const isBuy = gap < 0n;
   const wanted = isBuy ? gapValue : (gapValue * PRICE_SCALE) / price;
-  const amount = sized(isBuy, wanted, isBuy ? input.inventory.pair : input.inventory.token);
+  // Rebalancing is not urgent: a quarter of the cap's size at most, so the worker itself does not
+  // move its market the way the band trades answer.
+  const gentle = (maxInputWithinCap(pool, isBuy, capBps) * (BPS - params.capHeadroomBps)) / BPS / 4n;
+  const amount = sized(isBuy, wanted < gentle ? wanted : gentle, isBuy ? input.inventory.pair : input.inventory.token);
   return intent("rebalance", "INVENTORY_DRIFT", isBuy, amount, {
     tokenShareBps: Number(share),
     targetShareBps: Number(targetShare),

@@ -7,7 +7,8 @@ import type { Sql } from "./sql.ts";
  * which an Idempotency-Key retry gets again.
  */
 
-export type WriteKind = "spawn" | "vote" | "propose";
+/** The API's relayed writes, and the agent runtime's transactions (agents/runtime), which journal alike. */
+export type WriteKind = "spawn" | "vote" | "propose" | "agent_record" | "agent_swap" | "agent_setup";
 
 export interface WriteRow {
   readonly id: string;

@@ -465,3 +465,44 @@ describe("Relayer.mined", () => {
     assert.equal((await journal.txsOf(a)).length, 1, "and not replaced");
   });
 });
+
+describe("Relayer private sends", () => {
+  it("broadcasts a private write, its replacement and rebroadcasts only through the private client", async () => {
+    const privateNode = new FakeNode();
+    const privately = new Relayer({
+      client: node.client,
+      privateClient: privateNode.client,
+      account,
+      chainId: CHAIN_ID,
+      journal,
+      receiptTimeoutMs: 0,
+      replaceAfterMs: REPLACE_AFTER_MS,
+      pollMs: 1,
+      minBalanceWei: MIN_BALANCE,
+      now: () => clock,
+    });
+    const open = await newWrite("public");
+    const hidden = await newWrite("private");
+    privately.sendPrivately(hidden);
+    await privately.send(open, callOf(open));
+    const sent = await privately.send(hidden, callOf(hidden));
+    clock += REPLACE_AFTER_MS;
+    await assert.rejects(privately.mined(hidden, { timeoutMs: 0 }), TxPendingError);
+    assert.deepEqual(
+      node.received.map((raw) => hexToString(parseTransaction(raw).data!)),
+      ["public"],
+    );
+    assert.deepEqual(
+      privateNode.received.map((raw) => [hexToString(parseTransaction(raw).data!), nonceOf(raw)]),
+      [
+        ["private", sent.nonce],
+        ["private", sent.nonce],
+      ],
+      "the transaction and its replacement went to the private client only",
+    );
+  });
+
+  it("refuses a private send when no private client is configured", () => {
+    assert.throws(() => relayer.sendPrivately("x"), RelayerUnavailableError);
+  });
+});

@@ -49,6 +49,11 @@ export interface RelayerOptions {
    * every write of that second (the reserve covers what a second of writes can spend). Default 1000.
    */
   readonly chainStateTtlMs?: number;
+  /**
+   * Where transactions sent privately go (a Flashbots-Protect-style endpoint that does not show
+   * them before inclusion); without it, `private` sends are refused.
+   */
+  readonly privateClient?: PublicClient;
   /** Called once the signed transaction is journalled, before its bytes are broadcast (the crash test). */
   readonly beforeBroadcast?: (tx: TxRow) => Promise<void> | void;
 }
@@ -82,6 +87,8 @@ export class Relayer {
   private readonly now: () => number;
   private readonly fees: Cached<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }>;
   private readonly balance: Cached<bigint>;
+  /** Writes whose transactions (and their replacements and rebroadcasts) go only to the private client. */
+  private readonly privateWrites = new Set<string>();
 
   constructor(options: RelayerOptions) {
     this.options = options;
@@ -90,6 +97,16 @@ export class Relayer {
     const ttl = options.chainStateTtlMs ?? 1_000;
     this.fees = new Cached(ttl, this.now, () => options.client.estimateFeesPerGas());
     this.balance = new Cached(ttl, this.now, () => options.client.getBalance({ address: this.address }));
+  }
+
+  /**
+   * Marks a write as private: its transactions are broadcast only through `privateClient`. Call
+   * it before send() and again after a restart, before mined() (the journal does not keep it).
+   */
+  sendPrivately(writeId: string): void {
+    if (this.options.privateClient === undefined)
+      throw new RelayerUnavailableError("no private relay is configured for this relayer");
+    this.privateWrites.add(writeId);
   }
 
   /** Signs, journals and broadcasts `call` for write `writeId` with the next nonce. */
@@ -151,7 +168,7 @@ export class Relayer {
         if (replacement) txs.push(replacement);
       } else if (t - lastBroadcast >= Math.min(5_000, this.options.replaceAfterMs / 2)) {
         lastBroadcast = t;
-        await this.broadcast(latest.raw).catch(() => {});
+        await this.broadcast(latest.raw, writeId).catch(() => {});
       }
       if (t >= deadline) throw new TxPendingError(latest.hash);
       await new Promise((resolve) => setTimeout(resolve, this.options.pollMs));
@@ -222,7 +239,7 @@ export class Relayer {
       await this.options.beforeBroadcast?.(tx);
       await turn?.previous;
       try {
-        await this.broadcast(tx.raw);
+        await this.broadcast(tx.raw, tx.writeId);
       } catch (error) {
         // No answer (timeout, connection): the node may have the transaction. It is journalled
         // and mined() rebroadcasts it, so the nonce is not reused.
@@ -239,9 +256,10 @@ export class Relayer {
     }
   }
 
-  private async broadcast(raw: Hex): Promise<void> {
+  private async broadcast(raw: Hex, writeId: string): Promise<void> {
+    const client = this.privateWrites.has(writeId) ? this.options.privateClient! : this.options.client;
     try {
-      await this.options.client.sendRawTransaction({ serializedTransaction: raw });
+      await client.sendRawTransaction({ serializedTransaction: raw });
     } catch (error) {
       if (/already known|known transaction|already imported/i.test(String((error as Error).message))) return;
       throw error;

@@ -1,0 +1,1 @@
+export { type AgentsConfig, type AgentsHandle, startAgents } from "./runtime.ts";

@@ -1,0 +1,128 @@
+import type { Sql } from "../../api/relayer/index.ts";
+
+/**
+ * The runtime's memory of what each agent decided: every intent is written here before anything
+ * is sent for it, and stays open until its transactions are mined (or it fails), so a restart
+ * finishes what a crash interrupted instead of deciding it again. BatchAuction trades wait here,
+ * `batched`, until their window is netted.
+ */
+
+export type IntentState = "open" | "done" | "failed" | "batched" | "netted";
+
+export interface IntentRow {
+  readonly id: string;
+  readonly agent: string;
+  readonly tick: number;
+  /** JSON of the intent (agents/runtime/execute.ts), amounts as decimal strings. */
+  readonly spec: string;
+  readonly state: IntentState;
+  /** The BatchAuction window a batched trade belongs to. */
+  readonly batchWindow: number | null;
+  readonly result: string | null;
+}
+
+const MIGRATION = [
+  `create table if not exists agent_intent (
+    id text primary key,
+    agent text not null,
+    tick bigint not null,
+    spec text not null,
+    state text not null,
+    batch_window bigint,
+    result text,
+    created_at bigint not null
+  )`,
+  "create index if not exists agent_intent_pending on agent_intent (agent, state) where state in ('open', 'batched')",
+  "create table if not exists agent_tick (agent text primary key, tick bigint not null)",
+];
+
+interface IntentRecord {
+  id: string;
+  agent: string;
+  tick: string | number;
+  spec: string;
+  state: IntentState;
+  batch_window: string | number | null;
+  result: string | null;
+}
+
+const toRow = (r: IntentRecord): IntentRow => ({
+  id: r.id,
+  agent: r.agent,
+  tick: Number(r.tick),
+  spec: r.spec,
+  state: r.state,
+  batchWindow: r.batch_window === null ? null : Number(r.batch_window),
+  result: r.result,
+});
+
+export class IntentLog {
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
+
+  async migrate(): Promise<void> {
+    for (const statement of MIGRATION) await this.sql.query(statement);
+  }
+
+  /** The agent's next tick number (ticks are counted across restarts). */
+  async nextTick(agent: string): Promise<number> {
+    const [row] = await this.sql.query<{ tick: string | number }>(
+      `insert into agent_tick (agent, tick) values ($1, 1)
+       on conflict (agent) do update set tick = agent_tick.tick + 1 returning tick`,
+      [agent],
+    );
+    return Number(row!.tick);
+  }
+
+  /** Records an intent; an id already taken (a window netted twice) keeps the first. */
+  async add(row: {
+    id: string;
+    agent: string;
+    tick: number;
+    spec: string;
+    state: "open" | "batched";
+    batchWindow?: number;
+  }): Promise<boolean> {
+    const inserted = await this.sql.query(
+      `insert into agent_intent (id, agent, tick, spec, state, batch_window, created_at)
+       values ($1, $2, $3, $4, $5, $6, $7) on conflict (id) do nothing returning id`,
+      [row.id, row.agent, row.tick, row.spec, row.state, row.batchWindow ?? null, Date.now()],
+    );
+    return inserted.length > 0;
+  }
+
+  async pending(agent: string, state: "open" | "batched"): Promise<IntentRow[]> {
+    return (
+      await this.sql.query<IntentRecord>(
+        "select * from agent_intent where agent = $1 and state = $2 order by created_at, id",
+        [agent, state],
+      )
+    ).map(toRow);
+  }
+
+  async byId(id: string): Promise<IntentRow | undefined> {
+    const [row] = await this.sql.query<IntentRecord>("select * from agent_intent where id = $1", [id]);
+    return row && toRow(row);
+  }
+
+  async settle(id: string, state: "done" | "failed" | "netted", result: string): Promise<void> {
+    await this.sql.query("update agent_intent set state = $2, result = $3 where id = $1", [id, state, result]);
+  }
+
+  /** Forgets every intent and tick (the chain they were meant for is gone). */
+  async clear(): Promise<void> {
+    await this.sql.query("delete from agent_intent");
+    await this.sql.query("delete from agent_tick");
+  }
+
+  /** Counts by state, for the runtime's status line and the tests. */
+  async counts(): Promise<Partial<Record<IntentState, number>>> {
+    const rows = await this.sql.query<{ state: IntentState; n: string | number }>(
+      "select state, count(*) as n from agent_intent group by state",
+    );
+    return Object.fromEntries(rows.map((r) => [r.state, Number(r.n)]));
+  }
+}

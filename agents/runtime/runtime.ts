@@ -1,0 +1,442 @@
+import { join } from "node:path";
+import {
+  type Address,
+  createPublicClient,
+  encodeFunctionData,
+  getAddress,
+  type Hex,
+  http,
+  maxUint256,
+  parseAbi,
+  type PublicClient,
+} from "viem";
+import { Journal, openSql, Relayer, type Sql } from "../../api/relayer/index.ts";
+import { readDeployment } from "../../lib/deployments.ts";
+import {
+  answeredCauses,
+  DEFAULT_SCOUT_PARAMS,
+  decideQueen,
+  decideScout,
+  decideWorker,
+  directivesInForce,
+  type Intent,
+  netBatch,
+  signalsOfScout,
+  type TokenView,
+  type TradeIntent,
+  type WorkerView,
+} from "../strategy/index.ts";
+import { resolveRoles, type Role } from "./accounts.ts";
+import { execute, type IntentSpec, type Operator, step } from "./execute.ts";
+import { IntentLog } from "./intents.ts";
+import { World } from "./world.ts";
+
+/**
+ * `npm run agents`: every agent whose operator key the runtime holds, ticking together. Each tick
+ * reads the chain's new logs once (World), then every agent, concurrently: finishes its open
+ * intents, decides (a pure function), records the new intents, and sends them. An agent's error
+ * is logged and its tick tried again next time; the others go on.
+ */
+
+export interface AgentsConfig {
+  readonly rpcUrl: string;
+  readonly chainId: number;
+  readonly rpcTimeoutMs: number;
+  /** Where deployments/<chainId>.json is (default: the working directory). */
+  readonly deploymentsRoot?: string;
+  readonly tickMs: number;
+  readonly workerKey?: Hex;
+  readonly queenKey?: Hex;
+  readonly scoutKeys: readonly Hex[];
+  readonly privateRelayUrl?: string;
+  readonly batchWindowTicks: number;
+  readonly databaseUrl?: string;
+  readonly dataDir: string;
+  readonly schema: string;
+  readonly dbTimeoutMs: number;
+  readonly receiptTimeoutMs: number;
+  readonly pollMs: number;
+  /** On a local chain with mock assets: mint and wrap what the workers trade with. */
+  readonly fundLocally: boolean;
+  readonly log?: (message: string, error?: unknown) => void;
+}
+
+export interface AgentsHandle {
+  readonly roles: readonly { name: string; tier: string; address: Address }[];
+  /** Ticks completed so far. */
+  ticks(): number;
+  intentCounts(): Promise<Record<string, Partial<Record<string, number>>>>;
+  close(): Promise<void>;
+}
+
+const ERC20 = parseAbi([
+  "function balanceOf(address) view returns (uint256)",
+  "function allowance(address, address) view returns (uint256)",
+  "function approve(address, uint256) returns (bool)",
+  "function mint(address, uint256)",
+  "function deposit() payable",
+]);
+
+interface Agent {
+  readonly role: Role;
+  readonly op: Operator;
+  readonly sql: Sql;
+}
+
+export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
+  const log = config.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ""));
+  const transport = http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 1, batch: { wait: 0 } });
+  const client = createPublicClient({ transport }) as PublicClient;
+  const privateClient = config.privateRelayUrl
+    ? (createPublicClient({
+        transport: http(config.privateRelayUrl, { timeout: config.rpcTimeoutMs }),
+      }) as PublicClient)
+    : undefined;
+  const deployment = await readDeployment(config.chainId, config.deploymentsRoot);
+  const { contracts } = deployment;
+  const roles = await resolveRoles(client, contracts.AgentRegistry, deployment.accounts.workerOperator, {
+    chainId: config.chainId,
+    workerKey: config.workerKey,
+    queenKey: config.queenKey,
+    scoutKeys: config.scoutKeys,
+  });
+  if (roles.length === 0)
+    throw new Error("no agent keys: set WORKER_OPERATOR_PRIVATE_KEY, QUEEN_PRIVATE_KEY or SCOUT_PRIVATE_KEYS");
+  const genesis = await client.getBlock({ blockNumber: 0n });
+
+  const agents: Agent[] = [];
+  for (const role of roles) {
+    const sql = await openSql({
+      databaseUrl: config.databaseUrl,
+      dataDir: join(config.dataDir, role.name),
+      schema: config.databaseUrl ? `${config.schema}_${role.name.replace(/-/g, "_")}` : config.schema,
+      timeoutMs: config.dbTimeoutMs,
+    });
+    const journal = new Journal(sql);
+    await journal.migrate();
+    const intents = new IntentLog(sql);
+    await intents.migrate();
+    if ((await journal.bindChain(genesis.hash)) === "changed") {
+      log(`agents: ${role.name}: the chain is new; forgetting the journal of the old one`);
+      await journal.clear();
+      await intents.clear();
+    }
+    const relayer = new Relayer({
+      client,
+      privateClient,
+      account: role.account,
+      chainId: config.chainId,
+      journal,
+      receiptTimeoutMs: config.receiptTimeoutMs,
+      replaceAfterMs: Math.max(config.receiptTimeoutMs / 2, 1_000),
+      pollMs: config.pollMs,
+      minBalanceWei: 0n,
+    });
+    const op: Operator = {
+      name: role.name,
+      address: getAddress(role.account.address),
+      client,
+      relayer,
+      journal,
+      intents,
+      actionLog: contracts.ActionLog,
+    };
+    agents.push({ role, op, sql });
+  }
+
+  const world = new World({
+    client,
+    contracts: {
+      AgentSpawner: contracts.AgentSpawner,
+      AgentRegistry: contracts.AgentRegistry,
+      ActionLog: contracts.ActionLog,
+    },
+    startBlock: BigInt(deployment.startBlock),
+  });
+  const scouts = agents.filter((a) => a.role.tier === "scout");
+  const prepared = new Set<string>();
+  let ticks = 0;
+  let closed = false;
+  let failures = 0;
+
+  /**
+   * Finishes what an earlier tick (or run) left open: never decided again, never sent twice.
+   * Returns how many there were: the world was read before they landed, so that agent does not
+   * decide again until the next tick has read them.
+   */
+  const finishOpen = async (agent: Agent): Promise<number> => {
+    const open = await agent.op.intents.pending(agent.op.name, "open");
+    await Promise.all(open.map((intent) => execute(agent.op, intent)));
+    return open.length;
+  };
+
+  const record = async (agent: Agent, tick: number, intents: readonly Intent[]) => {
+    const rows = [];
+    for (const [i, intent] of intents.entries()) {
+      const id = `${agent.op.name}:${tick}:${i}`;
+      await agent.op.intents.add({
+        id,
+        agent: agent.op.name,
+        tick,
+        spec: JSON.stringify(specOf(intent)),
+        state: "open",
+      });
+      rows.push((await agent.op.intents.byId(id))!);
+    }
+    return rows;
+  };
+
+  const tickScout = async (agent: Agent, tick: number) => {
+    const index = scouts.indexOf(agent);
+    const intents = decideScout({
+      now: world.now(),
+      tokens: world.tokenList(),
+      workers: world.workerMap(),
+      transfers: world.transferList(),
+      actions: world.actionList(),
+      params: { ...DEFAULT_SCOUT_PARAMS, signals: signalsOfScout(index, scouts.length) },
+    });
+    await Promise.all((await record(agent, tick, intents)).map((row) => execute(agent.op, row)));
+  };
+
+  const tickQueen = async (agent: Agent, tick: number) => {
+    const intents = decideQueen({
+      now: world.now(),
+      actions: world.actionList(),
+      workers: world.workerMap(),
+      answered: answeredCauses(world.actionList(), agent.role.nftId),
+    });
+    await Promise.all((await record(agent, tick, intents)).map((row) => execute(agent.op, row)));
+  };
+
+  const tickWorkers = async (agent: Agent, tick: number) => {
+    const mine = world
+      .tokenList()
+      .map((token) => ({ token, worker: world.workerMap().get(token.workerId) }))
+      .filter((x): x is { token: TokenView; worker: WorkerView } => x.worker?.operator === agent.op.address);
+    const active = mine.filter((x) => x.worker.status === "active");
+    const rows = [];
+    for (const { token, worker } of mine) {
+      try {
+        if (worker.status !== "active") continue; // idle workers watch, suspended ones rest
+        await prepare(agent, token);
+        const sharing = active.filter((x) => x.token.pairAsset === token.pairAsset).length;
+        const inventory = await inventoryOf(agent.op, token, sharing);
+        const now = world.now();
+        const decided = decideWorker({
+          now,
+          token,
+          worker,
+          inventory,
+          directives: directivesInForce(world.actionList(), token.nftId, now),
+          flags: world
+            .actionList()
+            .filter((a) => a.targetNftId === token.nftId && a.tier === "scout" && a.actionType === "flag"),
+          observedBlock: world.headBlock(),
+        });
+        const extra = { workerId: worker.id.toString(), mevProtection: worker.config.mevProtection, pool: token.pool };
+        const tokenIn = (isBuy: boolean) => (isBuy ? token.pairAsset : token.token);
+        if (worker.config.mevProtection === "batch_auction") {
+          const window = Math.floor(tick / config.batchWindowTicks);
+          for (const [i, intent] of decided.entries())
+            await agent.op.intents.add({
+              id: `${agent.op.name}:${tick}:w${worker.id}:${i}`,
+              agent: agent.op.name,
+              tick,
+              spec: JSON.stringify({ ...specOf(intent), ...extra, tokenIn: tokenIn((intent as TradeIntent).isBuy) }),
+              state: "batched",
+              batchWindow: window,
+            });
+          const earlier = (await agent.op.intents.pending(agent.op.name, "batched")).filter(
+            (r) =>
+              r.batchWindow! < window && (JSON.parse(r.spec) as { workerId: string }).workerId === worker.id.toString(),
+          );
+          // A pause holds the batch too: it is netted and sent once the pause is over.
+          const paused = directivesInForce(world.actionList(), token.nftId, now).some(
+            (d) => d.instruction === "pause_trading",
+          );
+          if (earlier.length === 0 || paused) continue;
+          // The net trade's id names the batch's oldest member and its spec lists the members: a
+          // crash between recording it and marking them netted nets nothing twice.
+          const id = `${agent.op.name}:batch:w${worker.id}:${earlier[0]!.id}`;
+          const existing = await agent.op.intents.byId(id);
+          const members = existing
+            ? (JSON.parse(existing.spec) as { netted: string[] }).netted
+            : earlier.map((r) => r.id);
+          if (!existing) {
+            const net = netBatch(
+              earlier.map((r) => tradeOf(JSON.parse(r.spec))),
+              token.reserves,
+              BigInt(worker.config.slippageCapBps),
+              inventory,
+            );
+            const why = { ...net?.why, observedBlock: world.headBlock().toString() };
+            if (net) {
+              const spec = { ...specOf({ ...net, why }), ...extra, tokenIn: tokenIn(net.isBuy), netted: members };
+              await agent.op.intents.add({ id, agent: agent.op.name, tick, spec: JSON.stringify(spec), state: "open" });
+              rows.push((await agent.op.intents.byId(id))!);
+            }
+          }
+          for (const member of members) await agent.op.intents.settle(member, "netted", id);
+          continue;
+        }
+        for (const [i, intent] of decided.entries()) {
+          const id = `${agent.op.name}:${tick}:w${worker.id}:${i}`;
+          await agent.op.intents.add({
+            id,
+            agent: agent.op.name,
+            tick,
+            spec: JSON.stringify({ ...specOf(intent), ...extra, tokenIn: tokenIn((intent as TradeIntent).isBuy) }),
+            state: "open",
+          });
+          rows.push((await agent.op.intents.byId(id))!);
+        }
+      } catch (error) {
+        log(`agents: worker ${worker.id} (${token.symbol}) tick ${tick} failed; it tries again next tick`, error);
+      }
+    }
+    await Promise.all(rows.map((row) => execute(agent.op, row)));
+  };
+
+  /** Approvals (and on a local chain, funds) a worker needs before its first trade in a pool. */
+  const prepare = async (agent: Agent, token: TokenView) => {
+    if (prepared.has(token.pool)) return;
+    const op = agent.op;
+    for (const asset of [token.token, token.pairAsset]) {
+      const allowance = await client.readContract({
+        address: asset,
+        abi: ERC20,
+        functionName: "allowance",
+        args: [op.address, token.pool],
+      });
+      if (allowance < maxUint256 / 2n)
+        await step(op, `setup:approve:${asset}:${token.pool}`, "agent_setup", () => ({
+          to: asset,
+          data: encodeFunctionData({ abi: ERC20, functionName: "approve", args: [token.pool, maxUint256] }),
+        }));
+    }
+    if (config.fundLocally && deployment.mockAssets) await fundLocally(op, token.pairAsset);
+    prepared.add(token.pool);
+  };
+
+  const funded = new Set<Address>();
+  const fundLocally = async (op: Operator, asset: Address) => {
+    if (funded.has(asset)) return;
+    const balance = await client.readContract({
+      address: asset,
+      abi: ERC20,
+      functionName: "balanceOf",
+      args: [op.address],
+    });
+    const stable = getAddress(asset) === getAddress(contracts.MockStableToken);
+    const want = stable ? 5_000n * 10n ** 6n : 3n * 10n ** 18n;
+    if (balance < want) {
+      const id = `setup:fund:${asset}:${Date.now()}`;
+      if (stable)
+        await step(op, id, "agent_setup", () => ({
+          to: asset,
+          data: encodeFunctionData({ abi: ERC20, functionName: "mint", args: [op.address, want] }),
+        }));
+      else
+        await step(
+          op,
+          id,
+          "agent_setup",
+          () => ({ to: asset, data: encodeFunctionData({ abi: ERC20, functionName: "deposit" }) }),
+          { value: want },
+        );
+    }
+    funded.add(asset);
+  };
+
+  const inventoryOf = async (op: Operator, token: TokenView, sharing: number) => {
+    const [tokens, pair] = await Promise.all([
+      client.readContract({ address: token.token, abi: ERC20, functionName: "balanceOf", args: [op.address] }),
+      client.readContract({ address: token.pairAsset, abi: ERC20, functionName: "balanceOf", args: [op.address] }),
+    ]);
+    // Workers on the same pair asset share the operator's balance of it.
+    return { token: tokens, pair: pair / BigInt(Math.max(1, sharing)) };
+  };
+
+  const tickAgent = async (agent: Agent) => {
+    try {
+      if ((await finishOpen(agent)) > 0) return;
+      const tick = await agent.op.intents.nextTick(agent.op.name);
+      if (agent.role.tier === "worker") await tickWorkers(agent, tick);
+      else if (agent.role.tier === "scout") await tickScout(agent, tick);
+      else await tickQueen(agent, tick);
+    } catch (error) {
+      log(`agents: ${agent.op.name}: tick failed; it tries again next tick`, error);
+    }
+  };
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<void> = Promise.resolve();
+  const loop = async () => {
+    if (closed) return;
+    try {
+      await world.refresh();
+      failures = 0;
+      await Promise.all(agents.map(tickAgent));
+      ticks++;
+    } catch (error) {
+      failures++;
+      log(`agents: cannot read the chain (attempt ${failures}); retrying`, error);
+    }
+    if (!closed)
+      timer = setTimeout(() => (running = loop()), config.tickMs * Math.min(2 ** Math.max(0, failures - 1), 8));
+  };
+  running = loop();
+
+  return {
+    roles: agents.map((a) => ({ name: a.op.name, tier: a.role.tier, address: a.op.address })),
+    ticks: () => ticks,
+    intentCounts: async () =>
+      Object.fromEntries(await Promise.all(agents.map(async (a) => [a.op.name, await a.op.intents.counts()] as const))),
+    close: async () => {
+      closed = true;
+      clearTimeout(timer);
+      await running.catch(() => {});
+      for (const a of agents) await a.sql.close().catch(() => {});
+    },
+  };
+}
+
+function specOf(intent: Intent): IntentSpec {
+  if (intent.kind === "record")
+    return {
+      kind: "record",
+      targetNftId: intent.targetNftId.toString(),
+      actionType: intent.actionType,
+      reasonCode: intent.reasonCode,
+      payload: intent.payload,
+    };
+  return {
+    kind: "trade",
+    targetNftId: intent.targetNftId.toString(),
+    actionType: intent.actionType,
+    reasonCode: intent.reasonCode,
+    pool: "0x" as Address,
+    tokenIn: "0x" as Address,
+    isBuy: intent.isBuy,
+    amountIn: intent.amountIn.toString(),
+    minAmountOut: intent.minAmountOut.toString(),
+    workerId: "",
+    mevProtection: "off",
+    why: intent.why,
+  };
+}
+
+function tradeOf(spec: IntentSpec): TradeIntent {
+  if (spec.kind !== "trade") throw new Error("not a trade");
+  return {
+    kind: "trade",
+    targetNftId: BigInt(spec.targetNftId),
+    actionType: spec.actionType as TradeIntent["actionType"],
+    reasonCode: spec.reasonCode,
+    isBuy: spec.isBuy,
+    amountIn: BigInt(spec.amountIn),
+    minAmountOut: BigInt(spec.minAmountOut),
+    why: spec.why as TradeIntent["why"],
+  };
+}

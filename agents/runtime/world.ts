@@ -1,0 +1,311 @@
+import type { Address, Hex, PublicClient } from "viem";
+import { getAddress } from "viem";
+import { ActionLogAbi, AgentPoolAbi, AgentRegistryAbi, AgentSpawnerAbi, AgentTokenAbi } from "../../indexer/abis.ts";
+import { MEV_PROTECTIONS, nameOf, TIERS, WORKER_STATUSES } from "../../indexer/enums.ts";
+import { decodePayload } from "../../indexer/payload.ts";
+import { type PoolReserves, spotPrice } from "../market/index.ts";
+import type { ActionView, PricePoint, SwapView, Tier, TokenView, TransferView, WorkerView } from "../strategy/index.ts";
+
+/**
+ * The agents' picture of the ecosystem, kept up to date from the chain's logs: one observer for
+ * the whole runtime, read once per tick and shared by every agent. It starts at the deployment's
+ * first block (every spawn matters) and keeps only a window of history (swaps, prices, transfers,
+ * actions) so memory stays bounded however long it runs.
+ */
+
+export interface WorldOptions {
+  readonly client: PublicClient;
+  readonly contracts: {
+    readonly AgentSpawner: Address;
+    readonly AgentRegistry: Address;
+    readonly ActionLog: Address;
+  };
+  readonly startBlock: bigint;
+  /** History kept, in chain seconds. */
+  readonly historySec?: number;
+  /** Most blocks asked for in one getLogs. */
+  readonly maxBlockRange?: bigint;
+  /** Transfers below this share of supply (bps) are not kept. */
+  readonly transferFloorBps?: bigint;
+}
+
+interface MutableToken {
+  nftId: bigint;
+  workerId: bigint;
+  symbol: string;
+  token: Address;
+  pool: Address;
+  pairAsset: Address;
+  totalSupply: bigint;
+  reserves: PoolReserves;
+  spawnedAt: number;
+  spawnTx: Hex;
+  prices: PricePoint[];
+  swaps: SwapView[];
+}
+
+export class World {
+  private readonly options: WorldOptions;
+  private next: bigint;
+  private readonly tokens = new Map<Address, MutableToken>();
+  private readonly byPool = new Map<Address, MutableToken>();
+  private readonly workers = new Map<bigint, WorkerView>();
+  private transfers: TransferView[] = [];
+  private actions: ActionView[] = [];
+  private readonly blockTimes = new Map<bigint, number>();
+  private head = { block: 0n, time: 0, seenAt: 0 };
+
+  constructor(options: WorldOptions) {
+    this.options = options;
+    this.next = options.startBlock;
+  }
+
+  /** Chain time now: the head block's timestamp plus the wall time since it was seen. */
+  now(): number {
+    return this.head.time + Math.floor((Date.now() - this.head.seenAt) / 1000);
+  }
+
+  tokenList(): TokenView[] {
+    return [...this.tokens.values()];
+  }
+
+  workerMap(): ReadonlyMap<bigint, WorkerView> {
+    return this.workers;
+  }
+
+  transferList(): readonly TransferView[] {
+    return this.transfers;
+  }
+
+  actionList(): readonly ActionView[] {
+    return this.actions;
+  }
+
+  headBlock(): bigint {
+    return this.head.block;
+  }
+
+  /** Reads every log since the last call, up to the chain's head. */
+  async refresh(): Promise<void> {
+    const { client } = this.options;
+    const latest = await client.getBlock({ blockTag: "latest" });
+    if (latest.number > this.head.block || this.head.seenAt === 0)
+      this.head = { block: latest.number, time: Number(latest.timestamp), seenAt: Date.now() };
+    const range = this.options.maxBlockRange ?? 2_000n;
+    while (this.next <= latest.number) {
+      const to = this.next + range - 1n < latest.number ? this.next + range - 1n : latest.number;
+      await this.readRange(this.next, to);
+      this.next = to + 1n;
+    }
+    this.prune();
+  }
+
+  private async readRange(from: bigint, to: bigint): Promise<void> {
+    const { client, contracts } = this.options;
+    // Spawns first: the swaps and transfers of a new token's pool in the same range need it.
+    const spawns = await client.getContractEvents({
+      address: contracts.AgentSpawner,
+      abi: AgentSpawnerAbi,
+      eventName: "AgentSpawned",
+      fromBlock: from,
+      toBlock: to,
+    });
+    for (const log of spawns) await this.addToken(log.args as SpawnArgs, log.transactionHash!, log.blockNumber!);
+    const pools = [...this.byPool.keys()];
+    const tokens = [...this.tokens.keys()];
+    const [poolLogs, transfers, actions, workerLogs] = await Promise.all([
+      pools.length === 0
+        ? []
+        : client.getContractEvents({ address: pools, abi: AgentPoolAbi, fromBlock: from, toBlock: to }),
+      tokens.length === 0
+        ? []
+        : client.getContractEvents({
+            address: tokens,
+            abi: AgentTokenAbi,
+            eventName: "Transfer",
+            fromBlock: from,
+            toBlock: to,
+          }),
+      client.getContractEvents({
+        address: contracts.ActionLog,
+        abi: ActionLogAbi,
+        eventName: "ActionRecorded",
+        fromBlock: from,
+        toBlock: to,
+      }),
+      client.getContractEvents({
+        address: contracts.AgentRegistry,
+        abi: AgentRegistryAbi,
+        fromBlock: from,
+        toBlock: to,
+      }),
+    ]);
+    const blocks = new Set<bigint>([...poolLogs, ...transfers, ...actions].map((l) => l.blockNumber!));
+    await this.loadBlockTimes([...blocks]);
+    const time = (block: bigint) => this.blockTimes.get(block) ?? this.head.time;
+
+    // Sync follows each Swap in the same transaction: the swap is priced against the reserves before it.
+    for (const log of poolLogs) {
+      const t = this.byPool.get(getAddress(log.address));
+      if (!t) continue;
+      if (log.eventName === "Swap") {
+        const { sender, isBuy, amountIn, amountOut } = log.args as {
+          sender: Address;
+          isBuy: boolean;
+          amountIn: bigint;
+          amountOut: bigint;
+        };
+        t.swaps.push({
+          txHash: log.transactionHash!,
+          logIndex: log.logIndex!,
+          block: log.blockNumber!,
+          time: time(log.blockNumber!),
+          sender: getAddress(sender),
+          isBuy,
+          amountIn,
+          amountOut,
+          before: t.reserves,
+        });
+      } else if (log.eventName === "Sync") {
+        const { reserveToken, reservePair, virtualPair } = log.args as {
+          reserveToken: bigint;
+          reservePair: bigint;
+          virtualPair: bigint;
+        };
+        t.reserves = { ...t.reserves, reserveToken, reservePair, virtualPair };
+        t.prices.push({ time: time(log.blockNumber!), price: spotPrice(t.reserves) });
+      }
+    }
+    const floor = this.options.transferFloorBps ?? 10n;
+    for (const log of transfers) {
+      const t = this.tokens.get(getAddress(log.address));
+      const { from: sender, to: receiver, value } = log.args as { from: Address; to: Address; value: bigint };
+      if (!t || value * 10_000n < t.totalSupply * floor) continue;
+      this.transfers.push({
+        txHash: log.transactionHash!,
+        logIndex: log.logIndex!,
+        time: time(log.blockNumber!),
+        token: t.token,
+        from: getAddress(sender),
+        to: getAddress(receiver),
+        value,
+      });
+    }
+    for (const log of actions) {
+      const a = log.args as {
+        entryId: bigint;
+        targetTokenId: bigint;
+        sourceTier: number;
+        sourceAgentId: bigint;
+        operator: Address;
+        actionType: string;
+        payload: Hex;
+        reasonCode: string;
+        isOverride: boolean;
+      };
+      this.actions.push({
+        entryId: a.entryId,
+        targetNftId: a.targetTokenId,
+        tier: nameOf(TIERS, a.sourceTier) as Tier,
+        sourceAgentId: a.sourceAgentId,
+        operator: getAddress(a.operator),
+        actionType: a.actionType,
+        payload: decodePayload(a.payload),
+        reasonCode: a.reasonCode,
+        isOverride: a.isOverride,
+        time: time(log.blockNumber!),
+        block: log.blockNumber!,
+        txHash: log.transactionHash!,
+      });
+    }
+    // Worker records change by config votes, status and operator changes: read the changed ones again.
+    const changed = new Set<bigint>();
+    for (const log of workerLogs) {
+      const args = log.args as { workerId?: bigint };
+      if (args.workerId !== undefined && log.eventName !== "WorkerActive") changed.add(args.workerId);
+    }
+    for (const id of changed) await this.loadWorker(id);
+  }
+
+  private async addToken(args: SpawnArgs, txHash: Hex, block: bigint): Promise<void> {
+    const { client } = this.options;
+    const pool = getAddress(args.pool);
+    const [[reserveToken, reservePair, virtualPair], feePips] = await Promise.all([
+      // The launch reserves: the spawn's own Sync came before this event, in the same block.
+      client.readContract({ address: pool, abi: AgentPoolAbi, functionName: "getReserves", blockNumber: block }),
+      client.readContract({ address: pool, abi: AgentPoolAbi, functionName: "feePips" }),
+    ]);
+    await this.loadBlockTimes([block]);
+    const reserves = { reserveToken, reservePair, virtualPair, feePips: BigInt(feePips) };
+    const t: MutableToken = {
+      nftId: args.nftId,
+      workerId: args.workerId,
+      symbol: args.symbol,
+      token: getAddress(args.token),
+      pool,
+      pairAsset: getAddress(args.pairAsset),
+      totalSupply: args.totalSupply,
+      reserves,
+      spawnedAt: this.blockTimes.get(block) ?? this.head.time,
+      spawnTx: txHash,
+      prices: [],
+      swaps: [],
+    };
+    this.tokens.set(t.token, t);
+    this.byPool.set(pool, t);
+    await this.loadWorker(args.workerId);
+  }
+
+  private async loadWorker(id: bigint): Promise<void> {
+    const w = await this.options.client.readContract({
+      address: this.options.contracts.AgentRegistry,
+      abi: AgentRegistryAbi,
+      functionName: "getWorker",
+      args: [id],
+    });
+    this.workers.set(id, {
+      id,
+      agentNftId: w.agentNftId,
+      operator: getAddress(w.operator),
+      status: nameOf(WORKER_STATUSES, w.status),
+      config: {
+        slippageCapBps: w.config.slippageCapBps,
+        mevProtection: nameOf(MEV_PROTECTIONS, w.config.mevProtection),
+        signalSubscriptions: [...w.config.signalSubscriptions],
+      },
+    });
+  }
+
+  private async loadBlockTimes(blocks: bigint[]): Promise<void> {
+    const missing = blocks.filter((b) => !this.blockTimes.has(b));
+    const read = await Promise.all(missing.map((b) => this.options.client.getBlock({ blockNumber: b })));
+    for (const b of read) this.blockTimes.set(b.number, Number(b.timestamp));
+  }
+
+  private prune(): void {
+    const keepFrom = this.now() - (this.options.historySec ?? 3_600);
+    for (const t of this.tokens.values()) {
+      if (t.swaps.length > 0 && t.swaps[0]!.time < keepFrom) t.swaps = t.swaps.filter((s) => s.time >= keepFrom);
+      // The last price before the window stays: a moving average needs a start.
+      if (t.prices.length > 1 && t.prices[0]!.time < keepFrom) {
+        const inside = t.prices.filter((p) => p.time >= keepFrom);
+        t.prices = inside.length > 0 ? inside : t.prices.slice(-1);
+      }
+      if (t.prices.length > 2_000) t.prices = t.prices.slice(-2_000);
+      if (t.swaps.length > 5_000) t.swaps = t.swaps.slice(-5_000);
+    }
+    this.transfers = this.transfers.filter((x) => x.time >= keepFrom).slice(-5_000);
+    this.actions = this.actions.filter((x) => x.time >= keepFrom).slice(-10_000);
+    if (this.blockTimes.size > 10_000) this.blockTimes.clear();
+  }
+}
+
+interface SpawnArgs {
+  token: Address;
+  pool: Address;
+  nftId: bigint;
+  workerId: bigint;
+  symbol: string;
+  totalSupply: bigint;
+  pairAsset: Address;
+}
