@@ -8,7 +8,9 @@
 import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
 import { dirname, join } from "node:path";
-import { createPublicClient, http } from "viem";
+import { createPublicClient, hexToString, http } from "viem";
+import { ActionLogAbi } from "../indexer/abis.ts";
+import { readDeployment } from "../lib/deployments.ts";
 import { exchangeEnv, parseEnv, startEnv } from "../config/env.ts";
 import { indexedBlock } from "../lib/ponder-status.ts";
 import { forgetChainSyncData } from "./lib/ponder-sync.ts";
@@ -25,6 +27,7 @@ const exchangeUrl = `http://${exchangeHost.includes(":") ? `[${exchangeHost}]` :
 const credentialsFile = exchange.DEMO_CREDENTIALS ?? join(dirname(exchange.EXCHANGE_DATA_DIR), "demo-credentials.json");
 const hardhat = "./node_modules/.bin/hardhat";
 const LOCAL_CHAIN_ID = 31337;
+const WORKER_TIER = 1; // IAgentRegistry.Tier.Worker
 
 if (await rpcAnswers(rpcUrl).catch(() => false)) {
   console.error(`Something already answers JSON-RPC at ${rpcUrl}; stop it or set CHAIN_PORT.`);
@@ -64,7 +67,8 @@ try {
   await supervisor.task("seed", hardhat, ["run", "scripts/seed.ts", "--network", "rpc", "--no-compile"], chainEnvVars);
   // "Running" means the indexer has caught up with everything the seed wrote, not merely that
   // Ponder answers: its first answers otherwise describe a chain from before the seed ended.
-  const seedHead = await createPublicClient({ transport: http(rpcUrl, { timeout: 5_000 }) }).getBlockNumber();
+  const chainClient = createPublicClient({ transport: http(rpcUrl, { timeout: 5_000 }) });
+  const seedHead = await chainClient.getBlockNumber();
 
   // The exchange keeps its data (PGlite in EXCHANGE_DATA_DIR, or its schema in DATABASE_URL)
   // across restarts, unlike the chain; EXCHANGE_DEMO fills an empty one with the demo market.
@@ -121,6 +125,38 @@ try {
     60_000,
   );
 
+  // The agent runtime: every worker, the queen and the scouts, acting with the node's accounts.
+  // Running means acting: a worker's first trade is on the chain and indexed. Watched on the chain
+  // and Ponder's /status, so the wait spends none of the user's API quota.
+  supervisor.service("agents", process.execPath, ["agents/runtime/main.ts"], {
+    RPC_URL: rpcUrl,
+    CHAIN_ID: String(LOCAL_CHAIN_ID),
+  });
+  const { contracts } = await readDeployment(LOCAL_CHAIN_ID);
+  let firstAgentBlock = -1n;
+  await waitUntil(
+    "the agents' first worker trade on the chain",
+    async () => {
+      const logs = await chainClient.getContractEvents({
+        address: contracts.ActionLog,
+        abi: ActionLogAbi,
+        eventName: "ActionRecorded",
+        fromBlock: seedHead + 1n,
+      });
+      const first = logs.find(
+        (log) => log.args.sourceTier === WORKER_TIER && hexToString(log.args.payload!).includes('"swapTx"'),
+      );
+      if (first) firstAgentBlock = first.blockNumber;
+      return first !== undefined;
+    },
+    90_000,
+  );
+  await waitUntil(
+    `the indexer to reach block ${firstAgentBlock}, the agents' first trade`,
+    async () => BigInt(await indexedBlock(apiUrl)) >= firstAgentBlock,
+    60_000,
+  );
+
   // The bot waits for valid keys in the file itself (the exchange writes them just after it listens).
   supervisor.service("bot", process.execPath, ["exchange/bot/main.ts"], {
     EXCHANGE_URL: exchangeUrl,
@@ -148,7 +184,8 @@ Platform running:
     demo users' API keys: ${credentialsFile}   admin: npm run admin -- --help
     market-making bot trading on it (BOT_SEED in .data/logs/bot.log)
   signed writes (spawn, vote, propose)  ${apiUrl}/api/launchpad/spawn  (relayer: deployments/31337.json accounts.relayer)
-  logs: .data/logs/{chain,indexer,exchange,bot}.log
+  agents (workers, queen, scouts)       ${apiUrl}/api/agents/action-logs  (npm run agents; journal in .data/agents)
+  logs: .data/logs/{chain,indexer,exchange,bot,agents}.log
 
 A signed order as trader-1 (signature = HMAC-SHA256 of publicKey + URL + body + timestamp, lowercase hex;
 the timestamp makes it single-use and valid for 30 s):

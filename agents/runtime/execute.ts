@@ -131,7 +131,7 @@ export async function execute(op: Operator, intent: IntentRow): Promise<"done" |
         op,
         `${intent.id}:record`,
         "agent_record",
-        recordCall(op, spec.targetNftId, spec.actionType, spec.payload, spec.reasonCode),
+        recordCall(op, spec.targetNftId, spec.actionType, { ...spec.payload, intent: intent.id }, spec.reasonCode),
       );
       await op.intents.settle(
         intent.id,

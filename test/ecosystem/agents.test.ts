@@ -74,6 +74,8 @@ let client: PublicClient;
 let contracts: Record<string, Address>;
 let tokens: Token[];
 let startedAt: number;
+/** Entries the seed recorded; the runtime's come after. */
+let seedEntries: number;
 let failed = false;
 
 const test = (name: string, fn: () => Promise<void>) =>
@@ -103,6 +105,15 @@ beforeAll(async () => {
     backend: { kind: "pglite" },
   });
   startedAt = Number((await client.getBlock()).timestamp);
+  seedEntries = Number(
+    await client.readContract({
+      address: contracts.ActionLog,
+      abi: [
+        { type: "function", name: "entryCount", stateMutability: "view", inputs: [], outputs: [{ type: "uint256" }] },
+      ],
+      functionName: "entryCount",
+    }),
+  );
   agents = await startAgents({
     rpcUrl: chain.url,
     chainId: 31337,
@@ -383,10 +394,15 @@ describe("agent runtime", () => {
     assert.equal(worker.body.stats.lastOverrideAt, override.timestamp);
   });
 
-  test("no intent was recorded twice", async () => {
-    const recorded = (await entries(`since=${startedAt}`)).filter((e) => e.actionPayload?.intent);
+  test("every entry the runtime recorded names its intent, and no intent was recorded twice", async () => {
+    const recorded = (await entries(`since=${startedAt}`)).filter((e) => e.entryId > seedEntries);
+    assert.ok(recorded.length > 10);
+    assert.deepEqual(
+      recorded.filter((e) => typeof e.actionPayload?.intent !== "string").map((e) => e.entryId),
+      [],
+      "every entry names its intent",
+    );
     const ids = recorded.map((e) => e.actionPayload!.intent as string);
-    assert.ok(ids.length > 10);
     assert.equal(new Set(ids).size, ids.length);
   });
 });

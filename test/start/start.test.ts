@@ -15,7 +15,9 @@ import { readDeployment } from "../../lib/deployments.ts";
 import { freePort } from "../support/net/free-port.ts";
 
 const BANNER = "Platform running:";
-const ACTION_LOG_ABI = parseAbi(["function entryCount() view returns (uint256)"]);
+const ACTION_LOG_ABI = parseAbi([
+  "event ActionRecorded(uint256 indexed entryId, uint256 indexed targetTokenId, uint8 indexed sourceTier, uint256 sourceAgentId, address operator, string actionType, bytes payload, string reasonCode, bool isOverride)",
+]);
 const REGISTRY_ABI = parseAbi([
   "function workerCount() view returns (uint256)",
   "function workerAuth(uint256 workerId) view returns (address operator, uint8 status)",
@@ -25,6 +27,7 @@ const STARTUP_TIMEOUT_MS = 300_000;
 
 let start: ChildProcess | undefined;
 let dataDir = "";
+let bannerAt = 0;
 const urls = { chain: "", api: "", exchange: "" };
 
 beforeAll(async () => {
@@ -42,6 +45,7 @@ beforeAll(async () => {
     EXCHANGE_DATA_DIR: join(dataDir, "exchange"),
     DEMO_CREDENTIALS: join(dataDir, "demo-credentials.json"),
     RELAYER_DATA_DIR: join(dataDir, "relayer"),
+    AGENTS_DATA_DIR: join(dataDir, "agents"),
     DATABASE_URL: "",
   };
   start = spawn(process.execPath, ["scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
@@ -54,6 +58,7 @@ beforeAll(async () => {
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
       if (output.includes(BANNER)) {
+        bannerAt = Math.floor(Date.now() / 1000);
         clearTimeout(timer);
         resolve();
       }
@@ -83,14 +88,42 @@ async function getJson<T>(url: string): Promise<T> {
   return (await response.json()) as T;
 }
 
+interface Entry {
+  entryId: number;
+  sourceTier: string;
+  timestamp: number;
+  actionPayload: { intent?: string; swapTx?: string } | null;
+}
+
+/** Every action-log entry the read API has, newest first. */
+async function allEntries(query = ""): Promise<Entry[]> {
+  const out: Entry[] = [];
+  for (let page = 1; ; page++) {
+    const body = await getJson<{ items: Entry[]; totalItems: number }>(
+      `${urls.api}/api/agents/action-logs?pageSize=100&page=${page}${query}`,
+    );
+    out.push(...body.items);
+    if (body.items.length === 0 || out.length >= body.totalItems) return out;
+  }
+}
+
 test("the first answers after the banner carry every seeded worker, action and boost", async () => {
   const { contracts } = await readDeployment(31337);
   const chain = createPublicClient({ transport: http(urls.chain, { timeout: 5_000 }) });
   const registry = { address: contracts.AgentRegistry, abi: REGISTRY_ABI } as const;
-  const [entries, workers] = await Promise.all([
-    chain.readContract({ address: contracts.ActionLog, abi: ACTION_LOG_ABI, functionName: "entryCount" }),
+  // The agents keep recording: the seed's actions are those without an intent in their payload.
+  const [recorded, workers] = await Promise.all([
+    chain.getContractEvents({
+      address: contracts.ActionLog,
+      abi: ACTION_LOG_ABI,
+      eventName: "ActionRecorded",
+      fromBlock: 0n,
+    }),
     chain.readContract({ ...registry, functionName: "workerCount" }),
   ]);
+  const seeded = recorded
+    .filter((log) => !Buffer.from(log.args.payload!.slice(2), "hex").toString("utf8").includes('"intent"'))
+    .map((log) => Number(log.args.entryId));
   const statuses = await Promise.all(
     Array.from({ length: Number(workers) }, (_, i) =>
       chain.readContract({ ...registry, functionName: "workerAuth", args: [BigInt(i + 1)] }),
@@ -98,20 +131,57 @@ test("the first answers after the banner carry every seeded worker, action and b
   );
   const activeOnChain = statuses.filter(([, status]) => status === WORKER_ACTIVE).length;
 
-  const [logs, overview, boosted] = await Promise.all([
-    getJson<{ totalItems: number }>(`${urls.api}/api/agents/action-logs?pageSize=1`),
+  // Read up to a fixed time: the agents' new entries would shift the pages while they are read.
+  const head = await chain.getBlock();
+  const [indexed, overview, boosted] = await Promise.all([
+    allEntries(`&until=${head.timestamp - 1n}`),
     getJson<{ hive: { totalWorkers: number }; swarm: { activeWorkers: number; lastActivityAt: number | null } }>(
       `${urls.api}/api/agents/overview`,
     ),
     getJson<{ totalItems: number }>(`${urls.api}/api/launchpad/tokens?boosted=true`),
   ]);
-  assert.ok(entries > 0n, "the seed recorded actions");
-  assert.equal(BigInt(logs.totalItems), entries, "every action the seed recorded is indexed");
+  assert.ok(seeded.length > 0, "the seed recorded actions");
+  const indexedIds = new Set(indexed.map((e) => e.entryId));
+  assert.deepEqual(
+    seeded.filter((id) => !indexedIds.has(id)),
+    [],
+    "every action the seed recorded is indexed",
+  );
   assert.equal(overview.hive.totalWorkers, Number(workers));
   assert.ok(activeOnChain < Number(workers), "the seed idles or suspends some workers");
   assert.equal(overview.swarm.activeWorkers, activeOnChain, "the swarm counts the workers active on the chain");
   assert.notEqual(overview.swarm.lastActivityAt, null);
   assert.ok(boosted.totalItems > 0, "the seed's boosts are indexed");
+});
+
+test("unattended, within a minute of the banner, workers trade and scouts and the queen act", async () => {
+  // The runtime's entries name their intent (the seed's do not); newest first, one page per tier.
+  const runtimeEntries = async (tier: string) =>
+    (
+      await getJson<{ items: Entry[] }>(`${urls.api}/api/agents/action-logs?sourceTier=${tier}&pageSize=100`)
+    ).items.filter((e) => typeof e.actionPayload?.intent === "string");
+  const found = new Map<string, Entry[]>();
+  const deadline = bannerAt * 1000 + 60_000;
+  for (;;) {
+    for (const tier of ["worker", "scout", "queen"])
+      if (!found.has(tier)) {
+        const entries = await runtimeEntries(tier);
+        if (entries.length > 0) found.set(tier, entries);
+      }
+    if (found.size === 3 || Date.now() > deadline) break;
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
+  }
+  assert.deepEqual([...found.keys()].sort(), ["queen", "scout", "worker"], "new actions from every tier");
+  const workerEntries = found.get("worker")!;
+  const trade = workerEntries.find((e) => e.actionPayload?.swapTx)!;
+  const chain = createPublicClient({ transport: http(urls.chain, { timeout: 5_000 }) });
+  const receipt = await chain.getTransactionReceipt({ hash: trade.actionPayload!.swapTx as `0x${string}` });
+  assert.equal(receipt.status, "success", "the worker's trade is a swap on the chain");
+  const overview = await getJson<{ swarm: { lastActivityAt: number } }>(`${urls.api}/api/agents/overview`);
+  assert.ok(
+    overview.swarm.lastActivityAt >= Math.max(...workerEntries.map((e) => e.timestamp)),
+    "swarm.lastActivityAt moved",
+  );
 });
 
 test("the exchange answers with the demo market and the bot's quotes", async () => {
