@@ -1,0 +1,232 @@
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  decodeEventLog,
+  getAddress,
+  type Hex,
+  http,
+  maxUint256,
+  parseAbi,
+  type PublicClient,
+  stringToHex,
+} from "viem";
+import { privateKeyToAccount } from "viem/accounts";
+import { ActionLogAbi, AgentPoolAbi, AgentRegistryAbi } from "../../indexer/abis.ts";
+import { MEV_PROTECTIONS, nameOf, TIERS, WORKER_STATUSES } from "../../indexer/enums.ts";
+import { decodePayload } from "../../indexer/payload.ts";
+import { readDeployment } from "../../lib/deployments.ts";
+import { impactBps, minOutWithinCap, type PoolReserves, quote } from "../market/index.ts";
+import type { ActionView, Tier, WorkerConfig, WorkerStatus } from "../strategy/index.ts";
+
+/**
+ * The agent SDK: what anyone needs to write an agent against the ecosystem's contracts. Connect
+ * with an operator key; read the agent's role and a worker's config; record an action; swap in a
+ * pool within a slippage cap (refused before sending when the quote is beyond it, and guarded
+ * on-chain by the minimum output computed from it); subscribe to new actions.
+ */
+
+export interface ConnectOptions {
+  readonly rpcUrl: string;
+  readonly privateKey: Hex;
+  /** Default: the node's chain id. */
+  readonly chainId?: number;
+  /** Where deployments/<chainId>.json is (default: the working directory), or the addresses themselves. */
+  readonly deploymentsRoot?: string;
+  readonly contracts?: { readonly ActionLog: Address; readonly AgentRegistry: Address };
+  /** Most ms one JSON-RPC call may take (default 10 s). */
+  readonly timeoutMs?: number;
+}
+
+export interface Role {
+  /** "none" when the key acts for nobody. */
+  readonly tier: Tier | "none";
+  /** The queen's or scout's NFT id. */
+  readonly nftId?: bigint;
+  /** The workers this key operates. */
+  readonly workerIds: readonly bigint[];
+}
+
+/** The quote's price impact is beyond the cap: nothing was sent. */
+export class SlippageCapExceeded extends Error {
+  readonly impactBps: bigint;
+  readonly capBps: bigint;
+
+  constructor(impactBps: bigint, capBps: bigint) {
+    super(`the swap's price impact (${impactBps} bps) is beyond the slippage cap (${capBps} bps); nothing was sent`);
+    this.name = "SlippageCapExceeded";
+    this.impactBps = impactBps;
+    this.capBps = capBps;
+  }
+}
+
+const ERC20 = parseAbi([
+  "function allowance(address, address) view returns (uint256)",
+  "function approve(address, uint256) returns (bool)",
+]);
+
+export type Agent = Awaited<ReturnType<typeof connectAgent>>;
+
+export async function connectAgent(options: ConnectOptions) {
+  const transport = http(options.rpcUrl, { timeout: options.timeoutMs ?? 10_000 });
+  const client = createPublicClient({ transport }) as PublicClient;
+  const chainId = options.chainId ?? (await client.getChainId());
+  const contracts = options.contracts ?? (await readDeployment(chainId, options.deploymentsRoot)).contracts;
+  const account = privateKeyToAccount(options.privateKey);
+  const wallet = createWalletClient({
+    account,
+    transport,
+    chain: {
+      id: chainId,
+      name: `chain ${chainId}`,
+      nativeCurrency: { name: "ETH", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [options.rpcUrl] } },
+    },
+  });
+  const registry = { address: contracts.AgentRegistry, abi: AgentRegistryAbi } as const;
+  const mined = async (hash: Hex) => {
+    const receipt = await client.waitForTransactionReceipt({ hash, timeout: 60_000 });
+    if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
+    return receipt;
+  };
+
+  return {
+    address: account.address,
+    client,
+
+    async role(): Promise<Role> {
+      const [tier, nftId] = await client.readContract({
+        ...registry,
+        functionName: "agentOfOperator",
+        args: [account.address],
+      });
+      const count = await client.readContract({ ...registry, functionName: "workerCount" });
+      const workerIds: bigint[] = [];
+      for (let id = 1n; id <= count; id++) {
+        const [operator] = await client.readContract({ ...registry, functionName: "workerAuth", args: [id] });
+        if (getAddress(operator) === account.address) workerIds.push(id);
+      }
+      const name = nameOf(TIERS, tier);
+      if (name !== "none") return { tier: name, nftId, workerIds };
+      return { tier: workerIds.length > 0 ? "worker" : "none", workerIds };
+    },
+
+    async workerConfig(
+      workerId: bigint,
+    ): Promise<WorkerConfig & { status: WorkerStatus; agentNftId: bigint; token: Address }> {
+      const w = await client.readContract({ ...registry, functionName: "getWorker", args: [workerId] });
+      return {
+        status: nameOf(WORKER_STATUSES, w.status),
+        agentNftId: w.agentNftId,
+        token: w.token,
+        slippageCapBps: w.config.slippageCapBps,
+        mevProtection: nameOf(MEV_PROTECTIONS, w.config.mevProtection),
+        signalSubscriptions: [...w.config.signalSubscriptions],
+      };
+    },
+
+    /** Records an action on the agent token with NFT id `targetNftId`; resolves once mined. */
+    async record(action: { targetNftId: bigint; actionType: string; payload: unknown; reasonCode: string }) {
+      const hash = await wallet.writeContract({
+        address: contracts.ActionLog,
+        abi: ActionLogAbi,
+        functionName: "record",
+        args: [action.targetNftId, action.actionType, stringToHex(JSON.stringify(action.payload)), action.reasonCode],
+      });
+      const receipt = await mined(hash);
+      for (const log of receipt.logs) {
+        try {
+          const event = decodeEventLog({ abi: ActionLogAbi, data: log.data, topics: log.topics });
+          if (event.eventName === "ActionRecorded") return { entryId: event.args.entryId, txHash: hash };
+        } catch {}
+      }
+      throw new Error(`transaction ${hash} recorded no action`);
+    },
+
+    /** Swaps `amountIn` of `tokenIn` in `pool`, refusing (unsent) a quote beyond `slippageCapBps`. */
+    async swap({
+      pool,
+      tokenIn,
+      amountIn,
+      slippageCapBps,
+    }: {
+      pool: Address;
+      tokenIn: Address;
+      amountIn: bigint;
+      slippageCapBps: number;
+    }) {
+      const [[reserveToken, reservePair, virtualPair], feePips, pairAsset] = await Promise.all([
+        client.readContract({ address: pool, abi: AgentPoolAbi, functionName: "getReserves" }),
+        client.readContract({ address: pool, abi: AgentPoolAbi, functionName: "feePips" }),
+        client.readContract({ address: pool, abi: AgentPoolAbi, functionName: "pairAsset" }),
+      ]);
+      const reserves: PoolReserves = { reserveToken, reservePair, virtualPair, feePips: BigInt(feePips) };
+      const isBuy = getAddress(tokenIn) === getAddress(pairAsset);
+      const cap = BigInt(slippageCapBps);
+      const impact = impactBps(reserves, isBuy, amountIn, quote(reserves, isBuy, amountIn).amountOut);
+      if (impact > cap) throw new SlippageCapExceeded(impact, cap);
+      const allowance = await client.readContract({
+        address: tokenIn,
+        abi: ERC20,
+        functionName: "allowance",
+        args: [account.address, pool],
+      });
+      if (allowance < amountIn)
+        await mined(
+          await wallet.writeContract({
+            address: tokenIn,
+            abi: ERC20,
+            functionName: "approve",
+            args: [pool, maxUint256],
+          }),
+        );
+      const minAmountOut = minOutWithinCap(reserves, isBuy, amountIn, cap);
+      const hash = await wallet.writeContract({
+        address: pool,
+        abi: AgentPoolAbi,
+        functionName: "swapExactIn",
+        args: [tokenIn, amountIn, minAmountOut, account.address],
+      });
+      const receipt = await mined(hash);
+      for (const log of receipt.logs) {
+        try {
+          const event = decodeEventLog({ abi: AgentPoolAbi, data: log.data, topics: log.topics });
+          if (event.eventName === "Swap") return { amountOut: event.args.amountOut, minAmountOut, txHash: hash };
+        } catch {}
+      }
+      throw new Error(`transaction ${hash} made no swap`);
+    },
+
+    /** Calls `onAction` for every new action (optionally on one token); returns the unsubscribe. */
+    onAction(
+      onAction: (action: Omit<ActionView, "time">) => void | Promise<void>,
+      filter: { targetNftId?: bigint } = {},
+    ) {
+      return client.watchContractEvent({
+        address: contracts.ActionLog,
+        abi: ActionLogAbi,
+        eventName: "ActionRecorded",
+        args: filter.targetNftId === undefined ? undefined : { targetTokenId: filter.targetNftId },
+        pollingInterval: 500,
+        onLogs: async (logs) => {
+          for (const log of logs) {
+            const a = log.args;
+            await onAction({
+              entryId: a.entryId!,
+              targetNftId: a.targetTokenId!,
+              tier: nameOf(TIERS, a.sourceTier!) as Tier,
+              sourceAgentId: a.sourceAgentId!,
+              operator: getAddress(a.operator!),
+              actionType: a.actionType!,
+              payload: decodePayload(a.payload!),
+              reasonCode: a.reasonCode!,
+              isOverride: a.isOverride!,
+              block: log.blockNumber!,
+              txHash: log.transactionHash!,
+            });
+          }
+        },
+      });
+    },
+  };
+}
