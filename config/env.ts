@@ -174,6 +174,8 @@ export const agentsEnv = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string")
     .optional(),
+  /** Crash tests only: die (SIGKILL) just before the Nth broadcast, its transaction journalled. */
+  AGENTS_CRASH_BEFORE_BROADCAST: z.coerce.number().int().min(1).optional(),
   /** Most ms an agent waits for a receipt before its tick moves on (the intent stays open). */
   AGENTS_RECEIPT_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
 });

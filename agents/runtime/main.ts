@@ -25,7 +25,9 @@ const handle = await startAgents({
   receiptTimeoutMs: env.AGENTS_RECEIPT_TIMEOUT_MS,
   pollMs: 100,
   fundLocally: env.CHAIN_ID === LOCAL_CHAIN_ID,
+  crashBeforeBroadcast: env.AGENTS_CRASH_BEFORE_BROADCAST,
   log: (message, error) => console.error(new Date().toISOString(), message, error ?? ""),
+  info: (message) => console.log(new Date().toISOString(), message),
 }).catch((error: unknown) => {
   console.error(`agents: cannot start: ${(error as Error).message}`);
   process.exit(1);

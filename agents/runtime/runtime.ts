@@ -28,7 +28,7 @@ import {
 } from "../strategy/index.ts";
 import { resolveRoles, type Role } from "./accounts.ts";
 import { execute, type IntentSpec, type Operator, step } from "./execute.ts";
-import { IntentLog } from "./intents.ts";
+import { IntentLog, type IntentRow } from "./intents.ts";
 import { World } from "./world.ts";
 
 /**
@@ -59,6 +59,13 @@ export interface AgentsConfig {
   /** On a local chain with mock assets: mint and wrap what the workers trade with. */
   readonly fundLocally: boolean;
   readonly log?: (message: string, error?: unknown) => void;
+  /**
+   * For the crash test only: the process dies (SIGKILL) just before its Nth broadcast, with that
+   * transaction signed and journalled but not sent: the hardest moment to restart from.
+   */
+  readonly crashBeforeBroadcast?: number;
+  /** Each intent's outcome, one line each (quiet by default). */
+  readonly info?: (message: string) => void;
 }
 
 export interface AgentsHandle {
@@ -85,6 +92,7 @@ interface Agent {
 
 export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
   const log = config.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ""));
+  const info = config.info ?? (() => {});
   const transport = http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 1, batch: { wait: 0 } });
   const client = createPublicClient({ transport }) as PublicClient;
   const privateClient = config.privateRelayUrl
@@ -105,6 +113,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
   const genesis = await client.getBlock({ blockNumber: 0n });
 
   const agents: Agent[] = [];
+  let broadcasts = 0;
   for (const role of roles) {
     const sql = await openSql({
       databaseUrl: config.databaseUrl,
@@ -131,6 +140,10 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
       replaceAfterMs: Math.max(config.receiptTimeoutMs / 2, 1_000),
       pollMs: config.pollMs,
       minBalanceWei: 0n,
+      beforeBroadcast: () => {
+        broadcasts++;
+        if (broadcasts === config.crashBeforeBroadcast) process.kill(process.pid, "SIGKILL");
+      },
     });
     const op: Operator = {
       name: role.name,
@@ -159,6 +172,14 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
   let closed = false;
   let failures = 0;
 
+  /** Runs an intent to its end and says how it ended (the operator's activity log). */
+  const run = async (agent: Agent, row: IntentRow) => {
+    const outcome = await execute(agent.op, row);
+    const spec = JSON.parse(row.spec) as IntentSpec;
+    info(`agents: ${row.id} ${outcome}: ${spec.actionType} ${spec.reasonCode} on token ${spec.targetNftId}`);
+    return outcome;
+  };
+
   /**
    * Finishes what an earlier tick (or run) left open: never decided again, never sent twice.
    * Returns how many there were: the world was read before they landed, so that agent does not
@@ -166,7 +187,8 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
    */
   const finishOpen = async (agent: Agent): Promise<number> => {
     const open = await agent.op.intents.pending(agent.op.name, "open");
-    await Promise.all(open.map((intent) => execute(agent.op, intent)));
+    if (open.length > 0) info(`agents: ${agent.op.name}: finishing ${open.length} intents an earlier tick left open`);
+    await Promise.all(open.map((intent) => run(agent, intent)));
     return open.length;
   };
 
@@ -196,7 +218,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
       actions: world.actionList(),
       params: { ...DEFAULT_SCOUT_PARAMS, signals: signalsOfScout(index, scouts.length) },
     });
-    await Promise.all((await record(agent, tick, intents)).map((row) => execute(agent.op, row)));
+    await Promise.all((await record(agent, tick, intents)).map((row) => run(agent, row)));
   };
 
   const tickQueen = async (agent: Agent, tick: number) => {
@@ -206,7 +228,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
       workers: world.workerMap(),
       answered: answeredCauses(world.actionList(), agent.role.nftId),
     });
-    await Promise.all((await record(agent, tick, intents)).map((row) => execute(agent.op, row)));
+    await Promise.all((await record(agent, tick, intents)).map((row) => run(agent, row)));
   };
 
   const tickWorkers = async (agent: Agent, tick: number) => {
@@ -295,7 +317,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
         log(`agents: worker ${worker.id} (${token.symbol}) tick ${tick} failed; it tries again next tick`, error);
       }
     }
-    await Promise.all(rows.map((row) => execute(agent.op, row)));
+    await Promise.all(rows.map((row) => run(agent, row)));
   };
 
   /** Approvals (and on a local chain, funds) a worker needs before its first trade in a pool. */
