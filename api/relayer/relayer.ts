@@ -13,6 +13,7 @@ import {
   TransactionReceiptNotFoundError,
 } from "viem";
 import type { Journal, TxRow } from "./journal.ts";
+import { mark, now, span } from "../../lib/stage-trace.ts";
 
 /**
  * One relayer account sending the API's transactions. Nonces are handed out one at a time under a
@@ -94,7 +95,7 @@ export class Relayer {
 
   /** Signs, journals and broadcasts `call` for write `writeId` with the next nonce. */
   async send(writeId: string, call: Call): Promise<TxRow> {
-    const [fees, balance] = await Promise.all([this.fees.get(), this.balance.get()]);
+    const [fees, balance] = await span("feesBalance", () => Promise.all([this.fees.get(), this.balance.get()]));
     const needed = call.value + call.gas * fees.maxFeePerGas + this.options.minBalanceWei;
     if (balance < needed) this.balance.forget();
     if (balance < needed)
@@ -104,7 +105,9 @@ export class Relayer {
     // One at a time, in nonce order: the nonce, the signature and the transaction's turn to be
     // broadcast. The journal write then overlaps earlier broadcasts; broadcasts keep nonce order.
     for (let attempt = 1; ; attempt++) {
+      const lockAt = now();
       const { tx, turn } = await this.locked(async () => {
+        mark("nonceLock", lockAt);
         const nonce = await this.takeNonce();
         return { tx: await this.sign(writeId, call, nonce, fees), turn: this.nextTurn() };
       });
@@ -134,14 +137,16 @@ export class Relayer {
     const deadline = this.now() + timeoutMs;
     let lastBroadcast = nudge ? Number.NEGATIVE_INFINITY : this.now();
     // Read once: later versions are the ones replace() signs here, appended as they are made.
-    const txs = await journal.txsOf(writeId);
+    const txs = await span("txsOf", () => journal.txsOf(writeId));
     if (txs.length === 0) throw new Error(`write ${writeId} has no transaction`);
     for (;;) {
       for (const tx of txs) {
-        const receipt = await client.getTransactionReceipt({ hash: tx.hash }).catch((error) => {
-          if (error instanceof TransactionReceiptNotFoundError) return undefined;
-          throw error;
-        });
+        const receipt = await span("getReceipt", () => client.getTransactionReceipt({ hash: tx.hash })).catch(
+          (error) => {
+            if (error instanceof TransactionReceiptNotFoundError) return undefined;
+            throw error;
+          },
+        );
         if (receipt) return receipt;
       }
       const latest = txs[txs.length - 1]!;
@@ -154,7 +159,7 @@ export class Relayer {
         await this.broadcast(latest.raw).catch(() => {});
       }
       if (t >= deadline) throw new TxPendingError(latest.hash);
-      await new Promise((resolve) => setTimeout(resolve, this.options.pollMs));
+      await span("pollSleep", () => new Promise((resolve) => setTimeout(resolve, this.options.pollMs)));
     }
   }
 
@@ -218,11 +223,11 @@ export class Relayer {
   /** Journals `tx`, then broadcasts it (after the transactions before it, given a turn). */
   private async journalAndBroadcast(tx: TxRow, turn?: Turn): Promise<TxRow> {
     try {
-      await this.options.journal.addTx(tx);
+      await span("addTx", () => this.options.journal.addTx(tx));
       await this.options.beforeBroadcast?.(tx);
-      await turn?.previous;
+      await span("turnWait", async () => turn?.previous);
       try {
-        await this.broadcast(tx.raw);
+        await span("broadcast", () => this.broadcast(tx.raw));
       } catch (error) {
         // No answer (timeout, connection): the node may have the transaction. It is journalled
         // and mined() rebroadcasts it, so the nonce is not reused.

@@ -18,6 +18,7 @@ import { wholeUnitsNumber } from "../shared/units.ts";
 import type { ContractCall, WriteChain } from "./chain.ts";
 import { writeError } from "./errors.ts";
 import { KeyedLock } from "../../lib/keyed-lock.ts";
+import { mark, now, span } from "../../lib/stage-trace.ts";
 import type { Caller, ExchangeClient } from "./exchange-client.ts";
 import { POOL_SIDES, type ProposeBody, type SpawnBody, VOTES, type VoteBody } from "./schemas.ts";
 
@@ -205,11 +206,13 @@ export class Writes {
     };
     const first = await earlier();
     if (first) return first;
+    const lockAt = now();
     return this.locks.run(lockKeys, async () => {
+      mark("keyLock", lockAt);
       // A retry that waited on the lock finds its first request done.
       const again = await earlier();
       if (again) return again;
-      const { call, fee } = await precheck();
+      const { call, fee } = await span("precheck", precheck);
       const write = {
         id: randomUUID(),
         userId: caller.userId,
@@ -219,7 +222,7 @@ export class Writes {
         feeHeld: fee !== undefined,
         createdAt: this.now(),
       };
-      const taken = await journal.insertWrite(write);
+      const taken = await span("insertWrite", () => journal.insertWrite(write));
       if (taken) return this.replay(taken, requestHash);
       const run = this.execute({ ...write, state: "open", answerStatus: null, answerBody: null }, call, fee);
       this.inflight.set(write.id, run);
@@ -252,13 +255,15 @@ export class Writes {
     const { exchange, relayer, feeCurrency } = this.options;
     if (fee !== undefined) {
       try {
-        await exchange.hold({
-          holdId: write.id,
-          userId: write.userId,
-          currency: feeCurrency,
-          amount: fee,
-          memo: `${write.kind} fee`,
-        });
+        await span("hold", () =>
+          exchange.hold({
+            holdId: write.id,
+            userId: write.userId,
+            currency: feeCurrency,
+            amount: fee,
+            memo: `${write.kind} fee`,
+          }),
+        );
       } catch (error) {
         await this.abandon(write).catch((cleanup) => this.log(`write ${write.id}: left for reconcile`, cleanup));
         throw error;
@@ -266,7 +271,7 @@ export class Writes {
       await this.options.step?.("after-hold", write.id);
     }
     try {
-      await relayer.send(write.id, call);
+      await span("send", () => relayer.send(write.id, call));
     } catch (error) {
       await this.abandon(write).catch((cleanup) => this.log(`write ${write.id}: left for reconcile`, cleanup));
       throw unavailable(error);
@@ -274,7 +279,7 @@ export class Writes {
     await this.options.step?.("after-send", write.id);
     let receipt: TransactionReceipt;
     try {
-      receipt = await relayer.mined(write.id);
+      receipt = await span("mined", () => relayer.mined(write.id));
     } catch (error) {
       if (error instanceof TxPendingError)
         throw new ApiError(
@@ -300,12 +305,15 @@ export class Writes {
     let answer: Answer;
     if (receipt.status === "success") {
       const settle = write.feeHeld ? exchange.settle(write.id, receipt.transactionHash) : undefined;
-      [answer] = await Promise.all([this.answerOf(write.kind, receipt), settle]);
+      [answer] = await Promise.all([
+        span("answer", () => this.answerOf(write.kind, receipt)),
+        settle && span("settle", () => settle),
+      ]);
     } else {
       if (write.feeHeld) await exchange.release(write.id);
       answer = await this.revertAnswer(write, receipt);
     }
-    await journal.finish(write.id, answer.status, JSON.stringify(answer.body));
+    await span("journalFinish", () => journal.finish(write.id, answer.status, JSON.stringify(answer.body)));
     return answer;
   }
 
