@@ -83,6 +83,8 @@ export class Relayer {
   private readonly now: () => number;
   private readonly fees: Cached<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }>;
   private readonly balance: Cached<bigint>;
+  /** Receipts that came back with their transaction's broadcast, for mined() to find at once. */
+  private readonly receipts = new WeakMap<TxRow, TransactionReceipt>();
 
   constructor(options: RelayerOptions) {
     this.options = options;
@@ -127,17 +129,27 @@ export class Relayer {
   /**
    * Waits until one of the write's transactions is mined and returns its receipt. Replaces a
    * stuck one; rebroadcasts one the node may never have received (at once with `nudge`, as after
-   * a restart). Throws TxPendingError after `timeoutMs` (0: one look).
+   * a restart). Throws TxPendingError after `timeoutMs` (0: one look). `sent`: the transaction
+   * send() just returned for this write (its only one), so the journal need not be read.
    */
   async mined(
     writeId: string,
-    { timeoutMs = this.options.receiptTimeoutMs, nudge = false }: { timeoutMs?: number; nudge?: boolean } = {},
+    {
+      timeoutMs = this.options.receiptTimeoutMs,
+      nudge = false,
+      sent,
+    }: { timeoutMs?: number; nudge?: boolean; sent?: TxRow } = {},
   ): Promise<TransactionReceipt> {
     const { client, journal } = this.options;
+    const early = sent && this.receipts.get(sent);
+    if (early) {
+      mark("earlyReceipt");
+      return early;
+    }
     const deadline = this.now() + timeoutMs;
     let lastBroadcast = nudge ? Number.NEGATIVE_INFINITY : this.now();
     // Read once: later versions are the ones replace() signs here, appended as they are made.
-    const txs = await span("txsOf", () => journal.txsOf(writeId));
+    const txs = sent ? [sent] : await span("txsOf", () => journal.txsOf(writeId));
     if (txs.length === 0) throw new Error(`write ${writeId} has no transaction`);
     for (;;) {
       for (const tx of txs) {
@@ -227,7 +239,15 @@ export class Relayer {
       await this.options.beforeBroadcast?.(tx);
       await span("turnWait", async () => turn?.previous);
       try {
-        await span("broadcast", () => this.broadcast(tx.raw));
+        // The receipt is asked for in the same JSON-RPC batch, after the bytes: a node that mines
+        // as it receives (Hardhat's automine) may have it already, which saves mined() a round trip.
+        const [, receipt] = await span("broadcast", () =>
+          Promise.all([
+            this.broadcast(tx.raw),
+            this.options.client.getTransactionReceipt({ hash: tx.hash }).catch(() => undefined),
+          ]),
+        );
+        if (receipt) this.receipts.set(tx, receipt);
       } catch (error) {
         // No answer (timeout, connection): the node may have the transaction. It is journalled
         // and mined() rebroadcasts it, so the nonce is not reused.

@@ -9,6 +9,7 @@ import {
   RelayerUnavailableError,
   SqlUnavailableError,
   TxPendingError,
+  type TxRow,
   type WriteKind,
   type WriteRow,
 } from "../relayer/index.ts";
@@ -270,8 +271,9 @@ export class Writes {
       }
       await this.options.step?.("after-hold", write.id);
     }
+    let sent: TxRow;
     try {
-      await span("send", () => relayer.send(write.id, call));
+      sent = await span("send", () => relayer.send(write.id, call));
     } catch (error) {
       await this.abandon(write).catch((cleanup) => this.log(`write ${write.id}: left for reconcile`, cleanup));
       throw unavailable(error);
@@ -279,7 +281,7 @@ export class Writes {
     await this.options.step?.("after-send", write.id);
     let receipt: TransactionReceipt;
     try {
-      receipt = await span("mined", () => relayer.mined(write.id));
+      receipt = await span("mined", () => relayer.mined(write.id, { sent }));
     } catch (error) {
       if (error instanceof TxPendingError)
         throw new ApiError(
