@@ -334,6 +334,27 @@ describe("Relayer.mined", () => {
     assert.equal(looks, 3);
   });
 
+  it("takes the receipt asked for with the broadcast (a node that mines on receipt), without another look", async () => {
+    const a = await newWrite("a");
+    node.onSend = (raw) => void node.mined.add(keccak256(raw));
+    const tx = await relayer.send(a, callOf(a));
+    let looks = 0;
+    node.onReceipt = () => void looks++;
+    assert.equal((await relayer.mined(a, { timeoutMs: 0, sent: tx })).transactionHash, tx.hash);
+    assert.equal(looks, 0);
+  });
+
+  it("with the sent transaction but no receipt yet, looks it up (without reading the journal)", async () => {
+    const a = await newWrite("a");
+    const tx = await relayer.send(a, callOf(a));
+    let looks = 0;
+    node.onReceipt = (hash) => {
+      if (++looks === 2) node.mined.add(hash);
+    };
+    assert.equal((await relayer.mined(a, { timeoutMs: 10_000, sent: tx })).transactionHash, tx.hash);
+    assert.equal(looks, 2);
+  });
+
   it("throws TxPendingError with the hash once the (injected) clock passes the timeout", async () => {
     const a = await newWrite("a");
     const tx = await relayer.send(a, callOf(a));

@@ -13,6 +13,7 @@ import {
   TransactionReceiptNotFoundError,
 } from "viem";
 import type { Journal, TxRow } from "./journal.ts";
+import { mark, now, span } from "../../lib/stage-trace.ts";
 
 /**
  * One relayer account sending the API's transactions. Nonces are handed out one at a time under a
@@ -89,6 +90,8 @@ export class Relayer {
   private readonly balance: Cached<bigint>;
   /** Writes whose transactions (and their replacements and rebroadcasts) go only to the private client. */
   private readonly privateWrites = new Set<string>();
+  /** Receipts that came back with their transaction's broadcast, for mined() to find at once. */
+  private readonly receipts = new WeakMap<TxRow, TransactionReceipt>();
 
   constructor(options: RelayerOptions) {
     this.options = options;
@@ -111,7 +114,7 @@ export class Relayer {
 
   /** Signs, journals and broadcasts `call` for write `writeId` with the next nonce. */
   async send(writeId: string, call: Call): Promise<TxRow> {
-    const [fees, balance] = await Promise.all([this.fees.get(), this.balance.get()]);
+    const [fees, balance] = await span("feesBalance", () => Promise.all([this.fees.get(), this.balance.get()]));
     const needed = call.value + call.gas * fees.maxFeePerGas + this.options.minBalanceWei;
     if (balance < needed) this.balance.forget();
     if (balance < needed)
@@ -121,7 +124,9 @@ export class Relayer {
     // One at a time, in nonce order: the nonce, the signature and the transaction's turn to be
     // broadcast. The journal write then overlaps earlier broadcasts; broadcasts keep nonce order.
     for (let attempt = 1; ; attempt++) {
+      const lockAt = now();
       const { tx, turn } = await this.locked(async () => {
+        mark("nonceLock", lockAt);
         const nonce = await this.takeNonce();
         return { tx: await this.sign(writeId, call, nonce, fees), turn: this.nextTurn() };
       });
@@ -141,24 +146,36 @@ export class Relayer {
   /**
    * Waits until one of the write's transactions is mined and returns its receipt. Replaces a
    * stuck one; rebroadcasts one the node may never have received (at once with `nudge`, as after
-   * a restart). Throws TxPendingError after `timeoutMs` (0: one look).
+   * a restart). Throws TxPendingError after `timeoutMs` (0: one look). `sent`: the transaction
+   * send() just returned for this write (its only one), so the journal need not be read.
    */
   async mined(
     writeId: string,
-    { timeoutMs = this.options.receiptTimeoutMs, nudge = false }: { timeoutMs?: number; nudge?: boolean } = {},
+    {
+      timeoutMs = this.options.receiptTimeoutMs,
+      nudge = false,
+      sent,
+    }: { timeoutMs?: number; nudge?: boolean; sent?: TxRow } = {},
   ): Promise<TransactionReceipt> {
     const { client, journal } = this.options;
+    const early = sent && this.receipts.get(sent);
+    if (early) {
+      mark("earlyReceipt");
+      return early;
+    }
     const deadline = this.now() + timeoutMs;
     let lastBroadcast = nudge ? Number.NEGATIVE_INFINITY : this.now();
     // Read once: later versions are the ones replace() signs here, appended as they are made.
-    const txs = await journal.txsOf(writeId);
+    const txs = sent ? [sent] : await span("txsOf", () => journal.txsOf(writeId));
     if (txs.length === 0) throw new Error(`write ${writeId} has no transaction`);
     for (;;) {
       for (const tx of txs) {
-        const receipt = await client.getTransactionReceipt({ hash: tx.hash }).catch((error) => {
-          if (error instanceof TransactionReceiptNotFoundError) return undefined;
-          throw error;
-        });
+        const receipt = await span("getReceipt", () => client.getTransactionReceipt({ hash: tx.hash })).catch(
+          (error) => {
+            if (error instanceof TransactionReceiptNotFoundError) return undefined;
+            throw error;
+          },
+        );
         if (receipt) return receipt;
       }
       const latest = txs[txs.length - 1]!;
@@ -171,7 +188,7 @@ export class Relayer {
         await this.broadcast(latest.raw, writeId).catch(() => {});
       }
       if (t >= deadline) throw new TxPendingError(latest.hash);
-      await new Promise((resolve) => setTimeout(resolve, this.options.pollMs));
+      await span("pollSleep", () => new Promise((resolve) => setTimeout(resolve, this.options.pollMs)));
     }
   }
 
@@ -235,11 +252,19 @@ export class Relayer {
   /** Journals `tx`, then broadcasts it (after the transactions before it, given a turn). */
   private async journalAndBroadcast(tx: TxRow, turn?: Turn): Promise<TxRow> {
     try {
-      await this.options.journal.addTx(tx);
+      await span("addTx", () => this.options.journal.addTx(tx));
       await this.options.beforeBroadcast?.(tx);
-      await turn?.previous;
+      await span("turnWait", async () => turn?.previous);
       try {
-        await this.broadcast(tx.raw, tx.writeId);
+        // The receipt is asked for in the same JSON-RPC batch, after the bytes: a node that mines
+        // as it receives (Hardhat's automine) may have it already, which saves mined() a round trip.
+        const [, receipt] = await span("broadcast", () =>
+          Promise.all([
+            this.broadcast(tx.raw, tx.writeId),
+            this.options.client.getTransactionReceipt({ hash: tx.hash }).catch(() => undefined),
+          ]),
+        );
+        if (receipt) this.receipts.set(tx, receipt);
       } catch (error) {
         // No answer (timeout, connection): the node may have the transaction. It is journalled
         // and mined() rebroadcasts it, so the nonce is not reused.

@@ -9,6 +9,7 @@ import {
   RelayerUnavailableError,
   SqlUnavailableError,
   TxPendingError,
+  type TxRow,
   type WriteKind,
   type WriteRow,
 } from "../relayer/index.ts";
@@ -18,6 +19,7 @@ import { wholeUnitsNumber } from "../shared/units.ts";
 import type { ContractCall, WriteChain } from "./chain.ts";
 import { writeError } from "./errors.ts";
 import { KeyedLock } from "../../lib/keyed-lock.ts";
+import { mark, now, span } from "../../lib/stage-trace.ts";
 import type { Caller, ExchangeClient } from "./exchange-client.ts";
 import { POOL_SIDES, type ProposeBody, type SpawnBody, VOTES, type VoteBody } from "./schemas.ts";
 
@@ -63,6 +65,17 @@ export interface WritesOptions {
 
 export type WriteStep = "after-hold" | "after-send" | "after-mined";
 
+/** What a write holds and checks before it is sent. */
+interface Plan {
+  /** The fee to hold (decimal text in the fee currency), or undefined for none. */
+  readonly fee: string | undefined;
+  /** The pre-checks (reads and the estimate, no gas): the call to send, or the API error. */
+  readonly precheck: () => Promise<Call>;
+}
+
+/** The spawn fee read in the pre-checks is not the one held: the write starts over with it. */
+class FeeChangedError extends Error {}
+
 /** Tokens whose worker is remembered; past it the memory starts afresh (bounded, never stale). */
 const MAX_KNOWN_TOKENS = 10_000;
 
@@ -73,6 +86,8 @@ export class Writes {
   private readonly options: WritesOptions;
   private readonly inflight = new Map<string, Promise<Answer>>();
   private readonly workerIds = new Map<string, bigint>();
+  /** The spawner's fee as last read (every spawn reads it again). */
+  private spawnFee: bigint | undefined;
   private readonly locks = new KeyedLock();
   private readonly now: () => number;
   private readonly log: (message: string, error?: unknown) => void;
@@ -89,19 +104,34 @@ export class Writes {
     const owner = requireAddress(caller);
     const { chain } = this.options;
     return this.relay(request, "spawn", [`symbol:${body.symbol}`, `owner:${owner}`], async () => {
-      const [taken, cooldown, fee] = await Promise.all([
-        chain.isSymbolTaken(body.symbol),
-        chain.cooldown(owner),
-        chain.spawnFee(),
-      ]);
-      if (taken) throw writeError("SYMBOL_TAKEN", `symbol ${body.symbol} already exists on the chain`);
-      if (cooldown.readyAt > cooldown.now)
-        throw writeError(
-          "COOLDOWN_ACTIVE",
-          `spawn cooldown active for ${owner} until ${cooldown.readyAt} (Unix time, ${cooldown.readyAt - cooldown.now} s from now)`,
-        );
-      const call = await chain.prepare(chain.spawnCall(owner, body, fee));
-      return { call, fee: fee > 0n ? formatUnits(fee, 18) : undefined };
+      // The fee is read again among the pre-checks; the one last read is what the estimate sends
+      // and the hold takes meanwhile (a change, rare, is noticed and the write starts over).
+      this.spawnFee ??= await chain.spawnFee();
+      const expected = this.spawnFee;
+      return {
+        fee: expected > 0n ? formatUnits(expected, 18) : undefined,
+        precheck: async () => {
+          // One round trip for every read and the estimate (the client batches them); the reads
+          // name the precise rejection, the estimate catches whatever they do not.
+          const [taken, cooldown, fee, prepared] = await Promise.all([
+            chain.isSymbolTaken(body.symbol),
+            chain.cooldown(owner),
+            chain.spawnFee(),
+            settled(chain.prepare(chain.spawnCall(owner, body, expected))),
+          ]);
+          if (taken) throw writeError("SYMBOL_TAKEN", `symbol ${body.symbol} already exists on the chain`);
+          if (cooldown.readyAt > cooldown.now)
+            throw writeError(
+              "COOLDOWN_ACTIVE",
+              `spawn cooldown active for ${owner} until ${cooldown.readyAt} (Unix time, ${cooldown.readyAt - cooldown.now} s from now)`,
+            );
+          if (fee !== expected) {
+            this.spawnFee = fee;
+            throw new FeeChangedError();
+          }
+          return prepared.unwrap();
+        },
+      };
     });
   }
 
@@ -115,27 +145,30 @@ export class Writes {
       throw rateLimited(limit.resetSeconds, `Too many votes from this user; retry in ${limit.resetSeconds} s`);
     const { chain } = this.options;
     const proposalId = BigInt(body.proposalId);
-    return this.relay(request, "vote", [`vote:${proposalId}:${voter}`], async () => {
-      // One round trip for every read (the client batches them); the reads name the precise
-      // rejection, the estimate catches whatever they do not.
-      const [workerId, proposal, voted, prepared] = await Promise.all([
-        this.workerOf(request.tokenRef),
-        chain.proposal(proposalId),
-        chain.hasVoted(proposalId, voter),
-        settled(chain.prepare(chain.voteCall(voter, body))),
-      ]);
-      if (proposal === undefined || proposal.workerId !== workerId)
-        throw writeError("PROPOSAL_NOT_FOUND", `no proposal ${proposalId} for the worker of ${request.tokenRef}`);
-      if (proposal.state === "Pending")
-        throw writeError(
-          "VOTING_NOT_STARTED",
-          `voting on proposal ${proposalId} starts at ${proposal.startTime} (Unix time); retry then`,
-        );
-      if (proposal.state !== "Active")
-        throw writeError("PROPOSAL_CLOSED", `proposal ${proposalId} is closed (${proposal.state.toLowerCase()})`);
-      if (voted) throw writeError("ALREADY_VOTED", `${voter} already voted on proposal ${proposalId}`);
-      return { call: prepared.unwrap(), fee: undefined };
-    });
+    return this.relay(request, "vote", [`vote:${proposalId}:${voter}`], async () => ({
+      fee: undefined,
+      precheck: async () => {
+        // One round trip for every read (the client batches them); the reads name the precise
+        // rejection, the estimate catches whatever they do not.
+        const [workerId, proposal, voted, prepared] = await Promise.all([
+          this.workerOf(request.tokenRef),
+          chain.proposal(proposalId),
+          chain.hasVoted(proposalId, voter),
+          settled(chain.prepare(chain.voteCall(voter, body))),
+        ]);
+        if (proposal === undefined || proposal.workerId !== workerId)
+          throw writeError("PROPOSAL_NOT_FOUND", `no proposal ${proposalId} for the worker of ${request.tokenRef}`);
+        if (proposal.state === "Pending")
+          throw writeError(
+            "VOTING_NOT_STARTED",
+            `voting on proposal ${proposalId} starts at ${proposal.startTime} (Unix time); retry then`,
+          );
+        if (proposal.state !== "Active")
+          throw writeError("PROPOSAL_CLOSED", `proposal ${proposalId} is closed (${proposal.state.toLowerCase()})`);
+        if (voted) throw writeError("ALREADY_VOTED", `${voter} already voted on proposal ${proposalId}`);
+        return prepared.unwrap();
+      },
+    }));
   }
 
   /** Opens a proposal on the token's worker for the caller (beyond SPEC.md; the voters' rules apply). */
@@ -154,10 +187,10 @@ export class Writes {
         `Too many votes and proposals from this user; retry in ${limit.resetSeconds} s`,
       );
     const { chain } = this.options;
-    return this.relay(request, "propose", [`propose:${proposer}`], async () => {
-      const workerId = await this.workerOf(request.tokenRef);
-      return { call: await chain.prepare(chain.proposeCall(proposer, workerId, body)), fee: undefined };
-    });
+    return this.relay(request, "propose", [`propose:${proposer}`], async () => ({
+      fee: undefined,
+      precheck: async () => chain.prepare(chain.proposeCall(proposer, await this.workerOf(request.tokenRef), body)),
+    }));
   }
 
   /**
@@ -195,7 +228,7 @@ export class Writes {
     request: Request<unknown>,
     kind: WriteKind,
     lockKeys: string[],
-    precheck: () => Promise<{ call: Call; fee: string | undefined }>,
+    plan: () => Promise<Plan>,
   ): Promise<Answer> {
     const { caller, idempotencyKey: key, requestHash } = request;
     const { journal } = this.options;
@@ -205,30 +238,83 @@ export class Writes {
     };
     const first = await earlier();
     if (first) return first;
+    const lockAt = now();
     return this.locks.run(lockKeys, async () => {
+      mark("keyLock", lockAt);
       // A retry that waited on the lock finds its first request done.
       const again = await earlier();
       if (again) return again;
-      const { call, fee } = await precheck();
-      const write = {
-        id: randomUUID(),
-        userId: caller.userId,
-        kind,
-        idempotencyKey: key ?? null,
-        requestHash,
-        feeHeld: fee !== undefined,
-        createdAt: this.now(),
-      };
-      const taken = await journal.insertWrite(write);
-      if (taken) return this.replay(taken, requestHash);
-      const run = this.execute({ ...write, state: "open", answerStatus: null, answerBody: null }, call, fee);
-      this.inflight.set(write.id, run);
-      try {
-        return await run;
-      } finally {
-        this.inflight.delete(write.id);
+      for (let attempt = 1; ; attempt++) {
+        const { fee, precheck } = await plan();
+        const write: WriteRow = {
+          id: randomUUID(),
+          userId: caller.userId,
+          kind,
+          idempotencyKey: key ?? null,
+          requestHash,
+          feeHeld: fee !== undefined,
+          state: "open",
+          answerStatus: null,
+          answerBody: null,
+          createdAt: this.now(),
+        };
+        // Known as running before its row exists: reconcile() leaves it alone from the start.
+        const run = this.admit(write, fee, precheck);
+        this.inflight.set(write.id, run);
+        try {
+          return await run;
+        } catch (error) {
+          if (!(error instanceof FeeChangedError)) throw error;
+          if (attempt >= 3) throw new ApiError(503, "UNAVAILABLE", "the spawn fee keeps changing on the chain; retry");
+        } finally {
+          this.inflight.delete(write.id);
+        }
       }
     });
+  }
+
+  /**
+   * Journals the write, holds its fee and runs its pre-checks, then sends it. The pre-checks
+   * (reads and an estimate: no gas) run while the row is inserted and the fee held: the hold only
+   * once the row is in, so a crash never leaves a hold the journal does not know. Nothing is sent
+   * before all three have passed; a failed pre-check gives the fee back and forgets the row. The
+   * errors are judged in the order they were before: pre-checks, journal, hold.
+   */
+  private async admit(write: WriteRow, fee: string | undefined, precheck: () => Promise<Call>): Promise<Answer> {
+    const { journal, exchange, feeCurrency } = this.options;
+    const checked = settled(span("precheck", precheck));
+    const inserting = span("insertWrite", () => journal.insertWrite(write));
+    const holding = inserting.then(async (taken) => {
+      if (taken !== null || fee === undefined) return;
+      await span("hold", () =>
+        exchange.hold({
+          holdId: write.id,
+          userId: write.userId,
+          currency: feeCurrency,
+          amount: fee,
+          memo: `${write.kind} fee`,
+        }),
+      );
+    });
+    const [check, inserted, held] = await Promise.all([checked, settled(inserting), settled(holding)]);
+    let taken: WriteRow | null;
+    try {
+      taken = inserted.unwrap();
+    } catch (error) {
+      check.unwrap();
+      throw error;
+    }
+    if (taken) return this.replay(taken, write.requestHash);
+    let call: Call;
+    try {
+      call = check.unwrap();
+      held.unwrap();
+    } catch (error) {
+      await this.abandon(write).catch((cleanup) => this.log(`write ${write.id}: left for reconcile`, cleanup));
+      throw error;
+    }
+    if (fee !== undefined) await this.options.step?.("after-hold", write.id);
+    return this.execute(write, call);
   }
 
   private async replay(prior: WriteRow, requestHash: string): Promise<Answer> {
@@ -248,25 +334,11 @@ export class Writes {
     );
   }
 
-  private async execute(write: WriteRow, call: Call, fee: string | undefined): Promise<Answer> {
-    const { exchange, relayer, feeCurrency } = this.options;
-    if (fee !== undefined) {
-      try {
-        await exchange.hold({
-          holdId: write.id,
-          userId: write.userId,
-          currency: feeCurrency,
-          amount: fee,
-          memo: `${write.kind} fee`,
-        });
-      } catch (error) {
-        await this.abandon(write).catch((cleanup) => this.log(`write ${write.id}: left for reconcile`, cleanup));
-        throw error;
-      }
-      await this.options.step?.("after-hold", write.id);
-    }
+  private async execute(write: WriteRow, call: Call): Promise<Answer> {
+    const { relayer } = this.options;
+    let sent: TxRow;
     try {
-      await relayer.send(write.id, call);
+      sent = await span("send", () => relayer.send(write.id, call));
     } catch (error) {
       await this.abandon(write).catch((cleanup) => this.log(`write ${write.id}: left for reconcile`, cleanup));
       throw unavailable(error);
@@ -274,7 +346,7 @@ export class Writes {
     await this.options.step?.("after-send", write.id);
     let receipt: TransactionReceipt;
     try {
-      receipt = await relayer.mined(write.id);
+      receipt = await span("mined", () => relayer.mined(write.id, { sent }));
     } catch (error) {
       if (error instanceof TxPendingError)
         throw new ApiError(
@@ -300,12 +372,15 @@ export class Writes {
     let answer: Answer;
     if (receipt.status === "success") {
       const settle = write.feeHeld ? exchange.settle(write.id, receipt.transactionHash) : undefined;
-      [answer] = await Promise.all([this.answerOf(write.kind, receipt), settle]);
+      [answer] = await Promise.all([
+        span("answer", () => this.answerOf(write.kind, receipt)),
+        settle && span("settle", () => settle),
+      ]);
     } else {
       if (write.feeHeld) await exchange.release(write.id);
       answer = await this.revertAnswer(write, receipt);
     }
-    await journal.finish(write.id, answer.status, JSON.stringify(answer.body));
+    await span("journalFinish", () => journal.finish(write.id, answer.status, JSON.stringify(answer.body)));
     return answer;
   }
 

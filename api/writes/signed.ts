@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { ApiError, type AuthFailureGuard, invalidParam } from "../../lib/http/index.ts";
 import type { Caller, ExchangeClient } from "./exchange-client.ts";
+import { span, traceRequest } from "../../lib/stage-trace.ts";
 
 /** What a verified request carries to its handler. */
 export interface SignedVariables {
@@ -25,30 +26,34 @@ export interface SignedOptions {
  * round trip; every 401 counts against the client's failed authentications.
  */
 export function signedByExchange(options: SignedOptions): MiddlewareHandler<{ Variables: SignedVariables }> {
-  return options.guard.wrap(async (c, next) => {
-    // While the writes cannot serve, say so (503) before judging the request: a client never
-    // gets a 401 for a request that could not have been served anyway.
-    const exchange = options.exchange();
-    const publicKey = c.req.header("API-PublicKey");
-    const signature = c.req.header("API-Signature");
-    if (!publicKey || !signature)
-      throw new ApiError(401, "UNAUTHORIZED", "a signed request needs the API-PublicKey and API-Signature headers");
-    const body = await c.req.text();
-    c.set("rawBody", body);
-    const timestamp = c.req.header("API-Timestamp");
-    const caller = await exchange.verify({
-      method: c.req.method,
-      url: options.urlOf(c),
-      body,
-      headers: {
-        "API-PublicKey": publicKey,
-        "API-Signature": signature,
-        ...(timestamp === undefined ? {} : { "API-Timestamp": timestamp }),
-      },
-    });
-    c.set("caller", caller);
-    await next();
-  }) as MiddlewareHandler<{ Variables: SignedVariables }>;
+  return options.guard.wrap((c, next) =>
+    traceRequest(c.req.path, async () => {
+      // While the writes cannot serve, say so (503) before judging the request: a client never
+      // gets a 401 for a request that could not have been served anyway.
+      const exchange = options.exchange();
+      const publicKey = c.req.header("API-PublicKey");
+      const signature = c.req.header("API-Signature");
+      if (!publicKey || !signature)
+        throw new ApiError(401, "UNAUTHORIZED", "a signed request needs the API-PublicKey and API-Signature headers");
+      const body = await c.req.text();
+      c.set("rawBody", body);
+      const timestamp = c.req.header("API-Timestamp");
+      const caller = await span("verify", () =>
+        exchange.verify({
+          method: c.req.method,
+          url: options.urlOf(c),
+          body,
+          headers: {
+            "API-PublicKey": publicKey,
+            "API-Signature": signature,
+            ...(timestamp === undefined ? {} : { "API-Timestamp": timestamp }),
+          },
+        }),
+      );
+      c.set("caller", caller);
+      await next();
+    }),
+  ) as MiddlewareHandler<{ Variables: SignedVariables }>;
 }
 
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;

@@ -35,6 +35,7 @@ import { runRound, Visibility } from "./writes/measure.ts";
 import { apiWriters, directWriters, type Writer } from "./writes/paths.ts";
 import { kindReport, type MeasuredRound, TARGET, targetsTable } from "./writes/report.ts";
 import { type Counts, delta, rpcTable, sum } from "./writes/rpc-count.ts";
+import { traceTables } from "./writes/trace.ts";
 import { type StartedSoFar, type Services, startServices, stopServices, writesReady } from "./writes/services.ts";
 
 const cfg = readConfig();
@@ -159,7 +160,7 @@ async function main(s: Services) {
   console.log(
     `\nsigned writes through the API vs the same transactions sent directly (viem, the relayer's key); ` +
       `${cfg.BENCH_WRITES_CONCURRENCY} in flight, ${cfg.BENCH_WRITES_ROUNDS} alternating rounds per path, ` +
-      `Hardhat automine, Ponder on PGlite, RELAYER_POLL_MS=${cfg.RELAYER_POLL_MS}, read API polled every ${poll} ms\n`,
+      `Hardhat automine, Ponder on ${process.env.DATABASE_URL ? "PostgreSQL" : "PGlite"}, RELAYER_POLL_MS=${cfg.RELAYER_POLL_MS}, read API polled every ${poll} ms\n`,
   );
   for (const report of reports) console.log(`${report.text}\n`);
   console.log(`Targets\n\n${targetsTable(reports)}\n`);
@@ -172,6 +173,7 @@ async function main(s: Services) {
     ] as const)
       console.log(`${rpcTable(kind, m.rpc.api, timed(m.rounds, "api"), m.rpc.direct, timed(m.rounds, "direct"))}\n`);
   }
+  if (cfg.WRITES_TRACE) console.log(`${traceTables(s.ponder.service.log(true))}\n`);
   if (notes.length) console.log(`Notes\n\n${notes.map((n) => `- ${n}`).join("\n")}\n`);
   console.log(`target: api >= ${TARGET}x direct; total ${((performance.now() - began) / 1000).toFixed(0)} s`);
 }

@@ -287,6 +287,28 @@ for (const kind of backendKinds()) {
       }
     });
 
+    it("a spawn fee changed since the last spawn is held, sent and charged at its new value", async () => {
+      const [admin0] = await ctx.viem.getWalletClients();
+      const spawner = await ctx.viem.getContractAt("AgentSpawner", ctx.spawner);
+      const wait = async (hash: Promise<`0x${string}`>) => ctx.client.waitForTransactionReceipt({ hash: await hash });
+      const fee = await spawner.read.spawnFee();
+      // One process: its first spawn leaves the fee it read in memory, which the second one expects.
+      const { writes } = apiProcess();
+      const first = await newUser("fee before");
+      assert.equal((await writes.spawn(spawnRequest(first, symbolOf(`${kind} fee before`)))).status, 201);
+      assert.deepEqual(await ethOf(first), ["0.99", "0"]);
+      await wait(spawner.write.setSpawnFee([fee * 2n], { account: admin0.account }));
+      try {
+        const second = await newUser("fee after");
+        const symbol = symbolOf(`${kind} fee after`);
+        assert.equal((await writes.spawn(spawnRequest(second, symbol))).status, 201);
+        assert.equal(await symbolTaken(symbol), true);
+        assert.deepEqual(await ethOf(second), ["0.98", "0"], "the new fee, held and charged once");
+      } finally {
+        await wait(spawner.write.setSpawnFee([fee], { account: admin0.account }));
+      }
+    });
+
     it("a transaction not mined in time is replaced with the same nonce and higher fees; the mined one answers", async () => {
       const user = await newUser("replaced");
       let writeId: string | undefined;

@@ -26,6 +26,14 @@ const benchEnv = z.object({
     .enum(["true", "false", "1", "0", ""])
     .default("")
     .transform((v) => v === "true" || v === "1"),
+  /**
+   * The API prints each write's stages (lib/stage-trace.ts; Ponder inherits the variable) and the
+   * benchmark ends with a table of them per kind (writes/trace.ts).
+   */
+  WRITES_TRACE: z
+    .enum(["true", "false", "1", "0", ""])
+    .default("")
+    .transform((v) => v === "true" || v === "1"),
   /** Keep the temp dir (chain and Ponder logs) after the run. */
   BENCH_KEEP_TMP: z
     .enum(["true", "false", "1", "0", ""])
