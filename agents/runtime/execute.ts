@@ -10,7 +10,7 @@ import {
   type TransactionReceipt,
 } from "viem";
 import { ActionLogAbi, AgentPoolAbi } from "../../indexer/abis.ts";
-import type { Journal, Relayer, WriteKind } from "../../api/relayer/index.ts";
+import type { Journal, Relayer, TxRow, WriteKind } from "../../api/relayer/index.ts";
 import type { IntentLog, IntentRow } from "./intents.ts";
 
 /**
@@ -63,18 +63,24 @@ export class IntentRejected extends Error {
   }
 }
 
-/** Sends (once) and waits for one step of an intent; returns its receipt. */
+/**
+ * Sends (once) and waits for one step of an intent; returns its receipt. `fresh`: the intent was
+ * recorded by this process in this tick, so nothing of it can be in the journal yet and the
+ * lookups are skipped (one write row and one transaction row are all a step writes then). The
+ * intent's own state, not the write row's, says whether it is finished.
+ */
 export async function step(
   op: Operator,
   writeId: string,
   kind: WriteKind,
   call: () => { to: Address; data: Hex },
-  { privately = false, value = 0n }: { privately?: boolean; value?: bigint } = {},
+  { privately = false, value = 0n, fresh = false }: { privately?: boolean; value?: bigint; fresh?: boolean } = {},
 ): Promise<TransactionReceipt> {
   if (privately) op.relayer.sendPrivately(writeId);
-  const existing = await op.journal.byId(writeId);
-  const sent = existing ? await op.journal.txsOf(writeId) : [];
-  if (sent.length === 0) {
+  const existing = fresh ? undefined : await op.journal.byId(writeId);
+  const journalled = existing ? await op.journal.txsOf(writeId) : [];
+  let sent: TxRow | undefined;
+  if (journalled.length === 0) {
     if (!existing)
       await op.journal.insertWrite({
         id: writeId,
@@ -89,10 +95,9 @@ export async function step(
     const gas = await op.client.estimateGas({ account: op.address, to, data, value }).catch((error: unknown) => {
       throw new IntentRejected(`${writeId}: ${revertName(error)}`);
     });
-    await op.relayer.send(writeId, { to, data, value, gas: (gas * 12n) / 10n });
+    sent = await op.relayer.send(writeId, { to, data, value, gas: (gas * 12n) / 10n });
   }
-  const receipt = await op.relayer.mined(writeId, { nudge: sent.length > 0 });
-  await op.journal.finish(writeId, receipt.status === "success" ? 200 : 500, receipt.transactionHash);
+  const receipt = await op.relayer.mined(writeId, { nudge: journalled.length > 0, sent });
   if (receipt.status !== "success") throw new IntentRejected(`${writeId}: reverted in ${receipt.transactionHash}`);
   return receipt;
 }
@@ -123,7 +128,11 @@ function entryIdOf(receipt: TransactionReceipt): string {
  * it. Infrastructure errors (node or database away) propagate: the intent stays open and the
  * next tick (or the next start) runs it again from where it stopped.
  */
-export async function execute(op: Operator, intent: IntentRow): Promise<"done" | "failed"> {
+export async function execute(
+  op: Operator,
+  intent: IntentRow,
+  { fresh = false }: { fresh?: boolean } = {},
+): Promise<"done" | "failed"> {
   const spec = JSON.parse(intent.spec) as IntentSpec;
   try {
     if (spec.kind === "record") {
@@ -132,6 +141,7 @@ export async function execute(op: Operator, intent: IntentRow): Promise<"done" |
         `${intent.id}:record`,
         "agent_record",
         recordCall(op, spec.targetNftId, spec.actionType, { ...spec.payload, intent: intent.id }, spec.reasonCode),
+        { fresh },
       );
       await op.intents.settle(
         intent.id,
@@ -152,7 +162,7 @@ export async function execute(op: Operator, intent: IntentRow): Promise<"done" |
           args: [spec.tokenIn, BigInt(spec.amountIn), BigInt(spec.minAmountOut), op.address],
         }),
       }),
-      { privately: spec.mevProtection === "private_relay" },
+      { privately: spec.mevProtection === "private_relay", fresh },
     );
     const amountOut = swapOutput(swap);
     const payload = {
@@ -168,6 +178,7 @@ export async function execute(op: Operator, intent: IntentRow): Promise<"done" |
       `${intent.id}:record`,
       "agent_record",
       recordCall(op, spec.targetNftId, spec.actionType, payload, spec.reasonCode),
+      { fresh },
     );
     await op.intents.settle(
       intent.id,

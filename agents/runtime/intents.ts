@@ -77,7 +77,7 @@ export class IntentLog {
     return Number(row!.tick);
   }
 
-  /** Records an intent; an id already taken (a window netted twice) keeps the first. */
+  /** Records an intent and returns it; an id already taken (a window netted twice) keeps the first and returns undefined. */
   async add(row: {
     id: string;
     agent: string;
@@ -85,13 +85,13 @@ export class IntentLog {
     spec: string;
     state: "open" | "batched";
     batchWindow?: number;
-  }): Promise<boolean> {
-    const inserted = await this.sql.query(
+  }): Promise<IntentRow | undefined> {
+    const [inserted] = await this.sql.query<IntentRecord>(
       `insert into agent_intent (id, agent, tick, spec, state, batch_window, created_at)
-       values ($1, $2, $3, $4, $5, $6, $7) on conflict (id) do nothing returning id`,
+       values ($1, $2, $3, $4, $5, $6, $7) on conflict (id) do nothing returning *`,
       [row.id, row.agent, row.tick, row.spec, row.state, row.batchWindow ?? null, Date.now()],
     );
-    return inserted.length > 0;
+    return inserted && toRow(inserted);
   }
 
   async pending(agent: string, state: "open" | "batched"): Promise<IntentRow[]> {

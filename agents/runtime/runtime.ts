@@ -1,4 +1,3 @@
-import { join } from "node:path";
 import {
   type Address,
   createPublicClient,
@@ -10,7 +9,7 @@ import {
   parseAbi,
   type PublicClient,
 } from "viem";
-import { Journal, openSql, Relayer, type Sql } from "../../api/relayer/index.ts";
+import type { Sql } from "../../api/relayer/index.ts";
 import { readDeployment } from "../../lib/deployments.ts";
 import {
   answeredCauses,
@@ -28,7 +27,8 @@ import {
 } from "../strategy/index.ts";
 import { resolveRoles, type Role } from "./accounts.ts";
 import { execute, type IntentSpec, type Operator, step } from "./execute.ts";
-import { IntentLog, type IntentRow } from "./intents.ts";
+import type { IntentRow } from "./intents.ts";
+import { openOperator } from "./operator.ts";
 import { World } from "./world.ts";
 
 /**
@@ -115,45 +115,20 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
   const agents: Agent[] = [];
   let broadcasts = 0;
   for (const role of roles) {
-    const sql = await openSql({
-      databaseUrl: config.databaseUrl,
-      dataDir: join(config.dataDir, role.name),
-      schema: config.databaseUrl ? `${config.schema}_${role.name.replace(/-/g, "_")}` : config.schema,
-      timeoutMs: config.dbTimeoutMs,
-    });
-    const journal = new Journal(sql);
-    await journal.migrate();
-    const intents = new IntentLog(sql);
-    await intents.migrate();
-    if ((await journal.bindChain(genesis.hash)) === "changed") {
-      log(`agents: ${role.name}: the chain is new; forgetting the journal of the old one`);
-      await journal.clear();
-      await intents.clear();
-    }
-    const relayer = new Relayer({
+    const { op, sql } = await openOperator({
+      ...config,
+      name: role.name,
+      account: role.account,
       client,
       privateClient,
-      account: role.account,
-      chainId: config.chainId,
-      journal,
-      receiptTimeoutMs: config.receiptTimeoutMs,
-      replaceAfterMs: Math.max(config.receiptTimeoutMs / 2, 1_000),
-      pollMs: config.pollMs,
-      minBalanceWei: 0n,
+      genesisHash: genesis.hash,
+      actionLog: contracts.ActionLog,
       beforeBroadcast: () => {
         broadcasts++;
         if (broadcasts === config.crashBeforeBroadcast) process.kill(process.pid, "SIGKILL");
       },
+      log,
     });
-    const op: Operator = {
-      name: role.name,
-      address: getAddress(role.account.address),
-      client,
-      relayer,
-      journal,
-      intents,
-      actionLog: contracts.ActionLog,
-    };
     agents.push({ role, op, sql });
   }
 
@@ -173,8 +148,8 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
   let failures = 0;
 
   /** Runs an intent to its end and says how it ended (the operator's activity log). */
-  const run = async (agent: Agent, row: IntentRow) => {
-    const outcome = await execute(agent.op, row);
+  const run = async (agent: Agent, row: IntentRow, fresh = true) => {
+    const outcome = await execute(agent.op, row, { fresh });
     const spec = JSON.parse(row.spec) as IntentSpec;
     info(`agents: ${row.id} ${outcome}: ${spec.actionType} ${spec.reasonCode} on token ${spec.targetNftId}`);
     return outcome;
@@ -188,7 +163,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
   const finishOpen = async (agent: Agent): Promise<number> => {
     const open = await agent.op.intents.pending(agent.op.name, "open");
     if (open.length > 0) info(`agents: ${agent.op.name}: finishing ${open.length} intents an earlier tick left open`);
-    await Promise.all(open.map((intent) => run(agent, intent)));
+    await Promise.all(open.map((intent) => run(agent, intent, false)));
     return open.length;
   };
 
@@ -196,14 +171,14 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
     const rows = [];
     for (const [i, intent] of intents.entries()) {
       const id = `${agent.op.name}:${tick}:${i}`;
-      await agent.op.intents.add({
+      const row = await agent.op.intents.add({
         id,
         agent: agent.op.name,
         tick,
         spec: JSON.stringify(specOf(intent)),
         state: "open",
       });
-      rows.push((await agent.op.intents.byId(id))!);
+      if (row) rows.push(row);
     }
     return rows;
   };
@@ -295,8 +270,14 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
             const why = { ...net?.why, observedBlock: world.headBlock().toString() };
             if (net) {
               const spec = { ...specOf({ ...net, why }), ...extra, tokenIn: tokenIn(net.isBuy), netted: members };
-              await agent.op.intents.add({ id, agent: agent.op.name, tick, spec: JSON.stringify(spec), state: "open" });
-              rows.push((await agent.op.intents.byId(id))!);
+              const row = await agent.op.intents.add({
+                id,
+                agent: agent.op.name,
+                tick,
+                spec: JSON.stringify(spec),
+                state: "open",
+              });
+              if (row) rows.push(row);
             }
           }
           for (const member of members) await agent.op.intents.settle(member, "netted", id);
@@ -304,14 +285,14 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
         }
         for (const [i, intent] of decided.entries()) {
           const id = `${agent.op.name}:${tick}:w${worker.id}:${i}`;
-          await agent.op.intents.add({
+          const row = await agent.op.intents.add({
             id,
             agent: agent.op.name,
             tick,
             spec: JSON.stringify({ ...specOf(intent), ...extra, tokenIn: tokenIn((intent as TradeIntent).isBuy) }),
             state: "open",
           });
-          rows.push((await agent.op.intents.byId(id))!);
+          if (row) rows.push(row);
         }
       } catch (error) {
         log(`agents: worker ${worker.id} (${token.symbol}) tick ${tick} failed; it tries again next tick`, error);

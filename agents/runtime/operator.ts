@@ -1,0 +1,69 @@
+import { join } from "node:path";
+import { type Address, getAddress, type PublicClient } from "viem";
+import { Journal, openSql, Relayer, type Sql } from "../../api/relayer/index.ts";
+import type { LocalAccount } from "./accounts.ts";
+import type { Operator } from "./execute.ts";
+import { IntentLog } from "./intents.ts";
+
+/**
+ * One agent account's sending side: its own database (intents and the relayer's journal), bound
+ * to the chain's genesis, and its Relayer. Each account has its own journal, so nonces never mix.
+ */
+
+export interface OperatorConfig {
+  readonly name: string;
+  readonly account: LocalAccount;
+  readonly client: PublicClient;
+  readonly privateClient?: PublicClient;
+  readonly chainId: number;
+  readonly genesisHash: string;
+  readonly actionLog: Address;
+  readonly databaseUrl?: string;
+  readonly dataDir: string;
+  readonly schema: string;
+  readonly dbTimeoutMs: number;
+  readonly receiptTimeoutMs: number;
+  readonly pollMs: number;
+  readonly beforeBroadcast?: () => void;
+  readonly log: (message: string) => void;
+}
+
+export async function openOperator(config: OperatorConfig): Promise<{ op: Operator; sql: Sql }> {
+  const sql = await openSql({
+    databaseUrl: config.databaseUrl,
+    dataDir: join(config.dataDir, config.name),
+    schema: config.databaseUrl ? `${config.schema}_${config.name.replace(/-/g, "_")}` : config.schema,
+    timeoutMs: config.dbTimeoutMs,
+  });
+  const journal = new Journal(sql);
+  await journal.migrate();
+  const intents = new IntentLog(sql);
+  await intents.migrate();
+  if ((await journal.bindChain(config.genesisHash)) === "changed") {
+    config.log(`agents: ${config.name}: the chain is new; forgetting the journal of the old one`);
+    await journal.clear();
+    await intents.clear();
+  }
+  const relayer = new Relayer({
+    client: config.client,
+    privateClient: config.privateClient,
+    account: config.account,
+    chainId: config.chainId,
+    journal,
+    receiptTimeoutMs: config.receiptTimeoutMs,
+    replaceAfterMs: Math.max(config.receiptTimeoutMs / 2, 1_000),
+    pollMs: config.pollMs,
+    minBalanceWei: 0n,
+    beforeBroadcast: config.beforeBroadcast,
+  });
+  const op: Operator = {
+    name: config.name,
+    address: getAddress(config.account.address),
+    client: config.client,
+    relayer,
+    journal,
+    intents,
+    actionLog: config.actionLog,
+  };
+  return { op, sql };
+}
