@@ -10,6 +10,7 @@ import {
   type TransactionReceipt,
 } from "viem";
 import { ActionLogAbi, AgentPoolAbi } from "../../indexer/abis.ts";
+import { span } from "../../lib/stage-trace.ts";
 import type { Journal, Relayer, TxRow, WriteKind } from "../../api/relayer/index.ts";
 import type { IntentLog, IntentRow } from "./intents.ts";
 
@@ -82,22 +83,26 @@ export async function step(
   let sent: TxRow | undefined;
   if (journalled.length === 0) {
     if (!existing)
-      await op.journal.insertWrite({
-        id: writeId,
-        userId: op.name,
-        kind,
-        idempotencyKey: null,
-        requestHash: "",
-        feeHeld: false,
-        createdAt: Date.now(),
-      });
+      await span("insertWrite", () =>
+        op.journal.insertWrite({
+          id: writeId,
+          userId: op.name,
+          kind,
+          idempotencyKey: null,
+          requestHash: "",
+          feeHeld: false,
+          createdAt: Date.now(),
+        }),
+      );
     const { to, data } = call();
-    const gas = await op.client.estimateGas({ account: op.address, to, data, value }).catch((error: unknown) => {
-      throw new IntentRejected(`${writeId}: ${revertName(error)}`);
-    });
-    sent = await op.relayer.send(writeId, { to, data, value, gas: (gas * 12n) / 10n });
+    const gas = await span("estimateGas", () => op.client.estimateGas({ account: op.address, to, data, value })).catch(
+      (error: unknown) => {
+        throw new IntentRejected(`${writeId}: ${revertName(error)}`);
+      },
+    );
+    sent = await span("send", () => op.relayer.send(writeId, { to, data, value, gas: (gas * 12n) / 10n }));
   }
-  const receipt = await op.relayer.mined(writeId, { nudge: journalled.length > 0, sent });
+  const receipt = await span("mined", () => op.relayer.mined(writeId, { nudge: journalled.length > 0, sent }));
   if (receipt.status !== "success") throw new IntentRejected(`${writeId}: reverted in ${receipt.transactionHash}`);
   return receipt;
 }
@@ -143,10 +148,12 @@ export async function execute(
         recordCall(op, spec.targetNftId, spec.actionType, { ...spec.payload, intent: intent.id }, spec.reasonCode),
         { fresh },
       );
-      await op.intents.settle(
-        intent.id,
-        "done",
-        JSON.stringify({ entryId: entryIdOf(receipt), txHash: receipt.transactionHash }),
+      await span("settle", () =>
+        op.intents.settle(
+          intent.id,
+          "done",
+          JSON.stringify({ entryId: entryIdOf(receipt), txHash: receipt.transactionHash }),
+        ),
       );
       return "done";
     }

@@ -39,6 +39,7 @@ import {
   stopAll,
   waitIndexed,
 } from "../../test/support/ecosystem/harness.ts";
+import { span, traceRequest } from "../../lib/stage-trace.ts";
 import { percentile } from "./indexer/stats.ts";
 
 const int = (name: string, fallback: number) => {
@@ -92,8 +93,10 @@ try {
     chainId: 31337,
     genesisHash: genesis.hash,
     actionLog: contracts.ActionLog,
+    // The journal on PostgreSQL with DATABASE_URL (a schema of its own), else PGlite in the temp dir.
+    databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir: join(tmp, "agents"),
-    schema: "agents",
+    schema: `bench_agents_${process.pid}`,
     dbTimeoutMs: 10_000,
     receiptTimeoutMs: 30_000,
     pollMs: 50,
@@ -158,22 +161,28 @@ try {
   }
 
   /** One flag through the runtime's path: the intent journalled, then execute() to its receipt. */
-  async function runtimeRecord(round: number, i: number): Promise<string> {
+  function runtimeRecord(round: number, i: number): Promise<string> {
+    return traceRequest("agent-record", () => runtimeRecordTraced(round, i));
+  }
+
+  async function runtimeRecordTraced(round: number, i: number): Promise<string> {
     const id = `bench:${round}:${i}`;
     const payload = payloadOf("runtime", i, round);
-    const row = await op.intents.add({
-      id,
-      agent: op.name,
-      tick: round,
-      spec: JSON.stringify({
-        kind: "record",
-        targetNftId: runtimeTarget.toString(),
-        actionType: "flag",
-        reasonCode: "BENCH",
-        payload,
+    const row = await span("intentAdd", () =>
+      op.intents.add({
+        id,
+        agent: op.name,
+        tick: round,
+        spec: JSON.stringify({
+          kind: "record",
+          targetNftId: runtimeTarget.toString(),
+          actionType: "flag",
+          reasonCode: "BENCH",
+          payload,
+        }),
+        state: "open",
       }),
-      state: "open",
-    });
+    );
     const outcome = await execute(op, row!, { fresh: true });
     if (outcome !== "done") throw new Error(`${id} ${outcome}`);
     return id;

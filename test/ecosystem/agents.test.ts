@@ -19,7 +19,7 @@ import {
   type PublicClient,
   type TransactionReceipt,
 } from "viem";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe } from "vitest";
 import { impactBps, type PoolReserves } from "../../agents/market/index.ts";
 import { type AgentsHandle, startAgents } from "../../agents/runtime/index.ts";
 import { AgentPoolAbi, AgentRegistryAbi, AgentSpawnerAbi } from "../../indexer/abis.ts";
@@ -37,6 +37,7 @@ import {
   type Viem,
   waitFor,
 } from "../support/ecosystem/harness.ts";
+import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
 
 /** How long after a scripted move its flag, directive or override must show in the read API. */
 const WITHIN_MS = 20_000;
@@ -76,17 +77,8 @@ let tokens: Token[];
 let startedAt: number;
 /** Entries the seed recorded; the runtime's come after. */
 let seedEntries: number;
-let failed = false;
-
-const test = (name: string, fn: () => Promise<void>) =>
-  it(name, async () => {
-    try {
-      await fn();
-    } catch (error) {
-      failed = true;
-      throw error;
-    }
-  });
+/** `test`: `it` that notes a failure in `run.failed`, so the logs of the run are printed at the end. */
+const { test, run } = failureTracking();
 
 beforeAll(async () => {
   runDir = await makeRunDir("agents");
@@ -134,7 +126,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  if (failed) printLogs([chain?.service, ponder?.service]);
+  if (run.failed) printLogs([chain?.service, ponder?.service]);
   await agents?.close();
   await ponder?.stop();
   await closeViem?.();

@@ -7,7 +7,7 @@
  * is checked against the chain first.
  */
 import assert from "node:assert/strict";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe } from "vitest";
 import type { Deployment } from "../../lib/deployments.ts";
 import {
   actionsOnToken,
@@ -45,6 +45,7 @@ import {
   type Viem,
   waitIndexed,
 } from "../support/ecosystem/harness.ts";
+import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
 import { describeReorg } from "./reorg-suite.ts";
 
 const BACKENDS = backends();
@@ -65,17 +66,8 @@ interface Ctx {
   dropDatabase?: () => Promise<void>;
 }
 const ctx = {} as Ctx;
-let failed = false;
-/** `it`, remembering failures so the logs of the run are printed at the end. */
-const test = (name: string, fn: () => Promise<void>) =>
-  it(name, async () => {
-    try {
-      await fn();
-    } catch (error) {
-      failed = true;
-      throw error;
-    }
-  });
+/** `test`: `it` that notes a failure in `run.failed`, so the logs of the run are printed at the end. */
+const { test, run } = failureTracking();
 
 beforeAll(async () => {
   try {
@@ -122,13 +114,13 @@ beforeAll(async () => {
     await Promise.all([...ctx.ponders.values()].map((p) => waitIndexed(p, lastEventBlock, 90_000)));
     lap("ponders indexed the seed");
   } catch (error) {
-    failed = true;
+    run.failed = true;
     throw error;
   }
 });
 
 afterAll(async () => {
-  if (failed)
+  if (run.failed)
     printLogs([ctx.chain?.service, ...[...(ctx.ponders?.values() ?? [])].map((p) => p.service), ctx.limited?.service]);
   await Promise.all([...(ctx.ponders?.values() ?? [])].map((p) => p.stop()));
   await ctx.limited?.stop();
@@ -984,7 +976,7 @@ describeReorg(
     ponders: [...ctx.ponders].map(([backend, ponder]) => ({ backend, ponder })),
   }),
   () => {
-    failed = true;
+    run.failed = true;
   },
 );
 

@@ -10,7 +10,7 @@
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe } from "vitest";
 import { type Address, parseEther, parseUnits } from "viem";
 import { activity, ACCOUNTS } from "../support/ecosystem/activity.ts";
 import {
@@ -45,6 +45,7 @@ import {
   waitFor,
   waitIndexed,
 } from "../support/ecosystem/harness.ts";
+import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
 
 const BACKENDS = backends();
 const seed = e2eSeed();
@@ -90,16 +91,8 @@ const ctx = {} as {
   streamEnd: number;
   model: ChainModel;
 };
-let failed = false;
-const test = (name: string, fn: () => Promise<void>) =>
-  it(name, async () => {
-    try {
-      await fn();
-    } catch (error) {
-      failed = true;
-      throw error;
-    }
-  });
+/** `test`: `it` that notes a failure in `run.failed`, so the logs of the run are printed at the end. */
+const { test, run } = failureTracking();
 
 beforeAll(async () => {
   try {
@@ -224,7 +217,7 @@ beforeAll(async () => {
     lap("every ponder caught up");
     ctx.model = await readChainModel(ctx.chain.url, contracts);
   } catch (error) {
-    failed = true;
+    run.failed = true;
     throw error;
   }
 });
@@ -257,7 +250,7 @@ async function readTables(ponder: Ponder): Promise<Record<string, Record<string,
 }
 
 afterAll(async () => {
-  if (failed)
+  if (run.failed)
     printLogs([
       ctx.chain?.service,
       ctx.pairs?.[0]?.reference.service,

@@ -8,7 +8,7 @@ import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { type Address, createPublicClient, type Hex, http, parseUnits, type PublicClient } from "viem";
 import { mnemonicToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe } from "vitest";
 import { type Agent, connectAgent, SlippageCapExceeded } from "../../agents/sdk/index.ts";
 import {
   type Chain,
@@ -21,6 +21,7 @@ import {
   stopAll,
   waitFor,
 } from "../support/ecosystem/harness.ts";
+import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
 
 const MNEMONIC = "test test test test test test test test test test test junk";
 /** Hardhat's account keys: 2 operates the workers, 10 the queen, 11 a scout, 4 a trader. */
@@ -36,7 +37,8 @@ let client: PublicClient;
 let tokens: { symbol: string; token: Address; pool: Address; nftId: bigint; workerId: bigint }[];
 let contracts: Record<string, Address>;
 let example: ChildProcess | undefined;
-let failed = false;
+/** `test`: `it` that notes a failure in `run.failed`, so the logs of the run are printed at the end. */
+const { test, run } = failureTracking();
 
 const connect = (index: number) =>
   connectAgent({ rpcUrl: chain.url, privateKey: keyOf(index), deploymentsRoot: runDir });
@@ -52,23 +54,13 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  if (failed) printLogs([chain?.service]);
+  if (run.failed) printLogs([chain?.service]);
   example?.kill("SIGKILL");
   await closeViem?.();
   await chain?.stop();
   await stopAll();
   if (runDir) await removeRunDir(runDir);
 });
-
-const test = (name: string, fn: () => Promise<void>) =>
-  it(name, async () => {
-    try {
-      await fn();
-    } catch (error) {
-      failed = true;
-      throw error;
-    }
-  });
 
 describe("agent SDK", () => {
   test("reads each key's role and a worker's config", async () => {

@@ -9,7 +9,7 @@ import assert from "node:assert/strict";
 import { join } from "node:path";
 import { type Address, createPublicClient, erc20Abi, type Hex, http, keccak256, parseEther, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { afterAll, beforeAll, describe, it } from "vitest";
+import { afterAll, beforeAll, describe } from "vitest";
 import { exchangeEnv, parseEnv } from "../../config/env.ts";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
@@ -30,6 +30,7 @@ import {
   waitFor,
   waitIndexed,
 } from "../support/ecosystem/harness.ts";
+import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
 import { writesReady } from "../support/ecosystem/writes.ts";
 import { type Credentials, ExchangeClient } from "../support/exchange/signing-client.ts";
 
@@ -51,17 +52,8 @@ interface Shared {
 }
 const shared = {} as Shared;
 const services: { exchange?: RunningExchange; ponder?: Ponder }[] = [];
-let failed = false;
-
-const test = (name: string, fn: () => Promise<void>) =>
-  it(name, async () => {
-    try {
-      await fn();
-    } catch (error) {
-      failed = true;
-      throw error;
-    }
-  });
+/** `test`: `it` that notes a failure in `run.failed`, so the logs of the run are printed at the end. */
+const { test, run } = failureTracking();
 
 /** A fresh chain address per label (no ETH needed: the relayer pays the gas). */
 const freshAddress = (label: string): Address =>
@@ -82,7 +74,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
-  if (failed) printLogs([shared.chain?.service, ...services.map((s) => s.ponder?.service)]);
+  if (run.failed) printLogs([shared.chain?.service, ...services.map((s) => s.ponder?.service)]);
   for (const s of services) {
     await s.ponder?.stop();
     await s.exchange?.close();
