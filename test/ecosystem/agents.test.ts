@@ -238,6 +238,26 @@ describe("agent runtime", () => {
     assert.ok(overview.body.swarm.lastActivityAt >= startedAt, "swarm.lastActivityAt moved");
   });
 
+  test("a config changed on the chain governs the worker's next trades", async () => {
+    const gamma = bySymbol("GAMMA");
+    const admin = await wallet(0); // holds CONFIG_ROLE locally, as WorkerVoting does
+    const receipt = await send(
+      await admin.writeContract({
+        address: contracts.AgentRegistry,
+        abi: AgentRegistryAbi,
+        functionName: "setWorkerConfig",
+        args: [gamma.workerId, { slippageCapBps: 60, mevProtection: 0, signalSubscriptions: ["price"] }],
+      }),
+    );
+    const trade = await entryShows(
+      "a GAMMA trade decided after the change",
+      `tokenId=${gamma.nftId}&sourceTier=worker`,
+      (e) => Number(e.actionPayload?.observedBlock ?? 0) >= Number(receipt.blockNumber) && !!e.actionPayload?.swapTx,
+    );
+    assert.equal(trade.actionPayload?.slippageCapBps, 60);
+    assert.equal(trade.actionPayload?.mevProtection, "off");
+  });
+
   test("a large buy is flagged as a price move by a scout and the queen pauses that worker, who then holds", async () => {
     const gamma = bySymbol("GAMMA");
     const buy = await swap(4, gamma, true, parseUnits("3000", 6));
