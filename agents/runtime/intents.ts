@@ -112,6 +112,26 @@ export class IntentLog {
     await this.sql.query("update agent_intent set state = $2, result = $3 where id = $1", [id, state, result]);
   }
 
+  /**
+   * Deletes finished intents recorded before `before` (ms) and their transactions' journal rows,
+   * so the journal stays the size of a day's work however long the runtime runs. Open and
+   * batched intents stay, and so do the journal rows of their steps.
+   */
+  async prune(before: number): Promise<number> {
+    await this.sql.query(
+      `delete from relayed_write w using agent_intent i
+       where i.state in ('done', 'failed', 'netted') and i.created_at < $1 and w.id like i.id || ':%'`,
+      [before],
+    );
+    // Set-up writes (approvals, local funding) are checked on the chain before they are sent again.
+    await this.sql.query("delete from relayed_write where id like 'setup:%' and created_at < $1", [before]);
+    const deleted = await this.sql.query<{ id: string }>(
+      "delete from agent_intent where state in ('done', 'failed', 'netted') and created_at < $1 returning id",
+      [before],
+    );
+    return deleted.length;
+  }
+
   /** Forgets every intent and tick (the chain they were meant for is gone). */
   async clear(): Promise<void> {
     await this.sql.query("delete from agent_intent");

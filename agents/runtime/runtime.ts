@@ -361,6 +361,16 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
     return { token: tokens, pair: pair / BigInt(Math.max(1, sharing)) };
   };
 
+  /** Finished intents and their journal rows are kept a day (agent_intent and relayed_write stay bounded). */
+  const KEEP_MS = 24 * 3_600_000;
+  let lastPrune = 0;
+  const prune = async () => {
+    if (Date.now() - lastPrune < 3_600_000) return;
+    lastPrune = Date.now();
+    for (const a of agents)
+      await a.op.intents.prune(Date.now() - KEEP_MS).catch((error) => log(`agents: ${a.op.name}: prune failed`, error));
+  };
+
   const tickAgent = async (agent: Agent) => {
     try {
       if ((await finishOpen(agent)) > 0) return;
@@ -381,6 +391,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
       await world.refresh();
       failures = 0;
       await Promise.all(agents.map(tickAgent));
+      await prune();
       ticks++;
     } catch (error) {
       failures++;

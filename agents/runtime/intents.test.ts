@@ -1,0 +1,61 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { Journal, openSql, type Sql } from "../../api/relayer/index.ts";
+import { IntentLog } from "./intents.ts";
+
+let dir: string;
+let sql: Sql;
+let journal: Journal;
+let intents: IntentLog;
+
+beforeAll(async () => {
+  dir = await mkdtemp(join(tmpdir(), "intents-test-"));
+  sql = await openSql({ dataDir: dir, schema: "agents_test", timeoutMs: 10_000 });
+  journal = new Journal(sql);
+  await journal.migrate();
+  intents = new IntentLog(sql);
+  await intents.migrate();
+});
+afterAll(async () => {
+  await sql.close();
+  await rm(dir, { recursive: true, force: true });
+});
+
+const write = (id: string, createdAt: number) =>
+  journal.insertWrite({
+    id,
+    userId: "a",
+    kind: "agent_record",
+    idempotencyKey: null,
+    requestHash: "",
+    feeHeld: false,
+    createdAt,
+  });
+
+describe("IntentLog", () => {
+  it("counts ticks across calls and returns a new intent once", async () => {
+    expect(await intents.nextTick("a")).toBe(1);
+    expect(await intents.nextTick("a")).toBe(2);
+    const row = await intents.add({ id: "a:2:0", agent: "a", tick: 2, spec: "{}", state: "open" });
+    expect(row).toMatchObject({ id: "a:2:0", state: "open", tick: 2 });
+    expect(await intents.add({ id: "a:2:0", agent: "a", tick: 2, spec: "{}", state: "open" })).toBeUndefined();
+  });
+
+  it("prunes finished intents before the cut-off with their journal rows, and keeps open ones", async () => {
+    await intents.add({ id: "a:3:0", agent: "a", tick: 3, spec: "{}", state: "open" });
+    await intents.add({ id: "a:3:1", agent: "a", tick: 3, spec: "{}", state: "open" });
+    await write("a:3:0:record", 0);
+    await write("a:3:1:record", 0);
+    await write("setup:approve:x", 0);
+    await intents.settle("a:3:0", "done", "{}");
+    const pruned = await intents.prune(Date.now() + 1_000);
+    expect(pruned).toBe(1);
+    expect(await intents.byId("a:3:0")).toBeUndefined();
+    expect(await journal.byId("a:3:0:record")).toBeUndefined();
+    expect(await intents.byId("a:3:1")).toMatchObject({ state: "open" });
+    expect(await journal.byId("a:3:1:record")).toBeDefined();
+    expect(await journal.byId("setup:approve:x")).toBeUndefined();
+  });
+});
