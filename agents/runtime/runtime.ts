@@ -212,7 +212,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
       .map((token) => ({ token, worker: world.workerMap().get(token.workerId) }))
       .filter((x): x is { token: TokenView; worker: WorkerView } => x.worker?.operator === agent.op.address);
     const active = mine.filter((x) => x.worker.status === "active");
-    const rows = [];
+    const rows: IntentRow[] = [];
     for (const { token, worker } of mine) {
       try {
         if (worker.status !== "active") continue; // idle workers watch, suspended ones rest
@@ -298,10 +298,23 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
         log(`agents: worker ${worker.id} (${token.symbol}) tick ${tick} failed; it tries again next tick`, error);
       }
     }
-    await Promise.all(rows.map((row) => run(agent, row)));
+    const outcomes = await Promise.all(rows.map((row) => run(agent, row)));
+    // A swap the chain refused may mean a lost approval or spent funds: that pool is prepared
+    // again (allowances and balances read afresh) before its next trade.
+    outcomes.forEach((outcome, i) => {
+      const spec = JSON.parse(rows[i]!.spec) as IntentSpec;
+      if (outcome === "failed" && spec.kind === "trade") {
+        prepared.delete(spec.pool);
+        funded.delete(getAddress(spec.tokenIn));
+      }
+    });
   };
 
-  /** Approvals (and on a local chain, funds) a worker needs before its first trade in a pool. */
+  /**
+   * Approvals (and on a local chain, funds) a worker needs before its first trade in a pool. Read
+   * on the chain first, so sending again is harmless; each approval gets a write id of its own (a
+   * revoked approval is given again, not answered with the first one's receipt).
+   */
   const prepare = async (agent: Agent, token: TokenView) => {
     if (prepared.has(token.pool)) return;
     const op = agent.op;
@@ -313,7 +326,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
         args: [op.address, token.pool],
       });
       if (allowance < maxUint256 / 2n)
-        await step(op, `setup:approve:${asset}:${token.pool}`, "agent_setup", () => ({
+        await step(op, `setup:approve:${asset}:${token.pool}:${Date.now()}`, "agent_setup", () => ({
           to: asset,
           data: encodeFunctionData({ abi: ERC20, functionName: "approve", args: [token.pool, maxUint256] }),
         }));

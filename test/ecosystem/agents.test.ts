@@ -258,6 +258,39 @@ describe("agent runtime", () => {
     assert.equal(trade.actionPayload?.mevProtection, "off");
   });
 
+  test("a worker whose approvals were revoked approves again and goes on trading", async () => {
+    const gamma = bySymbol("GAMMA");
+    const operator = await wallet(2);
+    // Outside the runtime, the operator's key revokes both of GAMMA's pool approvals.
+    let revokedAt = 0n;
+    for (const asset of [contracts.MockStableToken!, gamma.token]) {
+      const receipt = await send(
+        await operator.writeContract({ address: asset, abi: erc20, functionName: "approve", args: [gamma.pool, 0n] }),
+      );
+      revokedAt = receipt.blockNumber;
+    }
+    const trade = await entryShows(
+      "a GAMMA trade after the revocation",
+      `tokenId=${gamma.nftId}&sourceTier=worker`,
+      (e) => BigInt(e.blockNumber) > revokedAt && !!e.actionPayload?.swapTx,
+    );
+    assert.ok(trade);
+    const allowances = await Promise.all(
+      [contracts.MockStableToken!, gamma.token].map((asset) =>
+        client.readContract({
+          address: asset,
+          abi: erc20,
+          functionName: "allowance",
+          args: [operator.account.address, gamma.pool],
+        }),
+      ),
+    );
+    assert.ok(
+      allowances.every((a) => a > 0n),
+      "both approvals were given again",
+    );
+  });
+
   test("a large buy is flagged as a price move by a scout and the queen pauses that worker, who then holds", async () => {
     const gamma = bySymbol("GAMMA");
     const buy = await swap(4, gamma, true, parseUnits("3000", 6));
@@ -420,6 +453,16 @@ describe("agent runtime", () => {
 });
 
 const erc20 = [
+  {
+    type: "function",
+    name: "allowance",
+    stateMutability: "view",
+    inputs: [
+      { name: "owner", type: "address" },
+      { name: "spender", type: "address" },
+    ],
+    outputs: [{ type: "uint256" }],
+  },
   {
     type: "function",
     name: "approve",
