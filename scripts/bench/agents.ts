@@ -34,6 +34,7 @@ import { ActionLogAbi } from "../../indexer/abis.ts";
 import {
   deployAndSeed,
   type Ponder,
+  pgQuery,
   startChain,
   startPonder,
   stopAll,
@@ -54,6 +55,7 @@ const POLL_MS = int("BENCH_AGENTS_POLL_MS", 1000);
 const LAG_ACTIONS = int("BENCH_AGENTS_LAG_ACTIONS", 60);
 const LAG_GAP_MS = int("BENCH_AGENTS_LAG_GAP_MS", 250);
 const TARGET = 0.8;
+const JOURNAL_SCHEMA = `bench_agents_${process.pid}`;
 const MNEMONIC = "test test test test test test test test test test test junk";
 
 const began = performance.now();
@@ -96,7 +98,7 @@ try {
     // The journal on PostgreSQL with DATABASE_URL (a schema of its own), else PGlite in the temp dir.
     databaseUrl: process.env.DATABASE_URL || undefined,
     dataDir: join(tmp, "agents"),
-    schema: `bench_agents_${process.pid}`,
+    schema: JOURNAL_SCHEMA,
     dbTimeoutMs: 10_000,
     receiptTimeoutMs: 30_000,
     pollMs: 50,
@@ -284,5 +286,10 @@ try {
   await ponder?.stop().catch(() => {});
   await stopAll();
   await rm(tmp, { recursive: true, force: true });
+  // openOperator names the schema <schema>_<agent name>.
+  if (process.env.DATABASE_URL)
+    await pgQuery(process.env.DATABASE_URL, `drop schema if exists "${JOURNAL_SCHEMA}_bench_scout" cascade`).catch(
+      (error: unknown) => console.error(`could not drop the journal's schema: ${(error as Error).message}`),
+    );
 }
 process.exit(0);
