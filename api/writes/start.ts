@@ -71,6 +71,11 @@ export function startWrites(config: WritesConfig): StartedWrites {
     // one JSON-RPC batch: one round trip instead of three or four.
     transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 1, batch: { wait: 0 } }),
   }) as PublicClient;
+  // The relayer's own calls are never batched with the reads: a broadcast in a batch would wait for
+  // the batch's slowest member (an estimate), and broadcasts one after another bound throughput.
+  const sendingClient = createPublicClient({
+    transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 1 }),
+  }) as PublicClient;
 
   const init = async (exchangeClient: ExchangeClient) => {
     const deployment = await readDeployment(config.chainId);
@@ -89,7 +94,7 @@ export function startWrites(config: WritesConfig): StartedWrites {
     const journal = new Journal(sql);
     await journal.migrate();
     const relayer = new Relayer({
-      client,
+      client: sendingClient,
       account,
       chainId: config.chainId,
       journal,
