@@ -1,0 +1,42 @@
+/**
+ * The worker-thread side of the embedded journal database (sql.ts): PGlite runs its WebAssembly
+ * Postgres synchronously, so on the main thread every statement would stall the event loop, and
+ * with it the broadcasts queued behind one another. Here it stalls only this thread.
+ *
+ * Plain TypeScript with no project imports: Node loads it directly as a worker entry.
+ */
+import { parentPort, workerData } from "node:worker_threads";
+import { PGlite } from "@electric-sql/pglite";
+
+interface Request {
+  readonly id: number;
+  readonly text: string;
+  readonly params: unknown[];
+}
+
+const { dataDir, schema } = workerData as { dataDir: string; schema: string };
+const port = parentPort!;
+
+try {
+  const db = new PGlite(dataDir);
+  await db.query(`create schema if not exists "${schema}"`);
+  await db.query(`set search_path to "${schema}"`);
+  // Statements run one at a time, in the order they arrive (PGlite queues them itself).
+  port.on("message", async (message: Request | "close") => {
+    if (message === "close") {
+      await db.close().catch(() => {});
+      port.postMessage({ closed: true });
+      return;
+    }
+    try {
+      const result = await db.query(message.text, message.params);
+      port.postMessage({ id: message.id, rows: result.rows });
+    } catch (error) {
+      const e = error as { message?: string; code?: string; detail?: string };
+      port.postMessage({ id: message.id, error: { message: String(e?.message ?? error), code: e?.code, detail: e?.detail } });
+    }
+  });
+  port.postMessage({ ready: true });
+} catch (error) {
+  port.postMessage({ failed: String((error as Error)?.message ?? error) });
+}
