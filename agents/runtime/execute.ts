@@ -11,7 +11,7 @@ import {
 } from "viem";
 import { ActionLogAbi, AgentPoolAbi } from "../../indexer/abis.ts";
 import { span } from "../../lib/stage-trace.ts";
-import type { Journal, Relayer, TxRow, WriteKind } from "../../api/relayer/index.ts";
+import type { Journal, NewWrite, Relayer, TxRow, WriteKind } from "../../api/relayer/index.ts";
 import type { IntentLog, IntentRow } from "./intents.ts";
 
 /**
@@ -67,7 +67,7 @@ export class IntentRejected extends Error {
 /**
  * Sends (once) and waits for one step of an intent; returns its receipt. `fresh`: the intent was
  * recorded by this process in this tick, so nothing of it can be in the journal yet and the
- * lookups are skipped (one write row and one transaction row are all a step writes then). The
+ * lookups are skipped (one statement, the write with its transaction, is all a step writes then). The
  * intent's own state, not the write row's, says whether it is finished.
  */
 export async function step(
@@ -82,25 +82,27 @@ export async function step(
   const journalled = existing ? await op.journal.txsOf(writeId) : [];
   let sent: TxRow | undefined;
   if (journalled.length === 0) {
-    if (!existing)
-      await span("insertWrite", () =>
-        op.journal.insertWrite({
-          id: writeId,
-          userId: op.name,
-          kind,
-          idempotencyKey: null,
-          requestHash: "",
-          feeHeld: false,
-          createdAt: Date.now(),
-        }),
-      );
+    const write: NewWrite = {
+      id: writeId,
+      userId: op.name,
+      kind,
+      idempotencyKey: null,
+      requestHash: "",
+      feeHeld: false,
+      createdAt: Date.now(),
+    };
     const { to, data } = call();
     const gas = await span("estimateGas", () => op.client.estimateGas({ account: op.address, to, data, value })).catch(
       (error: unknown) => {
         throw new IntentRejected(`${writeId}: ${revertName(error)}`);
       },
     );
-    sent = await span("send", () => op.relayer.send(writeId, { to, data, value, gas: (gas * 12n) / 10n }));
+    // A write not journalled yet is journalled with its transaction, just before the broadcast:
+    // one database round trip (nothing needs it journalled earlier: unsent, it is simply redone).
+    const newWrite = existing ? undefined : write;
+    sent = await span("send", () =>
+      op.relayer.send(writeId, { to, data, value, gas: (gas * 12n) / 10n }, { newWrite }),
+    );
   }
   const receipt = await span("mined", () => op.relayer.mined(writeId, { nudge: journalled.length > 0, sent }));
   if (receipt.status !== "success") throw new IntentRejected(`${writeId}: reverted in ${receipt.transactionHash}`);

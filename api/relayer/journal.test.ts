@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
-import type { Journal, TxRow, WriteRow } from "./journal.ts";
+import type { Journal, NewWrite, TxRow, WriteRow } from "./journal.ts";
 import { openTestJournal } from "../../test/support/api/journal.ts";
 
 // One journal for the file (test/support/api/journal.ts); every test starts from an empty one.
@@ -13,7 +13,6 @@ beforeAll(async () => {
 afterAll(() => close?.());
 beforeEach(() => journal.clear());
 
-type NewWrite = Omit<WriteRow, "state" | "answerStatus" | "answerBody">;
 const write = (id: string, overrides: Partial<NewWrite> = {}): NewWrite => ({
   id,
   userId: "u-1",
@@ -124,6 +123,24 @@ describe("Journal", () => {
 
   it("refuses a transaction of an unknown write", async () => {
     await assert.rejects(journal.addTx(tx("0x01", "missing", 0)));
+  });
+
+  it("journals a new write with its transaction in one call, and keeps a write already there", async () => {
+    await journal.addTx(tx("0x01", "w-1", 4), write("w-1", { kind: "agent_record", userId: "scout-1" }));
+    assert.deepEqual(await journal.byId("w-1"), {
+      ...write("w-1", { kind: "agent_record", userId: "scout-1" }),
+      state: "open",
+      answerStatus: null,
+      answerBody: null,
+    });
+    assert.deepEqual(await journal.txsOf("w-1"), [tx("0x01", "w-1", 4)]);
+    // A second transaction of the same write (a retry with the next nonce) leaves the write as it is.
+    await journal.finish("w-1", 200, "{}");
+    await journal.addTx(tx("0x02", "w-1", 5, 2), write("w-1", { userId: "someone else" }));
+    assert.equal((await journal.byId("w-1"))?.state, "done");
+    assert.equal((await journal.byId("w-1"))?.userId, "scout-1");
+    assert.equal((await journal.txsOf("w-1")).length, 2);
+    await assert.rejects(journal.addTx(tx("0x03", "w-2", 6), write("w-other")), /journalled with write w-other/);
   });
 
   it("knows the highest nonce ever signed, -1 when none", async () => {

@@ -24,6 +24,9 @@ export interface WriteRow {
   readonly createdAt: number;
 }
 
+/** A write as it is first journalled. */
+export type NewWrite = Omit<WriteRow, "state" | "answerStatus" | "answerBody">;
+
 export interface TxRow {
   readonly hash: `0x${string}`;
   readonly writeId: string;
@@ -114,7 +117,7 @@ export class Journal {
   }
 
   /** Inserts a write; with an Idempotency-Key already taken, returns the existing row instead. */
-  async insertWrite(row: Omit<WriteRow, "state" | "answerStatus" | "answerBody">): Promise<WriteRow | null> {
+  async insertWrite(row: NewWrite): Promise<WriteRow | null> {
     const inserted = await this.sql.query<WriteRecord>(
       `insert into relayed_write (id, user_id, kind, idempotency_key, request_hash, fee_held, state, created_at)
        values ($1, $2, $3, $4, $5, $6, 'open', $7)
@@ -156,10 +159,37 @@ export class Journal {
     ).map(toWrite);
   }
 
-  async addTx(tx: TxRow): Promise<void> {
+  /**
+   * Journals a transaction. With `newWrite`, its write is journalled in the same statement: for a
+   * write no one can have journalled yet (an agent's fresh intent), one database round trip
+   * instead of two before the broadcast (the foreign key is checked at the statement's end).
+   */
+  async addTx(tx: TxRow, newWrite?: NewWrite): Promise<void> {
+    const txParams = [tx.hash, tx.writeId, tx.nonce, tx.raw, tx.sentAt];
+    if (newWrite === undefined) {
+      await this.sql.query(
+        "insert into relayer_tx (hash, write_id, nonce, raw, sent_at) values ($1, $2, $3, $4, $5) on conflict (hash) do nothing",
+        txParams,
+      );
+      return;
+    }
+    if (newWrite.id !== tx.writeId)
+      throw new Error(`transaction of ${tx.writeId} journalled with write ${newWrite.id}`);
     await this.sql.query(
-      "insert into relayer_tx (hash, write_id, nonce, raw, sent_at) values ($1, $2, $3, $4, $5) on conflict (hash) do nothing",
-      [tx.hash, tx.writeId, tx.nonce, tx.raw, tx.sentAt],
+      `with write as (
+         insert into relayed_write (id, user_id, kind, idempotency_key, request_hash, fee_held, state, created_at)
+         values ($2, $6, $7, $8, $9, $10, 'open', $11) on conflict do nothing
+       )
+       insert into relayer_tx (hash, write_id, nonce, raw, sent_at) values ($1, $2, $3, $4, $5) on conflict (hash) do nothing`,
+      [
+        ...txParams,
+        newWrite.userId,
+        newWrite.kind,
+        newWrite.idempotencyKey,
+        newWrite.requestHash,
+        newWrite.feeHeld,
+        newWrite.createdAt,
+      ],
     );
   }
 

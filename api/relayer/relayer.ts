@@ -12,7 +12,7 @@ import {
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
 } from "viem";
-import type { Journal, TxRow } from "./journal.ts";
+import type { Journal, NewWrite, TxRow } from "./journal.ts";
 import { mark, now, span } from "../../lib/stage-trace.ts";
 
 /**
@@ -112,8 +112,11 @@ export class Relayer {
     this.privateWrites.add(writeId);
   }
 
-  /** Signs, journals and broadcasts `call` for write `writeId` with the next nonce. */
-  async send(writeId: string, call: Call): Promise<TxRow> {
+  /**
+   * Signs, journals and broadcasts `call` for write `writeId` with the next nonce. `newWrite`: the
+   * write is not journalled yet and is journalled with its transaction (Journal.addTx).
+   */
+  async send(writeId: string, call: Call, { newWrite }: { newWrite?: NewWrite } = {}): Promise<TxRow> {
     const [fees, balance] = await span("feesBalance", () => Promise.all([this.fees.get(), this.balance.get()]));
     const needed = call.value + call.gas * fees.maxFeePerGas + this.options.minBalanceWei;
     if (balance < needed) this.balance.forget();
@@ -131,7 +134,7 @@ export class Relayer {
         return { tx: await this.sign(writeId, call, nonce, fees), turn: this.nextTurn() };
       });
       try {
-        return await this.journalAndBroadcast(tx, turn);
+        return await this.journalAndBroadcast(tx, turn, newWrite);
       } catch (error) {
         // Nothing of this nonce stayed journalled (the node refused the bytes, or the journal
         // failed): read the next one again, from the chain and the journal, rather than leave a
@@ -250,9 +253,9 @@ export class Relayer {
   }
 
   /** Journals `tx`, then broadcasts it (after the transactions before it, given a turn). */
-  private async journalAndBroadcast(tx: TxRow, turn?: Turn): Promise<TxRow> {
+  private async journalAndBroadcast(tx: TxRow, turn?: Turn, newWrite?: NewWrite): Promise<TxRow> {
     try {
-      await span("addTx", () => this.options.journal.addTx(tx));
+      await span("addTx", () => this.options.journal.addTx(tx, newWrite));
       await this.options.beforeBroadcast?.(tx);
       await span("turnWait", async () => turn?.previous);
       try {
