@@ -58,4 +58,24 @@ describe("IntentLog", () => {
     expect(await journal.byId("a:3:1:record")).toBeDefined();
     expect(await journal.byId("setup:approve:x")).toBeUndefined();
   });
+
+  it("stores settles that arrive together each with its own state and result", async () => {
+    const ids = Array.from({ length: 30 }, (_, i) => `a:4:${i}`);
+    for (const id of ids) await intents.add({ id, agent: "a", tick: 4, spec: "{}", state: "open" });
+    // Issued at once: the first is stored alone, the rest wait for it and go in one statement.
+    await Promise.all(ids.map((id, i) => intents.settle(id, i % 3 === 0 ? "failed" : "done", `{"i":${i}}`)));
+    for (const [i, id] of ids.entries())
+      expect(await intents.byId(id)).toMatchObject({ state: i % 3 === 0 ? "failed" : "done", result: `{"i":${i}}` });
+    expect(await intents.pending("a", "open")).not.toContainEqual(expect.objectContaining({ tick: 4 }));
+  });
+
+  it("fails every settle of a statement the database refuses, and stores later ones", async () => {
+    await intents.add({ id: "a:5:0", agent: "a", tick: 5, spec: "{}", state: "open" });
+    await intents.add({ id: "a:5:1", agent: "a", tick: 5, spec: "{}", state: "open" });
+    // A state the column cannot take: the statement holding it fails as a whole.
+    const bad = intents.settle("a:5:0", "done", "x".repeat(1)).then(() => intents.settle("a:5:0", null as never, "{}"));
+    await expect(bad).rejects.toThrow();
+    await intents.settle("a:5:1", "done", "{}");
+    expect(await intents.byId("a:5:1")).toMatchObject({ state: "done" });
+  });
 });
