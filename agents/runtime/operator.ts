@@ -2,6 +2,7 @@ import { join } from "node:path";
 import { type Address, getAddress, type PublicClient } from "viem";
 import { Journal, openSql, Relayer, type Sql } from "../../api/relayer/index.ts";
 import type { LocalAccount } from "./accounts.ts";
+import type { SendingConfig } from "./config.ts";
 import type { Operator } from "./execute.ts";
 import { IntentLog } from "./intents.ts";
 
@@ -10,7 +11,7 @@ import { IntentLog } from "./intents.ts";
  * to the chain's genesis, and its Relayer. Each account has its own journal, so nonces never mix.
  */
 
-export interface OperatorConfig {
+export interface OperatorConfig extends SendingConfig {
   readonly name: string;
   readonly account: LocalAccount;
   readonly client: PublicClient;
@@ -18,12 +19,6 @@ export interface OperatorConfig {
   readonly chainId: number;
   readonly genesisHash: string;
   readonly actionLog: Address;
-  readonly databaseUrl?: string;
-  readonly dataDir: string;
-  readonly schema: string;
-  readonly dbTimeoutMs: number;
-  readonly receiptTimeoutMs: number;
-  readonly pollMs: number;
   readonly beforeBroadcast?: () => void;
   readonly log: (message: string) => void;
 }

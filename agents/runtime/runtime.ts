@@ -2,6 +2,7 @@ import {
   type Address,
   createPublicClient,
   encodeFunctionData,
+  erc20Abi,
   getAddress,
   type Hex,
   http,
@@ -26,6 +27,7 @@ import {
   type WorkerView,
 } from "../strategy/index.ts";
 import { resolveRoles, type Role } from "./accounts.ts";
+import type { SendingConfig } from "./config.ts";
 import { execute, type IntentSpec, type Operator, step } from "./execute.ts";
 import type { IntentRow } from "./intents.ts";
 import { openOperator } from "./operator.ts";
@@ -38,7 +40,7 @@ import { World } from "./world.ts";
  * is logged and its tick tried again next time; the others go on.
  */
 
-export interface AgentsConfig {
+export interface AgentsConfig extends SendingConfig {
   readonly rpcUrl: string;
   readonly chainId: number;
   readonly rpcTimeoutMs: number;
@@ -50,12 +52,6 @@ export interface AgentsConfig {
   readonly scoutKeys: readonly Hex[];
   readonly privateRelayUrl?: string;
   readonly batchWindowTicks: number;
-  readonly databaseUrl?: string;
-  readonly dataDir: string;
-  readonly schema: string;
-  readonly dbTimeoutMs: number;
-  readonly receiptTimeoutMs: number;
-  readonly pollMs: number;
   /** On a local chain with mock assets: mint and wrap what the workers trade with. */
   readonly fundLocally: boolean;
   readonly log?: (message: string, error?: unknown) => void;
@@ -76,13 +72,8 @@ export interface AgentsHandle {
   close(): Promise<void>;
 }
 
-const ERC20 = parseAbi([
-  "function balanceOf(address) view returns (uint256)",
-  "function allowance(address, address) view returns (uint256)",
-  "function approve(address, uint256) returns (bool)",
-  "function mint(address, uint256)",
-  "function deposit() payable",
-]);
+/** What the local demo's stable (mint) and wrapped native token (deposit) add to ERC-20. */
+const DEMO_ASSET = parseAbi(["function mint(address, uint256)", "function deposit() payable"]);
 
 interface Agent {
   readonly role: Role;
@@ -206,6 +197,84 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
     await Promise.all((await record(agent, tick, intents)).map((row) => run(agent, row)));
   };
 
+  /** What a worker's trade intents carry beyond the decision: enough to send and audit the swap. */
+  const tradeSpec = (intent: Intent | ReturnType<typeof netBatch>, token: TokenView, worker: WorkerView) => ({
+    ...specOf(intent as Intent),
+    workerId: worker.id.toString(),
+    mevProtection: worker.config.mevProtection,
+    pool: token.pool,
+    tokenIn: (intent as TradeIntent).isBuy ? token.pairAsset : token.token,
+  });
+
+  /** Without batching: each decided trade is journalled now and sent this tick. */
+  const tradeNow = async (agent: Agent, tick: number, token: TokenView, worker: WorkerView, decided: Intent[]) => {
+    const rows: IntentRow[] = [];
+    for (const [i, intent] of decided.entries()) {
+      const row = await agent.op.intents.add({
+        id: `${agent.op.name}:${tick}:w${worker.id}:${i}`,
+        agent: agent.op.name,
+        tick,
+        spec: JSON.stringify(tradeSpec(intent, token, worker)),
+        state: "open",
+      });
+      if (row) rows.push(row);
+    }
+    return rows;
+  };
+
+  /**
+   * BatchAuction: decided trades wait in their window; once a window has passed, its members are
+   * netted into one trade (returned to be sent). A pause holds the batch too: it is netted and
+   * sent once the pause is over.
+   */
+  const batchAuction = async (
+    agent: Agent,
+    tick: number,
+    token: TokenView,
+    worker: WorkerView,
+    decided: Intent[],
+    inventory: Awaited<ReturnType<typeof inventoryOf>>,
+  ): Promise<IntentRow | undefined> => {
+    const window = Math.floor(tick / config.batchWindowTicks);
+    for (const [i, intent] of decided.entries())
+      await agent.op.intents.add({
+        id: `${agent.op.name}:${tick}:w${worker.id}:${i}`,
+        agent: agent.op.name,
+        tick,
+        spec: JSON.stringify(tradeSpec(intent, token, worker)),
+        state: "batched",
+        batchWindow: window,
+      });
+    const earlier = (await agent.op.intents.pending(agent.op.name, "batched")).filter(
+      (r) => r.batchWindow! < window && (JSON.parse(r.spec) as { workerId: string }).workerId === worker.id.toString(),
+    );
+    const paused = directivesInForce(world.actionList(), token.nftId, world.now()).some(
+      (d) => d.instruction === "pause_trading",
+    );
+    if (earlier.length === 0 || paused) return undefined;
+    // The net trade's id names the batch's oldest member and its spec lists the members: a
+    // crash between recording it and marking them netted nets nothing twice.
+    const id = `${agent.op.name}:batch:w${worker.id}:${earlier[0]!.id}`;
+    const existing = await agent.op.intents.byId(id);
+    const members = existing ? (JSON.parse(existing.spec) as { netted: string[] }).netted : earlier.map((r) => r.id);
+    let row: IntentRow | undefined;
+    if (!existing) {
+      const net = netBatch(
+        earlier.map((r) => tradeOf(JSON.parse(r.spec))),
+        token.reserves,
+        BigInt(worker.config.slippageCapBps),
+        inventory,
+      );
+      if (net) {
+        const why = { ...net.why, observedBlock: world.headBlock().toString() };
+        const spec = { ...tradeSpec({ ...net, why }, token, worker), netted: members };
+        row = await agent.op.intents.add({ id, agent: agent.op.name, tick, spec: JSON.stringify(spec), state: "open" });
+      }
+    }
+    for (const member of members) await agent.op.intents.settle(member, "netted", id);
+    return row;
+  };
+
   const tickWorkers = async (agent: Agent, tick: number) => {
     const mine = world
       .tokenList()
@@ -213,9 +282,9 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
       .filter((x): x is { token: TokenView; worker: WorkerView } => x.worker?.operator === agent.op.address);
     const active = mine.filter((x) => x.worker.status === "active");
     const rows: IntentRow[] = [];
-    for (const { token, worker } of mine) {
+    for (const { token, worker } of active) {
+      // Idle workers watch and suspended ones rest: only active ones are here.
       try {
-        if (worker.status !== "active") continue; // idle workers watch, suspended ones rest
         await prepare(agent, token);
         const sharing = active.filter((x) => x.token.pairAsset === token.pairAsset).length;
         const inventory = await inventoryOf(agent.op, token, sharing);
@@ -231,69 +300,10 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
             .filter((a) => a.targetNftId === token.nftId && a.tier === "scout" && a.actionType === "flag"),
           observedBlock: world.headBlock(),
         });
-        const extra = { workerId: worker.id.toString(), mevProtection: worker.config.mevProtection, pool: token.pool };
-        const tokenIn = (isBuy: boolean) => (isBuy ? token.pairAsset : token.token);
         if (worker.config.mevProtection === "batch_auction") {
-          const window = Math.floor(tick / config.batchWindowTicks);
-          for (const [i, intent] of decided.entries())
-            await agent.op.intents.add({
-              id: `${agent.op.name}:${tick}:w${worker.id}:${i}`,
-              agent: agent.op.name,
-              tick,
-              spec: JSON.stringify({ ...specOf(intent), ...extra, tokenIn: tokenIn((intent as TradeIntent).isBuy) }),
-              state: "batched",
-              batchWindow: window,
-            });
-          const earlier = (await agent.op.intents.pending(agent.op.name, "batched")).filter(
-            (r) =>
-              r.batchWindow! < window && (JSON.parse(r.spec) as { workerId: string }).workerId === worker.id.toString(),
-          );
-          // A pause holds the batch too: it is netted and sent once the pause is over.
-          const paused = directivesInForce(world.actionList(), token.nftId, now).some(
-            (d) => d.instruction === "pause_trading",
-          );
-          if (earlier.length === 0 || paused) continue;
-          // The net trade's id names the batch's oldest member and its spec lists the members: a
-          // crash between recording it and marking them netted nets nothing twice.
-          const id = `${agent.op.name}:batch:w${worker.id}:${earlier[0]!.id}`;
-          const existing = await agent.op.intents.byId(id);
-          const members = existing
-            ? (JSON.parse(existing.spec) as { netted: string[] }).netted
-            : earlier.map((r) => r.id);
-          if (!existing) {
-            const net = netBatch(
-              earlier.map((r) => tradeOf(JSON.parse(r.spec))),
-              token.reserves,
-              BigInt(worker.config.slippageCapBps),
-              inventory,
-            );
-            const why = { ...net?.why, observedBlock: world.headBlock().toString() };
-            if (net) {
-              const spec = { ...specOf({ ...net, why }), ...extra, tokenIn: tokenIn(net.isBuy), netted: members };
-              const row = await agent.op.intents.add({
-                id,
-                agent: agent.op.name,
-                tick,
-                spec: JSON.stringify(spec),
-                state: "open",
-              });
-              if (row) rows.push(row);
-            }
-          }
-          for (const member of members) await agent.op.intents.settle(member, "netted", id);
-          continue;
-        }
-        for (const [i, intent] of decided.entries()) {
-          const id = `${agent.op.name}:${tick}:w${worker.id}:${i}`;
-          const row = await agent.op.intents.add({
-            id,
-            agent: agent.op.name,
-            tick,
-            spec: JSON.stringify({ ...specOf(intent), ...extra, tokenIn: tokenIn((intent as TradeIntent).isBuy) }),
-            state: "open",
-          });
-          if (row) rows.push(row);
-        }
+          const net = await batchAuction(agent, tick, token, worker, decided, inventory);
+          if (net) rows.push(net);
+        } else rows.push(...(await tradeNow(agent, tick, token, worker, decided)));
       } catch (error) {
         log(`agents: worker ${worker.id} (${token.symbol}) tick ${tick} failed; it tries again next tick`, error);
       }
@@ -321,14 +331,14 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
     for (const asset of [token.token, token.pairAsset]) {
       const allowance = await client.readContract({
         address: asset,
-        abi: ERC20,
+        abi: erc20Abi,
         functionName: "allowance",
         args: [op.address, token.pool],
       });
       if (allowance < maxUint256 / 2n)
         await step(op, `setup:approve:${asset}:${token.pool}:${Date.now()}`, "agent_setup", () => ({
           to: asset,
-          data: encodeFunctionData({ abi: ERC20, functionName: "approve", args: [token.pool, maxUint256] }),
+          data: encodeFunctionData({ abi: erc20Abi, functionName: "approve", args: [token.pool, maxUint256] }),
         }));
     }
     if (config.fundLocally && deployment.mockAssets) await fundLocally(op, token.pairAsset);
@@ -340,7 +350,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
     if (funded.has(asset)) return;
     const balance = await client.readContract({
       address: asset,
-      abi: ERC20,
+      abi: erc20Abi,
       functionName: "balanceOf",
       args: [op.address],
     });
@@ -351,14 +361,14 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
       if (stable)
         await step(op, id, "agent_setup", () => ({
           to: asset,
-          data: encodeFunctionData({ abi: ERC20, functionName: "mint", args: [op.address, want] }),
+          data: encodeFunctionData({ abi: DEMO_ASSET, functionName: "mint", args: [op.address, want] }),
         }));
       else
         await step(
           op,
           id,
           "agent_setup",
-          () => ({ to: asset, data: encodeFunctionData({ abi: ERC20, functionName: "deposit" }) }),
+          () => ({ to: asset, data: encodeFunctionData({ abi: DEMO_ASSET, functionName: "deposit" }) }),
           { value: want },
         );
     }
@@ -367,8 +377,8 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
 
   const inventoryOf = async (op: Operator, token: TokenView, sharing: number) => {
     const [tokens, pair] = await Promise.all([
-      client.readContract({ address: token.token, abi: ERC20, functionName: "balanceOf", args: [op.address] }),
-      client.readContract({ address: token.pairAsset, abi: ERC20, functionName: "balanceOf", args: [op.address] }),
+      client.readContract({ address: token.token, abi: erc20Abi, functionName: "balanceOf", args: [op.address] }),
+      client.readContract({ address: token.pairAsset, abi: erc20Abi, functionName: "balanceOf", args: [op.address] }),
     ]);
     // Workers on the same pair asset share the operator's balance of it.
     return { token: tokens, pair: pair / BigInt(Math.max(1, sharing)) };

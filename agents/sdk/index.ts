@@ -3,11 +3,11 @@ import {
   createPublicClient,
   createWalletClient,
   decodeEventLog,
+  erc20Abi,
   getAddress,
   type Hex,
   http,
   maxUint256,
-  parseAbi,
   type PublicClient,
   stringToHex,
 } from "viem";
@@ -59,11 +59,6 @@ export class SlippageCapExceeded extends Error {
     this.capBps = capBps;
   }
 }
-
-const ERC20 = parseAbi([
-  "function allowance(address, address) view returns (uint256)",
-  "function approve(address, uint256) returns (bool)",
-]);
 
 export type Agent = Awaited<ReturnType<typeof connectAgent>>;
 
@@ -167,7 +162,7 @@ export async function connectAgent(options: ConnectOptions) {
       if (impact > cap) throw new SlippageCapExceeded(impact, cap);
       const allowance = await client.readContract({
         address: tokenIn,
-        abi: ERC20,
+        abi: erc20Abi,
         functionName: "allowance",
         args: [account.address, pool],
       });
@@ -175,7 +170,7 @@ export async function connectAgent(options: ConnectOptions) {
         await mined(
           await wallet.writeContract({
             address: tokenIn,
-            abi: ERC20,
+            abi: erc20Abi,
             functionName: "approve",
             args: [pool, maxUint256],
           }),
