@@ -14,7 +14,10 @@ import { IntentLog } from "./intents.ts";
 export interface OperatorConfig extends SendingConfig {
   readonly name: string;
   readonly account: LocalAccount;
+  /** Reads and estimates (may batch). */
   readonly client: PublicClient;
+  /** The relayer's broadcasts and receipts (unbatched). */
+  readonly sendingClient: PublicClient;
   readonly privateClient?: PublicClient;
   readonly chainId: number;
   readonly genesisHash: string;
@@ -40,7 +43,7 @@ export async function openOperator(config: OperatorConfig): Promise<{ op: Operat
     await intents.clear();
   }
   const relayer = new Relayer({
-    client: config.client,
+    client: config.sendingClient,
     privateClient: config.privateClient,
     account: config.account,
     chainId: config.chainId,

@@ -86,6 +86,11 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
   const info = config.info ?? (() => {});
   const transport = http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 1, batch: { wait: 0 } });
   const client = createPublicClient({ transport }) as PublicClient;
+  // Each relayer sends through a client of its own, never batched with reads: a broadcast in a
+  // batch waits for the batch's slowest member, and broadcasts in nonce order bound throughput.
+  const sendingClient = createPublicClient({
+    transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 1 }),
+  }) as PublicClient;
   const privateClient = config.privateRelayUrl
     ? (createPublicClient({
         transport: http(config.privateRelayUrl, { timeout: config.rpcTimeoutMs }),
@@ -111,6 +116,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
       name: role.name,
       account: role.account,
       client,
+      sendingClient,
       privateClient,
       genesisHash: genesis.hash,
       actionLog: contracts.ActionLog,

@@ -92,6 +92,7 @@ try {
     name: "bench-scout",
     account: runtimeAccount,
     client,
+    sendingClient: createPublicClient({ transport: http(chain.url) }) as PublicClient,
     chainId: 31337,
     genesisHash: genesis.hash,
     actionLog: contracts.ActionLog,
