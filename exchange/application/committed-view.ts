@@ -47,6 +47,10 @@ class Side {
     return lo;
   }
 
+  at(price: number): bigint {
+    return this.lots.get(price) ?? 0n;
+  }
+
   best(): number | null {
     if (this.prices.length === 0) return null;
     return this.isBid ? this.prices[this.prices.length - 1] : this.prices[0];
@@ -70,6 +74,8 @@ interface Book {
   readonly bids: Side;
   readonly asks: Side;
   version: number;
+  /** Per pair, +1 for each committed unit that changed the book: the depth stream's update id. */
+  updateId: number;
 }
 
 export interface CommittedState {
@@ -86,15 +92,26 @@ export class CommittedView {
   private readonly openByUser = new Map<string, Map<string, OrderRow>>();
   private readonly books = new Map<string, Book>();
 
-  /** The view of what start-up (or a reload) read from the database. */
-  static of(state: CommittedState): CommittedView {
+  /**
+   * The view of what start-up (or a reload) read from the database. After a reload, each book's
+   * update id moves on from the replaced view's by one more than loading took: a depth client sees
+   * a gap and resyncs from the snapshot rather than trusting diffs across the reload.
+   */
+  static of(state: CommittedState, replaced?: CommittedView): CommittedView {
     const view = new CommittedView();
     view.apply({ balances: state.balances, fees: state.fees, orders: state.openOrders });
+    for (const [code, book] of replaced?.books ?? []) view.bookOf(code).updateId += book.updateId + 1;
     return view;
   }
 
   /** Applies a unit whose batch has committed; units must arrive in commit order. */
   apply(unit: WriteUnit): void {
+    const touched = new Set<Book>();
+    for (const row of unit.orders ?? []) {
+      const book = this.applyOrder(row);
+      if (book) touched.add(book);
+    }
+    for (const book of touched) book.updateId++;
     for (const row of unit.balances ?? []) {
       let own = this.balances.get(row.userId);
       if (own === undefined) {
@@ -104,12 +121,12 @@ export class CommittedView {
       own.set(row.currency, { available: row.available, locked: row.locked });
     }
     for (const row of unit.fees ?? []) this.fees.set(row.currency, row.amount);
-    for (const row of unit.orders ?? []) this.applyOrder(row);
   }
 
-  private applyOrder(row: OrderRow): void {
+  /** Returns the book when the row moved it. */
+  private applyOrder(row: OrderRow): Book | undefined {
     const before = this.open.get(row.id);
-    if (before === undefined && row.status !== "open") return;
+    if (before === undefined && row.status !== "open") return undefined;
     const book = this.bookOf(row.pairCode);
     book.version = ++versionClock;
     if (before !== undefined) {
@@ -117,7 +134,7 @@ export class CommittedView {
       this.open.delete(row.id);
       this.openByUser.get(row.userId)?.delete(row.id);
     }
-    if (row.status !== "open") return;
+    if (row.status !== "open") return book;
     if (row.priceTicks === null) throw new Error(`open order ${row.id} has no price`);
     this.sideOf(book, row).add(row.priceTicks, BigInt(row.remainingLots));
     this.open.set(row.id, row);
@@ -127,12 +144,13 @@ export class CommittedView {
       this.openByUser.set(row.userId, own);
     }
     own.set(row.id, row);
+    return book;
   }
 
   private bookOf(pairCode: string): Book {
     let book = this.books.get(pairCode);
     if (book === undefined) {
-      book = { bids: new Side(true), asks: new Side(false), version: 0 };
+      book = { bids: new Side(true), asks: new Side(false), version: 0, updateId: 0 };
       this.books.set(pairCode, book);
     }
     return book;
@@ -171,6 +189,17 @@ export class CommittedView {
   levels(pairCode: string, isBid: boolean, max: number): LevelView[] {
     const book = this.books.get(pairCode);
     return book === undefined ? [] : (isBid ? book.bids : book.asks).levels(max);
+  }
+
+  /** Lots resting at one price (0n when none). */
+  levelLots(pairCode: string, isBid: boolean, priceTicks: number): bigint {
+    const book = this.books.get(pairCode);
+    return book === undefined ? 0n : (isBid ? book.bids : book.asks).at(priceTicks);
+  }
+
+  /** The pair's depth update id: how many committed units have changed its book (see Book). */
+  updateId(pairCode: string): number {
+    return this.books.get(pairCode)?.updateId ?? 0;
   }
 
   best(pairCode: string, isBid: boolean): number | null {

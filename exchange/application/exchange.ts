@@ -8,7 +8,7 @@ import { FeeHolds, type FeeHoldArgs } from "./fee-holds.ts";
 import type { PlaceOrderInput } from "./order-rows.ts";
 import { Orders, type OrderResult } from "./orders.ts";
 import type { Committer, ExchangeStore, OrderQuery } from "./ports.ts";
-import type { DealRow, DepositRow, FeeHoldRow, OrderRow, Page, UserRow, WithdrawalRow } from "./records.ts";
+import type { DealRow, DepositRow, FeeHoldRow, OrderRow, Page, UserRow, WithdrawalRow, WriteUnit } from "./records.ts";
 import { reconcile, Recovery, type CurrencyReconciliation } from "./recovery.ts";
 import type { ReferenceData } from "./reference-data.ts";
 import { Sequencer, type Market } from "./sequencer.ts";
@@ -119,6 +119,11 @@ export class Exchange {
 
   onReload(listener: (store: ExchangeStore) => Promise<void>): void {
     this.recovery.onReload(listener);
+  }
+
+  /** Calls `listener` with every committed batch's units, in commit order (Sequencer.onCommitted). */
+  onCommitted(listener: (units: readonly WriteUnit[]) => void): void {
+    this.sequencer.onCommitted(listener);
   }
 
   /** Calls `listener` with the deals of every command once they are durable, in commit order. */

@@ -46,7 +46,7 @@ export class Recovery {
     this.restoreLedger(state);
     for (const pair of seq.reference.pairs.values()) this.addMarket(pair, state.lastTradeSeq.get(pair.row.code) ?? 0);
     this.restoreHolds(state);
-    seq.committed = CommittedView.of(state);
+    seq.committed = CommittedView.of(state, seq.committed);
   }
 
   /**

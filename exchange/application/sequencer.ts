@@ -47,6 +47,7 @@ export class Sequencer {
   private readonly committer: Committer;
   private readonly onFatal?: (error: unknown) => void;
   private readonly dealListeners: ((deals: readonly DealRow[]) => void)[] = [];
+  private readonly batchListeners: ((units: readonly WriteUnit[]) => void)[] = [];
 
   constructor(options: SequencerOptions) {
     this.committer = options.committer;
@@ -108,11 +109,20 @@ export class Sequencer {
     this.dealListeners.push(listener);
   }
 
+  /**
+   * Calls `listener` with each committed batch's units, in commit order, once the committed view
+   * holds them (the market-data and user streams read the view as of that batch).
+   */
+  onCommitted(listener: (units: readonly WriteUnit[]) => void): void {
+    this.batchListeners.push(listener);
+  }
+
   private committedBatch(units: readonly WriteUnit[]): void {
     for (const unit of units) {
       this.committed.apply(unit);
       if (unit.deals !== undefined && unit.deals.length > 0)
         for (const listener of this.dealListeners) listener(unit.deals);
     }
+    for (const listener of this.batchListeners) listener(units);
   }
 }
