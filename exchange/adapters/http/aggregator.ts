@@ -6,6 +6,7 @@ import { decimalJson } from "../../core/money/json.ts";
 import { tickLotText, type MarketData } from "../marketdata/market-data.ts";
 import type { Exchange, Pair } from "../../application/index.ts";
 import { serve } from "./serve.ts";
+import { summaryRoute, type MarketSummary } from "./summary.ts";
 
 // {aggregator_url}/api/marketdata/getaggregator/*: the spot-exchange section of the aggregator
 // integration standard (SPEC.md "Aggregator namespace"). Errors follow SPEC.md's table: 400
@@ -94,7 +95,13 @@ const tradesSchema = z.object({ buy: z.array(tradeSchema), sell: z.array(tradeSc
 const missingOrBad = (what: string) => ({ status: 400, code: "INVALID_PARAM", when: what });
 const unknownTicker = { status: 404, code: "NOT_FOUND", when: "ticker_id is not a valid trading pair" };
 
-export function aggregatorApi(deps: { exchange: Exchange; marketData: MarketData; nowMs?: () => number }) {
+export function aggregatorApi(deps: {
+  exchange: Exchange;
+  marketData: MarketData;
+  /** The all-pairs summary, shared with GET /api/summary. */
+  summary: MarketSummary;
+  nowMs?: () => number;
+}) {
   const { exchange, marketData } = deps;
   const nowMs = deps.nowMs ?? Date.now;
   const app = new OpenAPIHono();
@@ -150,6 +157,8 @@ export function aggregatorApi(deps: { exchange: Exchange; marketData: MarketData
       return c.body(tickersCache.body, 200, { "content-type": "application/json" });
     },
   );
+
+  serve(app, BASE, summaryRoute(`${BASE}/summary`, "Aggregator"), ({ c }) => deps.summary.answer(c));
 
   serve(
     app,

@@ -1,3 +1,4 @@
+import { type DepthSnapshot, depthApi } from "./depth.ts";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
@@ -28,11 +29,13 @@ import { DatabaseUnavailableError, type Exchange } from "../../application/index
 import { domainErrorAnswer } from "./domain-errors.ts";
 import { adminApi } from "./admin.ts";
 import { aggregatorApi } from "./aggregator.ts";
+import { ALIAS_BASE } from "./alias.ts";
 import { docsPage } from "./docs-page.ts";
 import { internalApi } from "./internal.ts";
 import { publicApi } from "./public.ts";
 import { requireSecret } from "./secret.ts";
 import { serve } from "./serve.ts";
+import { marketSummary } from "./summary.ts";
 import { ordersApi } from "./orders.ts";
 import { walletApi } from "./wallet.ts";
 
@@ -68,6 +71,8 @@ export interface ExchangeAppOptions {
   /** Clock of the rate limiters (tests). */
   readonly rateLimitClock?: () => number;
   readonly log?: ErrorMappingOptions["log"];
+  /** The book snapshot behind GET /api/depth (the streams' update ids); the route is absent without it. */
+  readonly depth?: DepthSnapshot;
 }
 
 /** SPEC.md: "<AssemblyName> v<MAJOR>.<MINOR>.<BUILD>.<REVISION>", the running version. */
@@ -179,6 +184,8 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
   });
   for (const path of SIGNED) app.use(path, authFailures.wrap(signed), perKey);
   app.use("/api/*", async (c, next) => (isSigned(c.req.path) ? next() : perIp(c, next)));
+  // The /v1/spot/market aliases of the public routes count against the same per-IP quota.
+  app.use(`${ALIAS_BASE}/*`, perIp);
 
   // GET /api/deals may be signed: then isUserBuyer is filled for the caller's own deals.
   const caller = async (c: Context) => {
@@ -206,8 +213,10 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
 
   app.route("/api/orders", ordersApi(exchange));
   app.route("/api", walletApi(exchange));
-  app.route("/api", publicApi({ exchange, marketData, caller }));
-  app.route("/api/marketdata/getaggregator", aggregatorApi({ exchange, marketData, nowMs: now }));
+  const summary = marketSummary({ exchange, marketData, nowMs: now });
+  app.route("/", publicApi({ exchange, marketData, caller, nowMs: now, summary }));
+  if (options.depth) app.route("/api", depthApi(exchange, options.depth));
+  app.route("/api/marketdata/getaggregator", aggregatorApi({ exchange, marketData, summary, nowMs: now }));
 
   // Only a wrong service secret counts against the caller here, not the verdicts on the
   // signatures it forwards: those are its users' failures, and it answers for them.

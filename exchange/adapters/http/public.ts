@@ -5,13 +5,15 @@ import { decimalJson } from "../../core/money/json.ts";
 import { bucketCount, INTERVALS } from "../../core/candles/index.ts";
 import { percentChange, tickLotText, type MarketData } from "../marketdata/market-data.ts";
 import type { Exchange, Pair } from "../../application/index.ts";
-import { serve } from "./serve.ts";
+import { ALIAS_BASE, aliasedServer, API_BASE } from "./alias.ts";
 import { pairCode } from "./schemas.ts";
+import { summaryRoute, type MarketSummary } from "./summary.ts";
 import { isoFromMicros } from "./time.ts";
 import { commissionView } from "./views.ts";
 
-// {base_url}'s anonymous market data (SPEC.md "Public market data"). GET /api/deals also accepts a
-// signed call, which fills isUserBuyer for the caller's own trades.
+// {base_url}'s anonymous market data (SPEC.md "Public market data"), each route also served at its
+// /v1/spot/market alias (alias.ts). GET /api/deals also accepts a signed call, which fills
+// isUserBuyer for the caller's own trades.
 
 const decimal = z.number().meta({ description: "Decimal, exact (JSON number)" });
 const MAX_CANDLES = 5000;
@@ -129,18 +131,22 @@ export interface PublicDeps {
   readonly marketData: MarketData;
   /** Who signed the request, when it was signed (GET /api/deals); undefined for anonymous calls. */
   readonly caller: (c: import("hono").Context) => Promise<string | undefined>;
+  /** The server's clock in epoch ms: the one API-Timestamp is judged by, answered by /api/time. */
+  readonly nowMs: () => number;
+  /** The all-pairs summary, shared with the aggregator's /summary (one cache, one answer). */
+  readonly summary: MarketSummary;
 }
 
 export function publicApi(deps: PublicDeps) {
   const { exchange, marketData } = deps;
-  const app = new OpenAPIHono();
+  const api = new OpenAPIHono();
+  const alias = new OpenAPIHono();
+  const route = aliasedServer(api, alias);
   const pairOf = (code: string): Pair => exchange.reference.pair(code);
   const orderbookCache = new Map<string, { version: number; body: Uint8Array<ArrayBuffer> }>();
   const tickerCache = new Map<string, { key: string; body: string }>();
 
-  serve(
-    app,
-    "/api",
+  route(
     {
       method: "get",
       path: "/api/tickers",
@@ -183,9 +189,7 @@ export function publicApi(deps: PublicDeps) {
     },
   );
 
-  serve(
-    app,
-    "/api",
+  route(
     {
       method: "get",
       path: "/api/orderbook",
@@ -224,9 +228,7 @@ export function publicApi(deps: PublicDeps) {
     },
   );
 
-  serve(
-    app,
-    "/api",
+  route(
     {
       method: "get",
       path: "/api/deals",
@@ -270,9 +272,7 @@ export function publicApi(deps: PublicDeps) {
     },
   );
 
-  serve(
-    app,
-    "/api",
+  route(
     {
       method: "get",
       path: "/api/ohlc",
@@ -314,9 +314,7 @@ export function publicApi(deps: PublicDeps) {
     },
   );
 
-  serve(
-    app,
-    "/api",
+  route(
     {
       method: "get",
       path: "/api/currencies",
@@ -333,9 +331,7 @@ export function publicApi(deps: PublicDeps) {
       ),
   );
 
-  serve(
-    app,
-    "/api",
+  route(
     {
       method: "get",
       path: "/api/currencies/pairs",
@@ -358,9 +354,7 @@ export function publicApi(deps: PublicDeps) {
       ),
   );
 
-  serve(
-    app,
-    "/api",
+  route(
     {
       method: "get",
       path: "/api/currencies/commissions",
@@ -373,5 +367,26 @@ export function publicApi(deps: PublicDeps) {
     ({ c }) => c.json(exchange.reference.commissionsFor(0).map(commissionView)),
   );
 
+  route(
+    {
+      method: "get",
+      path: "/api/time",
+      tag: "Service",
+      summary: "Server time, {serverTime: epoch ms} (Binance's layout)",
+      description:
+        "The clock API-Timestamp is judged by: a client measures its offset from it before signing. Not cached (Cache-Control: no-store).",
+      access: "public",
+      response: z.object({ serverTime: z.number().int().meta({ description: "Unix epoch milliseconds" }) }),
+      headers: { "Cache-Control": "no-store" },
+    },
+    ({ c }) => c.json({ serverTime: Math.floor(deps.nowMs()) }, 200, { "Cache-Control": "no-store" }),
+  );
+
+  route(summaryRoute("/api/summary", "Market data"), ({ c }) => deps.summary.answer(c));
+
+  // Mounted at the root by app.ts: the routes under /api, their aliases under /v1/spot/market.
+  const app = new OpenAPIHono();
+  app.route(API_BASE, api);
+  app.route(ALIAS_BASE, alias);
   return app;
 }
