@@ -207,6 +207,24 @@ const booleanText = z
   .enum(["true", "false"], { error: "must be true or false" })
   .transform((value) => value === "true");
 
+/** The WebSocket streams (`/ws`) of the exchange and of `npm run gateway`. */
+export const streamEnv = z.object({
+  /** Open WebSocket connections per client IP. */
+  WS_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(50),
+  /** Open WebSocket connections in all, per process. */
+  WS_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(20_000),
+  /** Streams one connection may subscribe to. */
+  WS_MAX_SUBSCRIPTIONS: z.coerce.number().int().min(1).default(200),
+  /** Requests (SUBSCRIBE, LOGIN, ...) per second per connection. */
+  WS_MAX_MESSAGES_PER_SECOND: z.coerce.number().int().min(1).default(10),
+  /** Bytes queued for one client beyond which it is closed as a slow consumer (4008). */
+  WS_MAX_BUFFERED_BYTES: z.coerce.number().int().min(1024).default(1_048_576),
+  /** Ping interval; a peer that has not answered the previous ping is dropped. */
+  WS_PING_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
+  /** A connection that subscribes to nothing (and has not logged in) is closed after this long. */
+  WS_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+});
+
 export const exchangeEnv = apiEnv.extend({
   /** Port and host of the exchange (both {base_url} and {aggregator_url}). */
   EXCHANGE_PORT: z.coerce.number().int().min(0, "must be 0 (any free port) or a port number").max(65535).default(8080),
@@ -254,6 +272,7 @@ export const exchangeEnv = apiEnv.extend({
   EXCHANGE_DEMO: booleanText.default(false),
   /** Where EXCHANGE_DEMO writes the demo users' API keys; default next to EXCHANGE_DATA_DIR (.data/demo-credentials.json). */
   DEMO_CREDENTIALS: z.string().min(1).optional(),
+  ...streamEnv.shape,
 });
 export type ExchangeEnv = z.infer<typeof exchangeEnv>;
 

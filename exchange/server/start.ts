@@ -14,6 +14,29 @@ import {
   type GroupCommitter,
 } from "../adapters/store/index.ts";
 import { resolveSecrets, type ExchangeSecrets } from "./secrets.ts";
+import type { Server } from "node:http";
+import { clientIpOfRequest } from "../../lib/http/index.ts";
+import { verifySignedRequest } from "../adapters/auth/index.ts";
+import {
+  attachStreamServer,
+  type ExchangeStreams,
+  type StreamLimits,
+  type StreamServer,
+  startExchangeStreams,
+} from "../adapters/stream/index.ts";
+
+/** The WebSocket limits of the environment (config/env.ts streamEnv). */
+export function streamLimits(env: ExchangeEnv): StreamLimits {
+  return {
+    maxConnectionsPerIp: env.WS_MAX_CONNECTIONS_PER_IP,
+    maxConnections: env.WS_MAX_CONNECTIONS,
+    maxSubscriptions: env.WS_MAX_SUBSCRIPTIONS,
+    maxMessagesPerSecond: env.WS_MAX_MESSAGES_PER_SECOND,
+    maxBufferedBytes: env.WS_MAX_BUFFERED_BYTES,
+    pingIntervalMs: env.WS_PING_INTERVAL_MS,
+    idleTimeoutMs: env.WS_IDLE_TIMEOUT_MS,
+  };
+}
 
 export interface RunningExchange {
   readonly url: string;
@@ -21,6 +44,9 @@ export interface RunningExchange {
   readonly secrets: ExchangeSecrets;
   readonly db: Db;
   readonly committer: GroupCommitter;
+  /** The market and user streams (their hub also serves `/ws`; NATS may be added as a sink). */
+  readonly streams: ExchangeStreams;
+  readonly streamServer: StreamServer;
   /** Stops taking requests, waits for every pending commit, closes the database. */
   close(): Promise<void>;
 }
@@ -79,6 +105,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     recoveryDelayMs: options.recoveryDelayMs,
   });
   const marketData = await MarketData.open(exchange);
+  const streams = startExchangeStreams(exchange, marketData);
   const app = createExchangeApp({
     exchange,
     marketData,
@@ -93,6 +120,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     timestampMaxFutureMs: env.SIGNATURE_MAX_FUTURE_MS,
     requireTimestamp: env.REQUIRE_SIGNATURE_TIMESTAMP,
     replay,
+    depth: (code, limit) => streams.feed.snapshot(code, limit),
   });
   // Listening only once a client with a correct clock can pass the start rule: start-up usually
   // takes longer than SIGNATURE_MAX_FUTURE_MS anyway, so this rarely waits.
@@ -102,6 +130,33 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     const started = serve({ fetch: app.fetch, port: env.EXCHANGE_PORT, hostname: env.EXCHANGE_HOST }, () =>
       resolve(started),
     );
+  });
+  const streamServer = attachStreamServer(server as Server, {
+    hub: streams.hub,
+    limits: streamLimits(env),
+    isPair: (code) => exchange.reference.pairs.get(code)?.row.active === true,
+    clientIp: (request) => clientIpOfRequest(request, { trustProxy: env.TRUST_PROXY }),
+    publicUrl: env.EXCHANGE_PUBLIC_URL,
+    // The LOGIN signs the WebSocket URL as a GET of it, with a timestamp (required: a login
+    // message could otherwise be replayed), once, like any timestamped request.
+    verifyLogin: async ({ apiKey, timestamp, signature }, url) => {
+      const verdict = await verifySignedRequest({
+        method: "GET",
+        url,
+        body: "",
+        headers: { publicKey: apiKey, signature, timestamp },
+        resolveKey: (publicKey) => exchange.resolveKey(publicKey),
+        now: Date.now,
+        windowMs: env.SIGNATURE_WINDOW_MS,
+        maxFutureMs: env.SIGNATURE_MAX_FUTURE_MS,
+        requireTimestamp: true,
+        replay,
+      });
+      return verdict.ok
+        ? { ok: true, userId: verdict.userId }
+        : { ok: false, error: { code: "UNAUTHORIZED", message: verdict.reason } };
+    },
+    log,
   });
   const address = server.address();
   const port = typeof address === "object" && address !== null ? address.port : env.EXCHANGE_PORT;
@@ -115,7 +170,11 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     secrets,
     db,
     committer,
+    streams,
+    streamServer,
     close: async () => {
+      streams.close();
+      await streamServer.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await exchange.close();
       await committer.close();

@@ -10,9 +10,21 @@ export interface ClientIpOptions {
  * Behind one trusted proxy, the last X-Forwarded-For entry is the address that proxy saw; the
  * entries before it are whatever the client sent, so they are never used.
  */
-export function clientIp(c: Context, { trustProxy }: ClientIpOptions): string {
+export function clientIp(c: Context, options: ClientIpOptions): string {
+  return clientIpOf(c.req.header("x-forwarded-for"), peerAddress(c), options);
+}
+
+/** clientIp of a plain Node request (a WebSocket upgrade, which no Hono context sees). */
+export function clientIpOfRequest(
+  request: { headers: Record<string, string | string[] | undefined>; socket: { remoteAddress?: string } },
+  options: ClientIpOptions,
+): string {
+  const forwarded = request.headers["x-forwarded-for"];
+  return clientIpOf(Array.isArray(forwarded) ? forwarded.join(",") : forwarded, request.socket.remoteAddress, options);
+}
+
+function clientIpOf(forwarded: string | undefined, peer: string | undefined, { trustProxy }: ClientIpOptions) {
   if (trustProxy) {
-    const forwarded = c.req.header("x-forwarded-for");
     const last = forwarded
       ?.split(",")
       .map((part) => part.trim())
@@ -20,7 +32,7 @@ export function clientIp(c: Context, { trustProxy }: ClientIpOptions): string {
       .at(-1);
     if (last) return normalize(last);
   }
-  return normalize(peerAddress(c) ?? "unknown");
+  return normalize(peer ?? "unknown");
 }
 
 /** @hono/node-server passes the Node request as env.incoming. */

@@ -2,7 +2,7 @@
 export { ApiError, errorHandler, invalidParam, notFound, rateLimited, sendError } from "./errors.ts";
 export type { ErrorBody, ErrorMappingOptions } from "./errors.ts";
 export { parseInput } from "./validate.ts";
-export { clientIp } from "./client-ip.ts";
+export { clientIp, clientIpOfRequest } from "./client-ip.ts";
 export type { ClientIpOptions } from "./client-ip.ts";
 export { createRateLimiter, rateLimit } from "./rate-limit.ts";
 export type { RateLimitDecision, RateLimiter, RateLimiterOptions } from "./rate-limit.ts";

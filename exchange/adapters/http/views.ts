@@ -60,7 +60,7 @@ export function orderView(exchange: Exchange, order: OrderRow, fills?: readonly 
   };
 }
 
-function fillView(pair: PairSpec, order: OrderRow, deal: DealRow) {
+export function fillView(pair: PairSpec, order: OrderRow, deal: DealRow) {
   const isMaker = deal.makerOrderId === order.id;
   const received = order.isBid ? pair.base : pair.quote;
   return {

@@ -1,0 +1,31 @@
+import { formatAmount, formatPrice } from "../../core/money/index.ts";
+import { decimalJson } from "../../core/money/json.ts";
+import type { Pair } from "../../application/index.ts";
+import { type MarketData, percentChange } from "./market-data.ts";
+
+/**
+ * SPEC.md's Ticker of one pair (GET /api/tickers and the `@ticker` streams): stamped in whole
+ * seconds; decimals are exact JSON numbers. `key` changes whenever the body may: within one
+ * second, and until the book or the deals change, the ticker is the same.
+ */
+export function tickerKey(marketData: MarketData, bookVersion: number, pair: Pair): string {
+  const second = Math.floor(marketData.now() / 1_000_000);
+  return `${bookVersion}:${marketData.dealsVersion(pair.row.code)}:${second}`;
+}
+
+export function tickerView(marketData: MarketData, pair: Pair) {
+  const second = Math.floor(marketData.now() / 1_000_000);
+  const { stats, bestBid, bestAsk } = marketData.snapshot(pair);
+  const last = stats.last?.priceTicks ?? null;
+  const before = stats.priceBefore ?? stats.first?.priceTicks ?? last;
+  return {
+    timestamp: second,
+    currencyPairCode: pair.row.code,
+    price: decimalJson(formatPrice(last ?? 0, pair.spec)),
+    price24hAgo: decimalJson(formatPrice(before ?? 0, pair.spec)),
+    priceChangePercentage24h: decimalJson(percentChange(before, last)),
+    volume24h: decimalJson(formatAmount(stats.volumeLots, pair.spec)),
+    bidPrice: decimalJson(formatPrice(bestBid ?? 0, pair.spec)),
+    askPrice: decimalJson(formatPrice(bestAsk ?? 0, pair.spec)),
+  };
+}

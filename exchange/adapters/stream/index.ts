@@ -1,0 +1,15 @@
+// Real-time streams: the exchange's market and user events over WebSocket (/ws), and the hub
+// a gateway process uses to serve the same streams from NATS.
+export { Hub, type Subscriber } from "./hub.ts";
+export { type Envelope, MarketFeed, userStream } from "./market-feed.ts";
+export { ALL_TICKERS, MARKET_STREAM, parseClientMessage } from "./protocol.ts";
+export { type ExchangeStreams, startExchangeStreams, wireName } from "./streams.ts";
+export {
+  attachStreamServer,
+  CLOSE_IDLE,
+  CLOSE_SLOW_CONSUMER,
+  type LoginResult,
+  type StreamLimits,
+  type StreamServer,
+  type StreamServerOptions,
+} from "./ws-server.ts";

@@ -1,0 +1,287 @@
+import type { IncomingMessage, Server } from "node:http";
+import type { Duplex } from "node:stream";
+import { type WebSocket, WebSocketServer } from "ws";
+import type { Hub, Subscriber } from "./hub.ts";
+import { userStream } from "./market-feed.ts";
+import { ALL_TICKERS, MARKET_STREAM, parseClientMessage, type ProtocolError } from "./protocol.ts";
+
+/**
+ * The exchange's WebSocket endpoint (`/ws`): subscriptions to market streams, a signed LOGIN for
+ * the user stream, and the operator's guards: connections per IP, subscriptions per connection,
+ * messages per second, a bounded send buffer per connection (a client that falls behind is
+ * closed with 4008 SLOW_CONSUMER and must resync), ping/pong to drop dead peers, and a timeout
+ * for connections that subscribe to nothing.
+ */
+
+export interface StreamLimits {
+  /** Open connections per client IP. */
+  readonly maxConnectionsPerIp: number;
+  /** Open connections in all. */
+  readonly maxConnections: number;
+  readonly maxSubscriptions: number;
+  /** Requests a connection may send per second (burst: the same number). */
+  readonly maxMessagesPerSecond: number;
+  /** Bytes queued for a client beyond which it is closed as a slow consumer. */
+  readonly maxBufferedBytes: number;
+  readonly pingIntervalMs: number;
+  /** A connection with no subscription and no login is closed after this long. */
+  readonly idleTimeoutMs: number;
+}
+
+export type LoginResult = { ok: true; userId: string } | { ok: false; error: ProtocolError };
+
+export interface StreamServerOptions {
+  readonly hub: Hub;
+  readonly limits: StreamLimits;
+  /** Whether a pair code names an active pair (SUBSCRIBE refuses others with UNKNOWN_PAIR). */
+  readonly isPair: (code: string) => boolean;
+  /** Verifies a LOGIN; `url` is the WebSocket URL the client connected to (what it signs). */
+  readonly verifyLogin?: (
+    login: { apiKey: string; timestamp: string; signature: string },
+    url: string,
+  ) => Promise<LoginResult>;
+  /** The client IP of an upgrade request (X-Forwarded-For behind a trusted proxy). */
+  readonly clientIp: (request: IncomingMessage) => string;
+  /** The public origin clients connect to (ws:// or wss://), when a proxy hides it. */
+  readonly publicUrl?: string;
+  readonly log?: (message: string) => void;
+}
+
+export const CLOSE_SLOW_CONSUMER = 4008;
+export const CLOSE_IDLE = 4000;
+export const CLOSE_TOO_MANY_MESSAGES = 4029;
+/** Largest request frame accepted (a LOGIN is ~300 bytes; 100 stream names ~2 KB). */
+const MAX_FRAME_BYTES = 8 * 1024;
+
+export interface StreamServer {
+  readonly path: string;
+  connectionCount(): number;
+  /** Bytes queued for all clients (each connection is bounded by maxBufferedBytes). */
+  bufferedBytes(): number;
+  /** Connections closed as slow consumers since the start. */
+  slowConsumers(): number;
+  close(): Promise<void>;
+}
+
+class Connection implements Subscriber {
+  readonly streams = new Set<string>();
+  userId: string | undefined;
+  alive = true;
+  closed = false;
+  /** Requests refused in a row for the rate. */
+  refused = 0;
+  readonly openedAt = Date.now();
+  private tokens: number;
+  private refilledAt = Date.now();
+
+  readonly socket: WebSocket;
+  /** The URL the client connected to: what a LOGIN signs. */
+  readonly url: string;
+  readonly ip: string;
+  private readonly limits: StreamLimits;
+
+  private readonly onSlow: () => void;
+
+  constructor(socket: WebSocket, url: string, ip: string, limits: StreamLimits, onSlow: () => void) {
+    this.onSlow = onSlow;
+    this.socket = socket;
+    this.url = url;
+    this.ip = ip;
+    this.limits = limits;
+    this.tokens = limits.maxMessagesPerSecond;
+  }
+
+  deliver(text: string): boolean {
+    if (this.closed) return false;
+    if (this.socket.bufferedAmount + text.length > this.limits.maxBufferedBytes) {
+      this.onSlow();
+      // The close frame waits behind what is queued: a client that reads again in time learns why.
+      this.shut(CLOSE_SLOW_CONSUMER, "SLOW_CONSUMER: the connection fell behind; reconnect and resync", 10_000);
+      return false;
+    }
+    this.socket.send(text);
+    return true;
+  }
+
+  reply(body: object): void {
+    if (!this.closed) this.socket.send(JSON.stringify(body));
+  }
+
+  /** One request spent from the per-second allowance; false when there is none left. */
+  spend(): boolean {
+    const now = Date.now();
+    const rate = this.limits.maxMessagesPerSecond;
+    this.tokens = Math.min(rate, this.tokens + ((now - this.refilledAt) / 1000) * rate);
+    this.refilledAt = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
+  }
+
+  /** Closes with a code; a peer that does not read its close frame is cut off soon after. */
+  shut(code: number, reason: string, graceMs = 2_000): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.socket.close(code, reason.slice(0, 120));
+    setTimeout(() => this.socket.terminate(), graceMs).unref();
+  }
+}
+
+export function attachStreamServer(server: Server, options: StreamServerOptions, path = "/ws"): StreamServer {
+  const { hub, limits } = options;
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
+  const perIp = new Map<string, number>();
+  const connections = new Set<Connection>();
+  let slowConsumers = 0;
+
+  const refuse = (socket: Duplex, status: string, message: string) => {
+    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${message}`);
+  };
+
+  const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+    const url = new URL(request.url ?? "/", "http://localhost");
+    if (url.pathname !== path) return; // another upgrade handler's path, or none (Node closes it)
+    const ip = options.clientIp(request);
+    if (connections.size >= limits.maxConnections || (perIp.get(ip) ?? 0) >= limits.maxConnectionsPerIp) {
+      const limit = connections.size >= limits.maxConnections ? "on this server" : "per IP";
+      refuse(
+        socket,
+        "429 Too Many Requests",
+        JSON.stringify({ code: "RATE_LIMITED", message: `too many WebSocket connections ${limit}` }),
+      );
+      return;
+    }
+    wss.handleUpgrade(request, socket, head, (ws) => {
+      const origin = options.publicUrl?.replace(/^http/, "ws") ?? `ws://${request.headers.host ?? "localhost"}`;
+      open(new Connection(ws, `${origin}${request.url ?? path}`, ip, limits, () => slowConsumers++));
+    });
+  };
+
+  const open = (connection: Connection) => {
+    connections.add(connection);
+    perIp.set(connection.ip, (perIp.get(connection.ip) ?? 0) + 1);
+    const { socket } = connection;
+    socket.on("pong", () => {
+      connection.alive = true;
+    });
+    socket.on("message", (data, isBinary) => {
+      if (isBinary) return connection.reply({ error: { code: "INVALID_PARAM", message: "send text frames" } });
+      if (!connection.spend()) {
+        connection.reply({
+          error: { code: "RATE_LIMITED", message: `at most ${limits.maxMessagesPerSecond} requests per second` },
+        });
+        // A client that keeps flooding is let go: answering it is work too.
+        if (++connection.refused > limits.maxMessagesPerSecond * 2)
+          connection.shut(CLOSE_TOO_MANY_MESSAGES, "RATE_LIMITED: too many requests");
+        return;
+      }
+      connection.refused = 0;
+      void handle(connection, data.toString()).catch((error) => {
+        options.log?.(`ws: request failed: ${(error as Error).message}`);
+        connection.reply({ error: { code: "UNAVAILABLE", message: "the request could not be served; retry" } });
+      });
+    });
+    socket.on("close", () => {
+      connection.closed = true;
+      connections.delete(connection);
+      const left = (perIp.get(connection.ip) ?? 1) - 1;
+      if (left <= 0) perIp.delete(connection.ip);
+      else perIp.set(connection.ip, left);
+      for (const stream of connection.streams) hub.unsubscribe(stream, connection);
+      if (connection.userId !== undefined) hub.unsubscribe(userStream(connection.userId), connection);
+    });
+    socket.on("error", () => socket.terminate());
+  };
+
+  const handle = async (connection: Connection, text: string) => {
+    const parsed = parseClientMessage(text);
+    if (!parsed.ok) return connection.reply({ error: parsed.error, id: parsed.id ?? null });
+    const { message } = parsed;
+    const id = message.id ?? null;
+    if (message.method === "LIST_SUBSCRIPTIONS")
+      return connection.reply({ result: [...connection.streams, ...(connection.userId ? ["user"] : [])], id });
+    if (message.method === "LOGIN") {
+      if (options.verifyLogin === undefined)
+        return connection.reply({ error: { code: "UNAVAILABLE", message: "logins are not served here" }, id });
+      const result = await options.verifyLogin(message.params, connection.url);
+      if (!result.ok) return connection.reply({ error: result.error, id });
+      if (connection.userId !== undefined) hub.unsubscribe(userStream(connection.userId), connection);
+      connection.userId = result.userId;
+      hub.subscribe(userStream(result.userId), connection);
+      return connection.reply({ result: { stream: "user", userId: result.userId }, id });
+    }
+    for (const stream of message.params) {
+      const error = streamError(stream, options.isPair);
+      if (error) return connection.reply({ error, id });
+    }
+    if (message.method === "SUBSCRIBE") {
+      const fresh = message.params.filter((s) => !connection.streams.has(s));
+      if (connection.streams.size + new Set(fresh).size > limits.maxSubscriptions)
+        return connection.reply({
+          error: { code: "INVALID_PARAM", message: `at most ${limits.maxSubscriptions} subscriptions per connection` },
+          id,
+        });
+      for (const stream of fresh) {
+        connection.streams.add(stream);
+        hub.subscribe(stream, connection);
+      }
+    } else
+      for (const stream of message.params) {
+        connection.streams.delete(stream);
+        hub.unsubscribe(stream, connection);
+      }
+    connection.reply({ result: null, id });
+  };
+
+  // Dead peers (no pong since the last ping) are dropped; idle ones (nothing subscribed) closed.
+  const heartbeat = setInterval(() => {
+    const now = Date.now();
+    for (const connection of connections) {
+      if (!connection.alive) {
+        connection.socket.terminate();
+        continue;
+      }
+      if (
+        connection.streams.size === 0 &&
+        connection.userId === undefined &&
+        now - connection.openedAt > limits.idleTimeoutMs
+      ) {
+        connection.shut(CLOSE_IDLE, "IDLE: nothing subscribed");
+        continue;
+      }
+      connection.alive = false;
+      connection.socket.ping();
+    }
+  }, limits.pingIntervalMs);
+  heartbeat.unref();
+
+  server.on("upgrade", onUpgrade);
+  return {
+    path,
+    connectionCount: () => connections.size,
+    slowConsumers: () => slowConsumers,
+    bufferedBytes: () => {
+      let bytes = 0;
+      for (const connection of connections) bytes += connection.socket.bufferedAmount;
+      return bytes;
+    },
+    close: async () => {
+      clearInterval(heartbeat);
+      server.off("upgrade", onUpgrade);
+      for (const connection of connections) connection.shut(1001, "server shutting down");
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
+
+function streamError(stream: string, isPair: (code: string) => boolean): ProtocolError | undefined {
+  if (stream === ALL_TICKERS) return undefined;
+  const match = MARKET_STREAM.exec(stream);
+  if (match === null)
+    return {
+      code: "INVALID_PARAM",
+      message: `unknown stream ${JSON.stringify(stream)}: expected <PAIR>@trade, <PAIR>@depth, <PAIR>@ticker or ${ALL_TICKERS} (pair codes in upper case, e.g. ETH_USDT)`,
+    };
+  if (!isPair(match[1]!)) return { code: "UNKNOWN_PAIR", message: `unknown currency pair ${match[1]}` };
+  return undefined;
+}
