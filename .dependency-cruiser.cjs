@@ -72,11 +72,15 @@ module.exports = {
       name: "exchange-internals-private",
       severity: "error",
       comment:
-        "Outside exchange/, only a module's public surface (its index.ts) is imported; the allowlist is the server's start() and the demo's seed, which tests and benchmarks start the exchange with.",
+        "Outside exchange/, only a module's public surface (its index.ts) is imported; the allowlist is the server's and the gateway's start() and the demo's seed, which tests and benchmarks start them with.",
       from: { pathNot: "^exchange/" },
       to: {
         path: "^exchange/",
-        pathNot: ["^exchange/[a-z/-]+/index\\.ts$", "^exchange/server/start\\.ts$", "^exchange/demo/reference-data\\.ts$"],
+        pathNot: [
+          "^exchange/[a-z/-]+/index\\.ts$",
+          "^exchange/(server|gateway)/start\\.ts$",
+          "^exchange/demo/reference-data\\.ts$",
+        ],
       },
     },
   ],

@@ -223,7 +223,29 @@ export const streamEnv = z.object({
   WS_PING_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
   /** A connection that subscribes to nothing (and has not logged in) is closed after this long. */
   WS_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /** NATS server: the exchange publishes every stream there, for `npm run gateway` processes. Unset: one process, no NATS. */
+  NATS_URL: z
+    .string()
+    .regex(/^(nats|tls):\/\/\S+$/, "must be a nats:// or tls:// URL")
+    .optional(),
 });
+
+export type StreamEnv = z.infer<typeof streamEnv>;
+
+/** `npm run gateway`: a WebSocket gateway serving the exchange's streams from NATS. */
+export const gatewayEnv = streamEnv.extend({
+  NATS_URL: z.string().regex(/^(nats|tls):\/\/\S+$/, "must be a nats:// or tls:// URL"),
+  GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
+  GATEWAY_HOST: z.string().min(1).default("127.0.0.1"),
+  /** Origin (ws:// or wss://) clients reach this gateway at behind a proxy: what a LOGIN signs. */
+  GATEWAY_PUBLIC_URL: z.string().url().optional(),
+  /** The exchange: its pairs, and its /internal/verify-signature for logins. */
+  EXCHANGE_URL: z.string().url().default("http://127.0.0.1:8080"),
+  /** The exchange's service secret; without it the gateway serves market streams only (LOGIN answers UNAVAILABLE). */
+  EXCHANGE_SERVICE_SECRET: z.string().min(16).optional(),
+  TRUST_PROXY: booleanText.default(false),
+});
+export type GatewayEnv = z.infer<typeof gatewayEnv>;
 
 export const exchangeEnv = apiEnv.extend({
   /** Port and host of the exchange (both {base_url} and {aggregator_url}). */

@@ -20,23 +20,12 @@ import { verifySignedRequest } from "../adapters/auth/index.ts";
 import {
   attachStreamServer,
   type ExchangeStreams,
-  type StreamLimits,
+  connectNats,
+  publishToNats,
   type StreamServer,
   startExchangeStreams,
+  streamLimits,
 } from "../adapters/stream/index.ts";
-
-/** The WebSocket limits of the environment (config/env.ts streamEnv). */
-export function streamLimits(env: ExchangeEnv): StreamLimits {
-  return {
-    maxConnectionsPerIp: env.WS_MAX_CONNECTIONS_PER_IP,
-    maxConnections: env.WS_MAX_CONNECTIONS,
-    maxSubscriptions: env.WS_MAX_SUBSCRIPTIONS,
-    maxMessagesPerSecond: env.WS_MAX_MESSAGES_PER_SECOND,
-    maxBufferedBytes: env.WS_MAX_BUFFERED_BYTES,
-    pingIntervalMs: env.WS_PING_INTERVAL_MS,
-    idleTimeoutMs: env.WS_IDLE_TIMEOUT_MS,
-  };
-}
 
 export interface RunningExchange {
   readonly url: string;
@@ -106,6 +95,9 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
   });
   const marketData = await MarketData.open(exchange);
   const streams = startExchangeStreams(exchange, marketData);
+  // With NATS, every stream is also published there for gateway processes (npm run gateway).
+  const nats = env.NATS_URL ? await connectNats(env.NATS_URL, "exchange") : undefined;
+  if (nats) publishToNats(streams, nats);
   const app = createExchangeApp({
     exchange,
     marketData,
@@ -175,6 +167,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     close: async () => {
       streams.close();
       await streamServer.close();
+      await nats?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await exchange.close();
       await committer.close();

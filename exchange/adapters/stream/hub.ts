@@ -9,23 +9,49 @@ export interface Subscriber {
   deliver(text: string): boolean;
 }
 
+export interface HubHooks {
+  /** A stream got its first subscriber here (a gateway then subscribes to it on NATS). */
+  readonly onFirst?: (stream: string) => void;
+  /** A stream lost its last subscriber here. */
+  readonly onLast?: (stream: string) => void;
+}
+
 export class Hub {
   private readonly byStream = new Map<string, Set<Subscriber>>();
+  private readonly hooks: HubHooks;
+
+  constructor(hooks: HubHooks = {}) {
+    this.hooks = hooks;
+  }
 
   subscribe(stream: string, subscriber: Subscriber): void {
     let set = this.byStream.get(stream);
     if (set === undefined) {
       set = new Set();
       this.byStream.set(stream, set);
+      this.hooks.onFirst?.(stream);
     }
     set.add(subscriber);
   }
 
   unsubscribe(stream: string, subscriber: Subscriber): void {
     const set = this.byStream.get(stream);
-    if (set === undefined) return;
-    set.delete(subscriber);
-    if (set.size === 0) this.byStream.delete(stream);
+    if (set === undefined || !set.delete(subscriber)) return;
+    if (set.size === 0) {
+      this.byStream.delete(stream);
+      this.hooks.onLast?.(stream);
+    }
+  }
+
+  /** Every subscriber of every stream (a gateway closes them all when NATS drops). */
+  *subscribers(): Iterable<Subscriber> {
+    const seen = new Set<Subscriber>();
+    for (const set of this.byStream.values())
+      for (const subscriber of set) {
+        if (seen.has(subscriber)) continue;
+        seen.add(subscriber);
+        yield subscriber;
+      }
   }
 
   /** Whether anyone listens: the feed skips building what nobody would receive. */

@@ -60,6 +60,8 @@ export interface StreamServer {
   bufferedBytes(): number;
   /** Connections closed as slow consumers since the start. */
   slowConsumers(): number;
+  /** Closes every connection (a gateway that lost NATS: its clients must resync). */
+  closeAll(code: number, reason: string): void;
   close(): Promise<void>;
 }
 
@@ -260,6 +262,9 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
     path,
     connectionCount: () => connections.size,
     slowConsumers: () => slowConsumers,
+    closeAll: (code, reason) => {
+      for (const connection of connections) connection.shut(code, reason);
+    },
     bufferedBytes: () => {
       let bytes = 0;
       for (const connection of connections) bytes += connection.socket.bufferedAmount;

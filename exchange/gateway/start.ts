@@ -1,0 +1,114 @@
+import { createServer, type Server } from "node:http";
+import type { GatewayEnv } from "../../config/env.ts";
+import { clientIpOfRequest } from "../../lib/http/index.ts";
+import {
+  attachStreamServer,
+  connectNats,
+  Hub,
+  type LoginResult,
+  relayFromNats,
+  type StreamServer,
+  streamLimits,
+} from "../adapters/stream/index.ts";
+
+/**
+ * A WebSocket gateway (`npm run gateway`): the exchange's /ws protocol served from NATS, so client
+ * connections spread over processes and machines while matching stays in the exchange. Pairs
+ * come from the exchange's REST API; logins are verified by the exchange (/internal/verify-
+ * signature), so the gateway holds no user secret. Depth snapshots stay on the exchange's
+ * GET /api/depth.
+ */
+
+export interface RunningGateway {
+  readonly url: string;
+  readonly streamServer: StreamServer;
+  close(): Promise<void>;
+}
+
+const REQUEST_TIMEOUT_MS = 5_000;
+
+export async function startGateway(
+  env: GatewayEnv,
+  log: (message: string) => void = console.log,
+): Promise<RunningGateway> {
+  const nc = await connectNats(env.NATS_URL, "exchange-gateway");
+  let pairs = new Set<string>();
+  const loadPairs = async () => {
+    const response = await fetch(`${env.EXCHANGE_URL}/api/currencies/pairs`, {
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    if (!response.ok) throw new Error(`the exchange answered ${response.status} for its pairs`);
+    pairs = new Set(((await response.json()) as { code: string }[]).map((pair) => pair.code));
+  };
+  await loadPairs();
+  const refresh = setInterval(() => loadPairs().catch(() => {}), 60_000);
+  refresh.unref();
+
+  let hub: Hub;
+  const relay = relayFromNats(
+    nc,
+    () => hub,
+    () => {
+      // Messages published while NATS was away are lost to these clients: they reconnect and resync.
+      log("gateway: NATS connection lost; closing client connections so they resync");
+      streamServer.closeAll(1012, "NATS connection lost: reconnect and resync");
+    },
+  );
+  hub = new Hub(relay);
+
+  const server: Server = createServer((request, response) => {
+    const ready = request.url === "/ready";
+    response.writeHead(ready ? (nc.isClosed() ? 503 : 200) : 404, { "content-type": "application/json" });
+    response.end(
+      JSON.stringify(ready ? { ready: !nc.isClosed() } : { code: "NOT_FOUND", message: "this gateway serves /ws" }),
+    );
+  });
+  const streamServer = attachStreamServer(server, {
+    hub,
+    limits: streamLimits(env),
+    isPair: (code) => pairs.has(code),
+    clientIp: (request) => clientIpOfRequest(request, { trustProxy: env.TRUST_PROXY }),
+    publicUrl: env.GATEWAY_PUBLIC_URL,
+    verifyLogin: env.EXCHANGE_SERVICE_SECRET ? verifyThroughExchange(env) : undefined,
+    log,
+  });
+  await new Promise<void>((resolve) => server.listen(env.GATEWAY_PORT, env.GATEWAY_HOST, resolve));
+  const address = server.address();
+  const port = typeof address === "object" && address !== null ? address.port : env.GATEWAY_PORT;
+  const url = `ws://${env.GATEWAY_HOST}:${port}/ws`;
+  return {
+    url,
+    streamServer,
+    close: async () => {
+      clearInterval(refresh);
+      await streamServer.close();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await nc.close();
+    },
+  };
+}
+
+/** A LOGIN checked by the exchange, as a GET of the gateway's WebSocket URL with a timestamp. */
+function verifyThroughExchange(env: GatewayEnv) {
+  return async (login: { apiKey: string; timestamp: string; signature: string }, url: string): Promise<LoginResult> => {
+    // Required here as on the exchange's own /ws: an untimestamped login could be replayed.
+    if (!/^\d{1,16}$/.test(login.timestamp))
+      return { ok: false, error: { code: "UNAUTHORIZED", message: "LOGIN needs a timestamp (epoch ms)" } };
+    const response = await fetch(`${env.EXCHANGE_URL}/internal/verify-signature`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-service-secret": env.EXCHANGE_SERVICE_SECRET! },
+      body: JSON.stringify({
+        method: "GET",
+        url,
+        body: "",
+        headers: { "API-PublicKey": login.apiKey, "API-Signature": login.signature, "API-Timestamp": login.timestamp },
+      }),
+      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
+    });
+    const answer = (await response.json().catch(() => ({}))) as { userId?: string; message?: string };
+    if (response.ok && answer.userId) return { ok: true, userId: answer.userId };
+    if (response.status === 401)
+      return { ok: false, error: { code: "UNAUTHORIZED", message: answer.message ?? "invalid login" } };
+    return { ok: false, error: { code: "UNAVAILABLE", message: "the exchange could not verify the login; retry" } };
+  };
+}

@@ -1,0 +1,108 @@
+/**
+ * Fan-out through NATS: an exchange started with NATS_URL and two gateways (exchange/gateway)
+ * serve the same streams. Clients on either gateway see exactly the trades and depth diffs a
+ * client on the exchange sees, in the same order; a LOGIN on a gateway is verified by the exchange
+ * and brings the user's own fills. Needs NATS (NATS_URL, default nats://127.0.0.1:4222); without
+ * one reachable the suite says so and skips.
+ */
+import assert from "node:assert/strict";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { gatewayEnv, parseEnv } from "../../config/env.ts";
+import { connectNats } from "../../exchange/adapters/stream/index.ts";
+import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { type RunningGateway, startGateway } from "../../exchange/gateway/start.ts";
+import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
+import { createBackend, type Backend } from "../support/exchange/backends.ts";
+import { type Credentials, ExchangeClient } from "../support/exchange/signing-client.ts";
+import { StreamClient } from "../support/exchange/stream-client.ts";
+
+const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
+const PAIR = "ALPHA_USDT";
+const natsUp = await connectNats(NATS_URL, "gateways-test-probe", 2_000).then(
+  async (nc) => {
+    await nc.close();
+    return true;
+  },
+  () => false,
+);
+if (!natsUp) console.warn(`gateways.test.ts: no NATS at ${NATS_URL}; the gateway suite is skipped`);
+
+describe.skipIf(!natsUp)("two WebSocket gateways fed by NATS", () => {
+  let backend: Backend;
+  let server: RunningExchange;
+  let gateways: RunningGateway[];
+  let api: ExchangeClient;
+  let traders: Credentials[];
+
+  beforeAll(async () => {
+    backend = await createBackend("pglite", { NATS_URL });
+    server = await startExchange(backend.env, { log: () => {}, beforeLoad: seedDemoBeforeLoad });
+    api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+    gateways = [];
+    for (let i = 0; i < 2; i++)
+      gateways.push(
+        await startGateway(
+          parseEnv(gatewayEnv, {
+            NATS_URL,
+            GATEWAY_PORT: "0",
+            EXCHANGE_URL: server.url,
+            EXCHANGE_SERVICE_SECRET: backend.env.EXCHANGE_SERVICE_SECRET!,
+          }),
+          () => {},
+        ),
+      );
+    traders = [
+      await api.user(0, { ALPHA: "100000", USDT: "100000" }),
+      await api.user(0, { ALPHA: "100000", USDT: "100000" }),
+    ];
+  });
+  afterAll(async () => {
+    for (const gateway of gateways ?? []) await gateway.close();
+    await server?.close();
+    await backend?.cleanup();
+  });
+
+  it("clients on either gateway see the exchange's trades and depth diffs, in order; logins go through the exchange", async () => {
+    const streams = [`${PAIR}@trade`, `${PAIR}@depth`];
+    const direct = await StreamClient.connect(server.url);
+    const viaGateway = await Promise.all(gateways.map((g) => StreamClient.connect(g.url.replace(/^ws/, "http"), "")));
+    for (const client of [direct, ...viaGateway])
+      assert.equal((await client.request("SUBSCRIBE", streams)).result, null);
+    assert.equal((await viaGateway[0]!.request("SUBSCRIBE", ["NOPE_USDT@trade"])).error.code, "UNKNOWN_PAIR");
+    const user = viaGateway[1]!;
+    assert.equal((await user.login(traders[0]!)).result.userId, traders[0]!.userId);
+    const stranger = { ...traders[1]!, privateKey: `${traders[1]!.privateKey}0` };
+    assert.equal((await viaGateway[0]!.login(stranger)).error.code, "UNAUTHORIZED");
+
+    for (let i = 0; i < 20; i++) {
+      // Falling prices: each bid meets only the ask just placed, never a leftover of its own side.
+      const price = (1.2 - i / 100).toFixed(2);
+      const maker = traders[i % 2]!;
+      const taker = traders[(i + 1) % 2]!;
+      const ask = await api.signed(maker, "POST", "/api/orders", {
+        isBid: false,
+        currencyPairCode: PAIR,
+        amount: "5",
+        price,
+      });
+      assert.equal(ask.status, 201, ask.text);
+      const bid = await api.signed(taker, "POST", "/api/orders", {
+        isBid: true,
+        currencyPairCode: PAIR,
+        amount: "3",
+        price,
+        timeInForce: "IOC",
+      });
+      assert.equal(bid.status, 201, bid.text);
+    }
+    const market = (client: StreamClient) => client.events.filter((e) => streams.includes(e.stream));
+    const trades = () => market(direct).filter((e) => e.stream.endsWith("@trade")).length;
+    await direct.until(() => trades() >= 20, 10_000, `20 trades (have ${trades()})`);
+    const expected = market(direct).length;
+    for (const client of viaGateway) await client.until(() => market(client).length >= expected, 10_000, "the events");
+    for (const client of viaGateway) assert.deepEqual(market(client), market(direct));
+    const fills = user.events.filter((e) => e.stream === "user" && e.data.e === "fill");
+    assert.equal(fills.length, 20, "trader 0 is maker or taker of every deal: one fill each");
+    for (const client of [direct, ...viaGateway]) client.close();
+  });
+});
