@@ -33,7 +33,10 @@ try {
       port.postMessage({ id: message.id, rows: result.rows });
     } catch (error) {
       const e = error as { message?: string; code?: string; detail?: string };
-      port.postMessage({ id: message.id, error: { message: String(e?.message ?? error), code: e?.code, detail: e?.detail } });
+      port.postMessage({
+        id: message.id,
+        error: { message: String(e?.message ?? error), code: e?.code, detail: e?.detail },
+      });
     }
   });
   port.postMessage({ ready: true });
