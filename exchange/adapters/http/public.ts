@@ -1,9 +1,10 @@
+import { tickerKey, tickerView } from "../marketdata/ticker.ts";
 import { z } from "zod";
 import { integerParam, invalidParam, OpenAPIHono } from "../../../lib/http/index.ts";
 import { formatAmount, formatPrice } from "../../core/money/index.ts";
 import { decimalJson } from "../../core/money/json.ts";
 import { bucketCount, INTERVALS } from "../../core/candles/index.ts";
-import { percentChange, tickLotText, type MarketData } from "../marketdata/market-data.ts";
+import { tickLotText, type MarketData } from "../marketdata/market-data.ts";
 import type { Exchange, Pair } from "../../application/index.ts";
 import { ALIAS_BASE, aliasedServer, API_BASE } from "./alias.ts";
 import { pairCode } from "./schemas.ts";
@@ -165,23 +166,10 @@ export function publicApi(deps: PublicDeps) {
       const code = pair.row.code;
       // The ticker is stamped in whole seconds: within one second, and until the book or the deals
       // change, the answer is the same, so it is built once.
-      const second = Math.floor(marketData.now() / 1_000_000);
-      const key = `${exchange.bookVersion(code)}:${marketData.dealsVersion(code)}:${second}`;
+      const key = tickerKey(marketData, exchange.bookVersion(code), pair);
       let cached = tickerCache.get(code);
       if (cached?.key !== key) {
-        const { stats, bestBid, bestAsk } = marketData.snapshot(pair);
-        const last = stats.last?.priceTicks ?? null;
-        const before = stats.priceBefore ?? stats.first?.priceTicks ?? last;
-        const body = JSON.stringify({
-          timestamp: second,
-          currencyPairCode: code,
-          price: decimalJson(formatPrice(last ?? 0, pair.spec)),
-          price24hAgo: decimalJson(formatPrice(before ?? 0, pair.spec)),
-          priceChangePercentage24h: decimalJson(percentChange(before, last)),
-          volume24h: decimalJson(formatAmount(stats.volumeLots, pair.spec)),
-          bidPrice: decimalJson(formatPrice(bestBid ?? 0, pair.spec)),
-          askPrice: decimalJson(formatPrice(bestAsk ?? 0, pair.spec)),
-        });
+        const body = JSON.stringify(tickerView(marketData, pair));
         cached = { key, body };
         tickerCache.set(code, cached);
       }

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { it } from "vitest";
 import type { TradePoint, WindowStats } from "../marketdata/rolling-window.ts";
-import { price24hAgo } from "./summary.ts";
+import { price24hAgo } from "../marketdata/ticker.ts";
 
 const trade = (priceTicks: number): TradePoint => ({ timeUs: 0, priceTicks, lots: 1, quoteUnits: 1n });
 const stats = (over: Partial<WindowStats>): WindowStats => ({

@@ -4,7 +4,7 @@ import { defineRoute } from "../../../lib/http/index.ts";
 import { formatAmount, formatPrice } from "../../core/money/index.ts";
 import { decimalJson } from "../../core/money/json.ts";
 import { percentChange, tickLotText, type MarketData } from "../marketdata/market-data.ts";
-import type { WindowStats } from "../marketdata/rolling-window.ts";
+import { price24hAgo } from "../marketdata/ticker.ts";
 import type { Exchange } from "../../application/index.ts";
 
 // The all-pairs summary in the layout of the aggregator standard's spot "summary" endpoint
@@ -33,15 +33,6 @@ const pairSummarySchema = z.object({
   highest_price_24h: decimal.nullable().meta({ description: "Highest trade of the rolling 24 h; null without one" }),
   lowest_price_24h: decimal.nullable().meta({ description: "Lowest trade of the rolling 24 h; null without one" }),
 });
-
-/**
- * The reference price of a 24 h change: the last trade at or before 24 hours ago, else the first
- * since, else the last. The rule of /api/tickers' price24hAgo, restated here; the HTTP test
- * (test/exchange/time-summary-aliases.test.ts) holds the two answers equal.
- */
-export function price24hAgo(stats: WindowStats): number | null {
-  return stats.priceBefore ?? stats.first?.priceTicks ?? stats.last?.priceTicks ?? null;
-}
 
 /** The route of one summary path; the same shape, cache and headers wherever it is served. */
 export const summaryRoute = (path: string, tag: string) =>

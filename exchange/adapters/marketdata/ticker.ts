@@ -2,6 +2,15 @@ import { formatAmount, formatPrice } from "../../core/money/index.ts";
 import { decimalJson } from "../../core/money/json.ts";
 import type { Pair } from "../../application/index.ts";
 import { type MarketData, percentChange } from "./market-data.ts";
+import type { WindowStats } from "./rolling-window.ts";
+
+/**
+ * The reference price of a 24 h change: the last trade at or before 24 hours ago, else the first
+ * since, else the last (the ticker's price24hAgo and the summary's change).
+ */
+export function price24hAgo(stats: WindowStats): number | null {
+  return stats.priceBefore ?? stats.first?.priceTicks ?? stats.last?.priceTicks ?? null;
+}
 
 /**
  * SPEC.md's Ticker of one pair (GET /api/tickers and the `@ticker` streams): stamped in whole
@@ -17,7 +26,7 @@ export function tickerView(marketData: MarketData, pair: Pair) {
   const second = Math.floor(marketData.now() / 1_000_000);
   const { stats, bestBid, bestAsk } = marketData.snapshot(pair);
   const last = stats.last?.priceTicks ?? null;
-  const before = stats.priceBefore ?? stats.first?.priceTicks ?? last;
+  const before = price24hAgo(stats);
   return {
     timestamp: second,
     currencyPairCode: pair.row.code,
