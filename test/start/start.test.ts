@@ -9,6 +9,7 @@ import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, test } from "vitest";
+import WebSocket from "ws";
 import { createPublicClient, http, parseAbi } from "viem";
 import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { readDeployment } from "../../lib/deployments.ts";
@@ -187,6 +188,27 @@ test("unattended, within a minute of the banner, workers trade and scouts and th
 test("the exchange answers with the demo market and the bot's quotes", async () => {
   const levels = await getJson<{ isBid: boolean }[]>(`${urls.exchange}/api/orderbook?currencyPairCode=ETH_USDT`);
   assert.ok(levels.some((level) => level.isBid) && levels.some((level) => !level.isBid));
+});
+
+test("the README's WebSocket example: live ETH_USDT trades and book diffs of the demo market", async () => {
+  const ws = new WebSocket(`${urls.exchange.replace(/^http/, "ws")}/ws`);
+  const events: { stream: string; data: { U?: number; u?: number } }[] = [];
+  const acks: unknown[] = [];
+  ws.on("message", (raw) => {
+    const body = JSON.parse(raw.toString());
+    ("stream" in body ? events : acks).push(body);
+  });
+  await new Promise((resolve, reject) => ws.once("open", resolve).once("error", reject));
+  ws.send(JSON.stringify({ method: "SUBSCRIBE", params: ["ETH_USDT@trade", "ETH_USDT@depth"], id: 1 }));
+  const deadline = Date.now() + 30_000;
+  const has = (suffix: string) => events.some((e) => e.stream === `ETH_USDT${suffix}`);
+  while (!(has("@trade") && has("@depth")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  ws.close();
+  assert.deepEqual(acks[0], { result: null, id: 1 });
+  assert.ok(has("@depth"), "book diffs arrive as the bot re-quotes");
+  assert.ok(has("@trade"), "trades arrive as the bot's taker crosses");
+  const diffs = events.filter((e) => e.stream === "ETH_USDT@depth").map((e) => e.data);
+  for (let i = 1; i < diffs.length; i++) assert.equal(diffs[i]!.U, diffs[i - 1]!.u! + 1, "no gap between diffs");
 });
 
 test("the README's signed writes: trader-1 votes on ALPHA's open proposal, trader-2 spawns, both show in the reads", async () => {
