@@ -249,3 +249,61 @@ for (const kind of backendKinds()) {
     }, 60_000);
   });
 }
+
+describe("exchange stream limits", () => {
+  let backend: Backend;
+  let server: RunningExchange;
+
+  beforeAll(async () => {
+    backend = await createBackend("pglite", {
+      WS_MAX_CONNECTIONS_PER_IP: "3",
+      WS_MAX_MESSAGES_PER_SECOND: "5",
+      WS_IDLE_TIMEOUT_MS: "300",
+      WS_PING_INTERVAL_MS: "200",
+    });
+    server = await startExchange(backend.env, { log: quiet, beforeLoad: seedDemoBeforeLoad });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await backend?.cleanup();
+  });
+
+  it("refuses connections past the per-IP limit with 429, and takes them again once one closes", async () => {
+    const open = [await StreamClient.connect(server.url), await StreamClient.connect(server.url)];
+    open.push(await StreamClient.connect(server.url));
+    await assert.rejects(StreamClient.connect(server.url), /429/);
+    open[0]!.close();
+    await open[0]!.until(() => open[0]!.closed !== undefined);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    const again = await StreamClient.connect(server.url);
+    for (const client of [...open, again]) client.close();
+    while (server.streamServer.connectionCount() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+
+  it("closes a connection that subscribes to nothing (4000) and one that stops answering pings", async () => {
+    const idle = await StreamClient.connect(server.url);
+    const dead = await StreamClient.connect(server.url);
+    assert.equal((await dead.request("SUBSCRIBE", [`${PAIR}@trade`])).result, null);
+    // A peer that stops reading never answers a ping: dropped within two intervals.
+    (dead.socket as unknown as { _socket: { pause(): void } })._socket.pause();
+    await idle.until(() => idle.closed !== undefined, 5_000, "the idle close");
+    assert.equal(idle.closed!.code, 4000);
+    const deadline = Date.now() + 5_000;
+    while (server.streamServer.connectionCount() > 0 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.equal(server.streamServer.connectionCount(), 0, "the silent peer was dropped");
+  });
+
+  it("answers requests past the per-second allowance with RATE_LIMITED, and closes a flood (4029)", async () => {
+    const client = await StreamClient.connect(server.url);
+    const limited: any[] = [];
+    client.socket.on("message", (raw) => {
+      const body = JSON.parse(raw.toString());
+      if (body.error?.code === "RATE_LIMITED") limited.push(body);
+    });
+    for (let i = 0; i < 40; i++) client.socket.send(JSON.stringify({ method: "LIST_SUBSCRIPTIONS", id: i }));
+    await client.until(() => client.closed !== undefined, 5_000, "the flood's close");
+    assert.ok(limited.length >= 1, "told it was rate limited first");
+    assert.equal(client.closed!.code, 4029);
+  });
+});
