@@ -16,6 +16,7 @@ import type { Db } from "./db.ts";
 import { launchpadApi, launchpadRoutes } from "./launchpad/index.ts";
 import { type ExplorerOptions, mountExplorer } from "./explorer/index.ts";
 import { systemClock, type WallClock } from "./shared/clock.ts";
+import { DEFAULT_STREAM_SETTINGS, type StreamSettings, streamRoutes, streamsApi } from "./streams/index.ts";
 import { DEFAULT_WRAPPED_NATIVE_PRICE } from "./shared/units.ts";
 import { writeRoutes, writesApi, writesNotConfigured, type WritesRuntime } from "./writes/index.ts";
 
@@ -46,10 +47,12 @@ export interface EcosystemApiOptions {
   authFailureLimitPerMinute?: number;
   /** The origin clients reach the API at, when a proxy hides it (signatures cover the full URL). */
   publicUrl?: string;
+  /** The server-sent event streams' polling and limits (DEFAULT_STREAM_SETTINGS unless given). */
+  streams?: StreamSettings;
 }
 
-/** The reads (GET) and the signed writes (POST). */
-export const READ_ROUTES = [...agentRoutes, ...launchpadRoutes];
+/** The reads (GET, the event streams included) and the signed writes (POST). */
+export const READ_ROUTES = [...agentRoutes, ...launchpadRoutes, ...streamRoutes];
 export const API_ROUTES = [...READ_ROUTES, ...writeRoutes];
 
 /**
@@ -74,6 +77,14 @@ export function createEcosystemApi(options: EcosystemApiOptions): OpenAPIHono {
   }
   app.route("/api/agents", agentsApi(deps));
   app.route("/api/launchpad", launchpadApi(deps));
+  const streams = streamsApi({
+    db: options.db,
+    trustProxy,
+    settings: options.streams ?? DEFAULT_STREAM_SETTINGS,
+    log: options.log,
+  });
+  app.route("/api/agents/action-logs", streams.actionLogs);
+  app.route("/api/launchpad", streams.launchpad);
   app.route(
     "/api",
     writesApi({

@@ -97,6 +97,28 @@ describe("/openapi.json of the ecosystem API", () => {
     assert.equal(detail["404"].content["application/json"].example.code, "NOT_FOUND");
   });
 
+  it("documents the event streams as text/event-stream, with Last-Event-ID as header and query", () => {
+    for (const path of ["/api/agents/action-logs/stream", "/api/launchpad/stream"]) {
+      const operation = json.paths[path].get;
+      assert.deepEqual(Object.keys(operation.responses["200"].content), ["text/event-stream"], path);
+      const params = operation.parameters.map((p: any) => `${p.in}:${p.name}`);
+      for (const name of ["header:Last-Event-ID", "query:lastEventId"])
+        assert.ok(params.includes(name), `${path} ${name}`);
+      assert.ok(Object.keys(operation.responses).includes("503"), path);
+    }
+    const actionParams = json.paths["/api/agents/action-logs/stream"].get.parameters.map((p: any) => p.name);
+    for (const name of ["tokenId", "actionType", "sourceTier", "since", "until"])
+      assert.ok(actionParams.includes(name));
+    assert.ok(!actionParams.includes("page"), "a stream is not paged");
+    const launchpad = json.paths["/api/launchpad/stream"].get;
+    const types = launchpad.parameters.find((p: any) => p.name === "types");
+    assert.equal(types.schema.type, "string");
+    const events = launchpad.responses["200"].content["text/event-stream"].schema.anyOf.map(
+      (message: any) => message.properties.event.enum[0],
+    );
+    assert.deepEqual(events, ["spawn", "swap", "vote", "boost", "retract", "resync"]);
+  });
+
   it("has only references that resolve", () => {
     const refs: string[] = [];
     JSON.stringify(json, (key, value) => {

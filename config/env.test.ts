@@ -1,6 +1,7 @@
 import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { DEFAULT_WRAPPED_NATIVE_PRICE } from "../api/shared/units.ts";
+import { DEFAULT_STREAM_SETTINGS } from "../api/streams/index.ts";
 import { chainEnv, ecosystemApiEnv, parseEnv } from "./env.ts";
 
 describe("parseEnv", () => {
@@ -26,6 +27,20 @@ describe("ecosystemApiEnv", () => {
     assert.equal(parseEnv(ecosystemApiEnv, { WRAPPED_NATIVE_PRICE: "1234.5" }).WRAPPED_NATIVE_PRICE, 1_234_500_000n);
     assert.throws(() => parseEnv(ecosystemApiEnv, { WRAPPED_NATIVE_PRICE: "0.1234567" }), /WRAPPED_NATIVE_PRICE/);
     assert.throws(() => parseEnv(ecosystemApiEnv, { WRAPPED_NATIVE_PRICE: "-1" }), /WRAPPED_NATIVE_PRICE/);
+  });
+
+  it("has the event streams' defaults the API has, and refuses a poll faster than 50 ms", () => {
+    const env = parseEnv(ecosystemApiEnv, {});
+    assert.deepEqual(
+      {
+        pollMs: env.SSE_POLL_MS,
+        reorgWindowBlocks: env.SSE_REORG_WINDOW_BLOCKS,
+        maxConnectionsPerIp: env.SSE_MAX_CONNECTIONS_PER_IP,
+        maxConnections: env.SSE_MAX_CONNECTIONS,
+      },
+      DEFAULT_STREAM_SETTINGS,
+    );
+    assert.throws(() => parseEnv(ecosystemApiEnv, { SSE_POLL_MS: "10" }), /SSE_POLL_MS/);
   });
 
   it("bounds the explorer limits", () => {

@@ -84,6 +84,14 @@ export const ecosystemApiEnv = apiEnv.extend({
       const [whole, fraction = ""] = value.split(".");
       return BigInt(whole + fraction.padEnd(6, "0"));
     }),
+  /** Server-sent event streams: ms between two reads of new rows by each stream's shared poller. */
+  SSE_POLL_MS: z.coerce.number().int().min(50).max(10_000).default(250),
+  /** Server-sent event streams: blocks that may still be reorged; events sent that recently are re-checked and retracted if withdrawn. */
+  SSE_REORG_WINDOW_BLOCKS: z.coerce.number().int().min(1).max(10_000).default(240),
+  /** Open event streams per client IP (both streams together); past it 429. */
+  SSE_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(10),
+  /** Open event streams in all; past it 503. */
+  SSE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_000),
 });
 
 /**

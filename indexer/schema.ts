@@ -28,12 +28,15 @@ export const agentToken = onchainTable(
     spawnFeeBurned: t.bigint().notNull(),
     spawnedAt: t.integer().notNull(),
     spawnBlock: t.bigint().notNull(),
+    /** Log index of AgentSpawned in its block: with spawnBlock, the spawn's place in chain order (the launchpad stream). */
+    spawnLogIndex: t.integer().notNull(),
     spawnTxHash: t.hex().notNull(),
   }),
   (table) => ({
     nftIdx: index().on(table.nftId),
     spawnedIdx: index().on(table.spawnedAt),
     sideIdx: index().on(table.poolSide, table.spawnedAt),
+    chainOrderIdx: index().on(table.spawnBlock, table.spawnLogIndex),
   }),
 );
 
@@ -103,11 +106,14 @@ export const swap = onchainTable(
     tokenVolume: t.bigint().notNull(),
     timestamp: t.integer().notNull(),
     blockNumber: t.bigint().notNull(),
+    /** Log index of the Swap in its block: orders swaps within a block (chain order). */
+    logIndex: t.integer().notNull(),
     txHash: t.hex().notNull(),
   }),
   (table) => ({
     tokenTimeIdx: index().on(table.token, table.timestamp),
     timeIdx: index().on(table.timestamp),
+    chainOrderIdx: index().on(table.blockNumber, table.logIndex),
   }),
 );
 
@@ -258,9 +264,16 @@ export const vote = onchainTable(
     comment: t.text().notNull(),
     relayed: t.boolean().notNull(),
     votedAt: t.integer().notNull(),
+    /** Block and log index of VoteCast: the vote's place in chain order (the launchpad stream). */
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
     txHash: t.hex().notNull(),
   }),
-  (table) => ({ proposalIdx: index().on(table.proposalId), voterIdx: index().on(table.voter, table.proposalId) }),
+  (table) => ({
+    proposalIdx: index().on(table.proposalId),
+    voterIdx: index().on(table.voter, table.proposalId),
+    chainOrderIdx: index().on(table.blockNumber, table.logIndex),
+  }),
 );
 
 /** Every boost purchase; the current state per token lives on agent_nft. */
@@ -275,9 +288,12 @@ export const boost = onchainTable(
     expiresAt: t.integer().notNull(),
     paid: t.bigint().notNull(),
     timestamp: t.integer().notNull(),
+    /** Block and log index of Boosted: the boost's place in chain order (the launchpad stream). */
+    blockNumber: t.bigint().notNull(),
+    logIndex: t.integer().notNull(),
     txHash: t.hex().notNull(),
   }),
-  (table) => ({ nftIdx: index().on(table.agentNftId) }),
+  (table) => ({ nftIdx: index().on(table.agentNftId), chainOrderIdx: index().on(table.blockNumber, table.logIndex) }),
 );
 
 /** The newest block any handler has seen: the API's clock for "last 24 hours" on a chain whose

@@ -74,6 +74,8 @@ async function insertVote(
     comment: `comment ${v.voteId}`,
     relayed: v.voteId % 2 === 0,
     votedAt: NOW - DAY + v.voteId,
+    blockNumber: BigInt(v.voteId),
+    logIndex: 0,
     txHash: hashOf(40_000 + v.voteId),
   });
   const add = (column: AnyColumn, support: string) =>

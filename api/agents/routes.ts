@@ -138,18 +138,23 @@ export const actionLogEntry = z.object({
   txHash: txHashOut,
 });
 
-export const actionLogsQuery = pageQuery
-  .extend({
-    tokenId: nftIdParam.optional().describe("Registry NFT id of the target agent token"),
-    actionType: actionTypeParam.optional().describe("e.g. config_update, override, flag, directive"),
-    sourceTier: sourceTierParam.optional(),
-    since: unixSecondsParam.optional().describe("Inclusive lower bound on timestamp (Unix seconds)"),
-    until: unixSecondsParam.optional().describe("Inclusive upper bound on timestamp (Unix seconds)"),
-  })
-  .refine((q) => q.since === undefined || q.until === undefined || q.since <= q.until, {
+/** The action log's filters: the list's, and its stream's (api/streams). */
+export const actionLogFilters = z.object({
+  tokenId: nftIdParam.optional().describe("Registry NFT id of the target agent token"),
+  actionType: actionTypeParam.optional().describe("e.g. config_update, override, flag, directive"),
+  sourceTier: sourceTierParam.optional(),
+  since: unixSecondsParam.optional().describe("Inclusive lower bound on timestamp (Unix seconds)"),
+  until: unixSecondsParam.optional().describe("Inclusive upper bound on timestamp (Unix seconds)"),
+});
+
+/** A time window that ends before it starts is refused, naming `since`. */
+export const sinceNotAfterUntil = <S extends z.ZodType<{ since?: number; until?: number }>>(schema: S) =>
+  schema.refine((q) => q.since === undefined || q.until === undefined || q.since <= q.until, {
     path: ["since"],
     error: "must not be greater than until",
   });
+
+export const actionLogsQuery = sinceNotAfterUntil(pageQuery.extend(actionLogFilters.shape));
 
 export const actionLogsRoute = defineRoute({
   method: "get",

@@ -1,4 +1,4 @@
-import { desc, eq, sql } from "ponder";
+import { desc, eq } from "ponder";
 import { swap } from "../../indexer/schema.ts";
 import type { Db } from "../db.ts";
 import { findToken } from "../shared/token-lookup.ts";
@@ -25,13 +25,10 @@ export async function poolDetail(db: Db, now: number, pricing: Pricing, tokenRef
       })
       .from(swap)
       .where(eq(swap.token, token.address))
-      // Swap ids are "<txHash>-<logIndex>": the log index orders swaps within a block.
-      .orderBy(desc(swap.timestamp), desc(swap.blockNumber), desc(sql`split_part(${swap.id}, '-', 2)::integer`))
+      // The log index orders swaps within a block.
+      .orderBy(desc(swap.timestamp), desc(swap.blockNumber), desc(swap.logIndex))
       .limit(RECENT_TRADES),
   ]);
-  // A buy pays the pair asset in and the token out; a sell the reverse.
-  const inDecimals = (isBuy: boolean) => (isBuy ? decimals : TOKEN_DECIMALS);
-  const outDecimals = (isBuy: boolean) => (isBuy ? TOKEN_DECIMALS : decimals);
   return {
     address: p.address,
     token: p.token,
@@ -49,16 +46,31 @@ export async function poolDetail(db: Db, now: number, pricing: Pricing, tokenRef
     ...stableValues(p.side, p.reservePair, activity.volume, pricing),
     swapCount24h: activity.swaps,
     lastTradeAt: p.lastTradeAt,
-    recentTrades: trades.map(
-      (t): Trade => ({
-        txHash: t.txHash,
-        side: t.isBuy ? "buy" : "sell",
-        amountIn: formatAmount(t.amountIn, inDecimals(t.isBuy)),
-        amountOut: formatAmount(t.amountOut, outDecimals(t.isBuy)),
-        trader: t.sender,
-        blockNumber: Number(t.blockNumber),
-        timestamp: t.timestamp,
-      }),
-    ),
+    recentTrades: trades.map((t) => toTrade(t, decimals)),
+  };
+}
+
+/** The swap columns a trade shows. */
+export interface SwapRow {
+  txHash: `0x${string}`;
+  isBuy: boolean;
+  amountIn: bigint;
+  amountOut: bigint;
+  sender: `0x${string}`;
+  blockNumber: bigint;
+  timestamp: number;
+}
+
+/** A swap as the pool endpoint (and the launchpad stream) shows it; `pairDecimals` of the pool's pair asset. */
+export function toTrade(t: SwapRow, pairDecimals: number): Trade {
+  // A buy pays the pair asset in and the token out; a sell the reverse.
+  return {
+    txHash: t.txHash,
+    side: t.isBuy ? "buy" : "sell",
+    amountIn: formatAmount(t.amountIn, t.isBuy ? pairDecimals : TOKEN_DECIMALS),
+    amountOut: formatAmount(t.amountOut, t.isBuy ? TOKEN_DECIMALS : pairDecimals),
+    trader: t.sender,
+    blockNumber: Number(t.blockNumber),
+    timestamp: t.timestamp,
   };
 }

@@ -14,6 +14,8 @@ ponder.on("Booster:Boosted", async ({ event, context }) => {
     expiresAt: Number(expiresAt),
     paid,
     timestamp: seconds(event),
+    blockNumber: event.block.number,
+    logIndex: event.log.logIndex,
     txHash: event.transaction.hash,
   });
   await context.db.update(agentNft, { nftId: agentNftId }).set({ boostTier: tier, boostExpiresAt: Number(expiresAt) });

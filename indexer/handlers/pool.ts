@@ -23,6 +23,7 @@ ponder.on("AgentPool:Swap", async ({ event, context }) => {
     tokenVolume: isBuy ? amountOut : amountIn,
     timestamp: seconds(event),
     blockNumber: event.block.number,
+    logIndex: event.log.logIndex,
     txHash: event.transaction.hash,
   });
   await context.db.update(pool, { address }).set((current) => ({

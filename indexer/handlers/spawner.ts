@@ -26,6 +26,7 @@ ponder.on("AgentSpawner:AgentSpawned", async ({ event, context }) => {
     spawnFeeBurned: a.feeBurned,
     spawnedAt: seconds(event),
     spawnBlock: event.block.number,
+    spawnLogIndex: event.log.logIndex,
     spawnTxHash: event.transaction.hash,
   });
   await context.db.insert(pool).values({

@@ -42,6 +42,8 @@ ponder.on("WorkerVoting:VoteCast", async ({ event, context }) => {
     comment: a.comment,
     relayed: a.relayed,
     votedAt: seconds(event),
+    blockNumber: event.block.number,
+    logIndex: event.log.logIndex,
     txHash: event.transaction.hash,
   });
   await context.db.update(proposal, { id: a.proposalId }).set((p) => ({

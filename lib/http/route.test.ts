@@ -100,6 +100,29 @@ describe("a route served by the kit", () => {
     assert.ok(doc.components.schemas.Error);
   });
 
+  it("documents an event stream: its media type and the request headers it reads", () => {
+    const stream = defineRoute({
+      method: "get",
+      path: "/api/items/stream",
+      tag: "Items",
+      summary: "Item events",
+      access: "public",
+      requestHeaders: z.object({ "Last-Event-ID": z.string().optional() }),
+      response: z.object({ event: z.literal("item"), data: z.string() }),
+      responseType: "text/event-stream",
+    });
+    const items = new OpenAPIHono();
+    createRouteServer()(items, "/api/items", stream, ({ c }) => c.text("", 200));
+    const app = new OpenAPIHono().route("/api/items", items);
+    const doc: any = openApiDocument(app, { openapi: "3.1", info: { title: "t", version: "1" } });
+    const op = doc.paths["/api/items/stream"].get;
+    assert.deepEqual(Object.keys(op.responses["200"].content), ["text/event-stream"]);
+    assert.deepEqual(
+      op.parameters.map((p: any) => `${p.in}:${p.name}:${p.required}`),
+      ["header:Last-Event-ID:false"],
+    );
+  });
+
   it("writes OpenAPI 3.1 on request", () => {
     const doc: any = openApiDocument(appWith(), { openapi: "3.1", info: { title: "t", version: "1" } });
     assert.equal(doc.openapi, "3.1.0");

@@ -48,6 +48,13 @@ export interface RouteSpec<
   readonly bodyProblem?: (error: z.ZodError) => ApiError;
   /** The success answer's shape, for the document (answers are built by the handler, not re-validated). */
   readonly response: z.ZodType;
+  /**
+   * The success answer's media type; JSON unless said. A server-sent event stream documents the
+   * shape of one event as `response`.
+   */
+  readonly responseType?: "application/json" | "text/event-stream";
+  /** Request headers the handler reads and validates itself (Last-Event-ID of a stream), for the document. */
+  readonly requestHeaders?: z.ZodObject;
   /** Success status; 200 unless said. */
   readonly status?: number;
   /** Expected rejections beside the ones the access and the inputs imply (400, 401, 429). */
@@ -240,7 +247,7 @@ export function routeConfigOf(spec: RouteSpec, path: string, sharedErrors: reado
     [spec.status ?? 200]: {
       description: "OK",
       ...(Object.keys(successHeaders).length > 0 ? { headers: successHeaders as never } : {}),
-      content: { "application/json": { schema: spec.response } },
+      content: { [spec.responseType ?? "application/json"]: { schema: spec.response } },
     },
   };
   const byStatus = new Map<number, ErrorDoc[]>();
@@ -257,6 +264,9 @@ export function routeConfigOf(spec: RouteSpec, path: string, sharedErrors: reado
     };
   }
   const signed = spec.access === "signed" || spec.access === "public-or-signed";
+  const headers = signed
+    ? signingHeaders(spec.access === "signed").extend(spec.requestHeaders?.shape ?? {})
+    : spec.requestHeaders;
   return {
     method: spec.method,
     path,
@@ -268,7 +278,7 @@ export function routeConfigOf(spec: RouteSpec, path: string, sharedErrors: reado
     request: {
       ...(spec.params ? { params: spec.params } : {}),
       ...(spec.query ? { query: spec.query } : {}),
-      ...(signed ? { headers: signingHeaders(spec.access === "signed") } : {}),
+      ...(headers ? { headers } : {}),
       ...(spec.body ? { body: { required: true, content: { "application/json": { schema: spec.body } } } } : {}),
     },
     responses,

@@ -55,6 +55,12 @@ export default createEcosystemApi({
   writes,
   authFailureLimitPerMinute: writesConfig.AUTH_FAILURE_LIMIT_PER_MINUTE,
   publicUrl: writesConfig.API_PUBLIC_URL,
+  streams: {
+    pollMs: env.SSE_POLL_MS,
+    reorgWindowBlocks: env.SSE_REORG_WINDOW_BLOCKS,
+    maxConnectionsPerIp: env.SSE_MAX_CONNECTIONS_PER_IP,
+    maxConnections: env.SSE_MAX_CONNECTIONS,
+  },
   explorer: {
     sql: client({ db, schema }),
     graphql: graphql({ db, schema }, GRAPHQL_LIMITS),

@@ -57,6 +57,7 @@ export async function insertToken(db: Db, t: TokenFixture) {
     spawnFeeBurned: 10n ** 16n,
     spawnedAt: t.spawnedAt,
     spawnBlock: BigInt(t.n),
+    spawnLogIndex: 0,
     spawnTxHash: hashOf(t.n),
   });
   await db.insert(pool).values({
@@ -193,6 +194,7 @@ export async function insertSwap(
     tokenVolume: s.isBuy ? s.amountOut : s.amountIn,
     timestamp: s.timestamp,
     blockNumber: BigInt(s.block),
+    logIndex: s.logIndex ?? 0,
     txHash: hashOf(10_000 + s.n),
   });
 }

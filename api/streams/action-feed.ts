@@ -1,0 +1,91 @@
+import { and, asc, desc, eq, gt, gte, lte } from "ponder";
+import { action } from "../../indexer/schema.ts";
+import { type ActionRow, actionColumns } from "../agents/action-log-query.ts";
+import { toActionLogEntry } from "../agents/format.ts";
+import type { ActionLogEntry } from "../agents/routes.ts";
+import type { Condition, Db } from "../db.ts";
+import { type ChainKey, eventIdOf } from "./event-id.ts";
+import type { FeedEvent, FeedSource } from "./feed-event.ts";
+
+/**
+ * The action log as a stream. An entry's key is [block, entry id]: the ActionLog contract hands
+ * out entry ids in chain order, so reading "after a key" is an entry-id range of the primary key.
+ */
+
+export type ActionEvent = FeedEvent<ActionLogEntry>;
+
+/** The filters of GET /api/agents/action-logs, without paging. */
+export interface ActionStreamFilter {
+  tokenId?: bigint;
+  actionType?: string;
+  sourceTier?: string;
+  since?: number;
+  until?: number;
+}
+
+/** Timestamps are int4 columns (as in action-log-query.ts). */
+const MAX_INT4 = 2_147_483_647;
+
+export function toActionEvent(row: ActionRow): ActionEvent {
+  const key: ChainKey = [Number(row.blockNumber), Number(row.entryId)];
+  return { key, id: eventIdOf(key, row.txHash), event: "action", data: toActionLogEntry(row) };
+}
+
+export function actionSource(db: Db): FeedSource<ActionLogEntry> {
+  return {
+    async after(key, limit) {
+      const rows = await db
+        .select(actionColumns)
+        .from(action)
+        .where(key === null ? undefined : gt(action.entryId, BigInt(key[1])))
+        .orderBy(asc(action.entryId))
+        .limit(limit);
+      return rows.map(toActionEvent);
+    },
+    async newest(limit) {
+      const rows = await db.select(actionColumns).from(action).orderBy(desc(action.entryId)).limit(limit);
+      return rows.reverse().map(toActionEvent);
+    },
+  };
+}
+
+/** The live side of the filters: the same rules as `replayActions` applies in SQL. */
+export function matchesActionFilter(filter: ActionStreamFilter, { data }: ActionEvent): boolean {
+  return (
+    (filter.tokenId === undefined || BigInt(data.targetTokenId) === filter.tokenId) &&
+    (filter.actionType === undefined || data.actionType === filter.actionType) &&
+    (filter.sourceTier === undefined || data.sourceTier === filter.sourceTier) &&
+    (filter.since === undefined || data.timestamp >= filter.since) &&
+    (filter.until === undefined || data.timestamp <= filter.until)
+  );
+}
+
+/**
+ * The newest `limit` entries matching `filter` in (after, upTo], in chain order: a reconnecting
+ * client's catch-up, read from the (filter, entryId) indexes newest first.
+ */
+export async function replayActions(
+  db: Db,
+  filter: ActionStreamFilter,
+  after: ChainKey,
+  upTo: ChainKey,
+  limit: number,
+): Promise<ActionEvent[]> {
+  if (filter.since !== undefined && filter.since > MAX_INT4) return [];
+  const conditions: (Condition | undefined)[] = [
+    gt(action.entryId, BigInt(after[1])),
+    lte(action.entryId, BigInt(upTo[1])),
+    filter.tokenId !== undefined ? eq(action.targetTokenId, filter.tokenId) : undefined,
+    filter.actionType !== undefined ? eq(action.actionType, filter.actionType) : undefined,
+    filter.sourceTier !== undefined ? eq(action.sourceTier, filter.sourceTier) : undefined,
+    filter.since !== undefined ? gte(action.timestamp, filter.since) : undefined,
+    filter.until !== undefined && filter.until < MAX_INT4 ? lte(action.timestamp, filter.until) : undefined,
+  ];
+  const rows = await db
+    .select(actionColumns)
+    .from(action)
+    .where(and(...conditions))
+    .orderBy(desc(action.entryId))
+    .limit(limit);
+  return rows.reverse().map(toActionEvent);
+}
