@@ -1,3 +1,4 @@
+import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -77,5 +78,18 @@ describe("IntentLog", () => {
     await expect(bad).rejects.toThrow();
     await intents.settle("a:5:1", "done", "{}");
     expect(await intents.byId("a:5:1")).toMatchObject({ state: "done" });
+  });
+
+  it("records intents that arrive together in one go, each once, the first of a repeated id only", async () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `a:6:${i}`);
+    const rows = await Promise.all([
+      ...ids.map((id, i) => intents.add({ id, agent: "a", tick: 6, spec: `{"i":${i}}`, state: "open" })),
+      intents.add({ id: "a:6:3", agent: "a", tick: 6, spec: "{}", state: "open" }),
+      intents.add({ id: "a:6:b", agent: "a", tick: 6, spec: "{}", state: "batched", batchWindow: 4 }),
+    ]);
+    for (const [i, id] of ids.entries()) assert.equal(rows[i]?.spec, `{"i":${i}}`, id);
+    assert.equal(rows[12], undefined, "the repeated id is not recorded twice");
+    assert.equal(rows[13]?.batchWindow, 4);
+    assert.equal((await intents.byId("a:6:3"))?.spec, '{"i":3}');
   });
 });

@@ -1,4 +1,5 @@
 import type { Sql } from "../../api/relayer/index.ts";
+import { GroupCommit } from "./group-commit.ts";
 
 /**
  * The runtime's memory of what each agent decided: every intent is written here before anything
@@ -56,21 +57,26 @@ const toRow = (r: IntentRecord): IntentRow => ({
   result: r.result,
 });
 
-/** Most settles stored by one statement (its arrays stay small). */
-const MAX_SETTLES_PER_STATEMENT = 500;
-
-interface PendingSettle {
+interface Settle {
   readonly id: string;
   readonly state: "done" | "failed" | "netted";
   readonly result: string;
-  readonly resolve: () => void;
-  readonly reject: (error: unknown) => void;
+}
+
+export interface NewIntent {
+  readonly id: string;
+  readonly agent: string;
+  readonly tick: number;
+  readonly spec: string;
+  readonly state: "open" | "batched";
+  readonly batchWindow?: number;
 }
 
 export class IntentLog {
   private readonly sql: Sql;
-  private readonly settling: PendingSettle[] = [];
-  private flushing: Promise<void> | undefined;
+  // Intents recorded and settled together are stored together (group-commit.ts).
+  private readonly adding = new GroupCommit((rows: readonly NewIntent[]) => this.insertAll(rows));
+  private readonly settling = new GroupCommit((rows: readonly Settle[]) => this.settleAll(rows));
 
   constructor(sql: Sql) {
     this.sql = sql;
@@ -91,20 +97,33 @@ export class IntentLog {
   }
 
   /** Records an intent and returns it; an id already taken (a window netted twice) keeps the first and returns undefined. */
-  async add(row: {
-    id: string;
-    agent: string;
-    tick: number;
-    spec: string;
-    state: "open" | "batched";
-    batchWindow?: number;
-  }): Promise<IntentRow | undefined> {
-    const [inserted] = await this.sql.query<IntentRecord>(
+  add(row: NewIntent): Promise<IntentRow | undefined> {
+    return this.adding.push(row);
+  }
+
+  /** One insert for every intent in `rows`; an id already taken (or repeated) gets undefined. */
+  private async insertAll(rows: readonly NewIntent[]): Promise<(IntentRow | undefined)[]> {
+    const now = Date.now();
+    const inserted = await this.sql.query<IntentRecord>(
       `insert into agent_intent (id, agent, tick, spec, state, batch_window, created_at)
-       values ($1, $2, $3, $4, $5, $6, $7) on conflict (id) do nothing returning *`,
-      [row.id, row.agent, row.tick, row.spec, row.state, row.batchWindow ?? null, Date.now()],
+       select * from unnest($1::text[], $2::text[], $3::bigint[], $4::text[], $5::text[], $6::bigint[], $7::bigint[])
+       on conflict (id) do nothing returning *`,
+      [
+        rows.map((r) => r.id),
+        rows.map((r) => r.agent),
+        rows.map((r) => r.tick),
+        rows.map((r) => r.spec),
+        rows.map((r) => r.state),
+        rows.map((r) => r.batchWindow ?? null),
+        rows.map(() => now),
+      ],
     );
-    return inserted && toRow(inserted);
+    const byId = new Map(inserted.map((r) => [r.id, toRow(r)]));
+    return rows.map((r) => {
+      const row = byId.get(r.id);
+      byId.delete(r.id); // a repeated id: only its first occurrence was inserted
+      return row;
+    });
   }
 
   async pending(agent: string, state: "open" | "batched"): Promise<IntentRow[]> {
@@ -121,33 +140,18 @@ export class IntentLog {
     return row && toRow(row);
   }
 
-  /**
-   * Marks an intent finished; resolves once that is stored. Settles that arrive while one is being
-   * stored are stored together in one statement (a group commit): with the journal on embedded
-   * PGlite, statements one after another are what bound an agent's throughput.
-   */
+  /** Marks an intent finished; resolves once that is stored (settles arriving together share a statement). */
   settle(id: string, state: "done" | "failed" | "netted", result: string): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.settling.push({ id, state, result, resolve, reject });
-      this.flushing ??= this.flushSettles();
-    });
+    return this.settling.push({ id, state, result });
   }
 
-  private async flushSettles(): Promise<void> {
-    while (this.settling.length > 0) {
-      const batch = this.settling.splice(0, MAX_SETTLES_PER_STATEMENT);
-      try {
-        await this.sql.query(
-          `update agent_intent as i set state = s.state, result = s.result
-           from unnest($1::text[], $2::text[], $3::text[]) as s (id, state, result) where i.id = s.id`,
-          [batch.map((b) => b.id), batch.map((b) => b.state), batch.map((b) => b.result)],
-        );
-        for (const b of batch) b.resolve();
-      } catch (error) {
-        for (const b of batch) b.reject(error);
-      }
-    }
-    this.flushing = undefined;
+  private async settleAll(rows: readonly Settle[]): Promise<undefined[]> {
+    await this.sql.query(
+      `update agent_intent as i set state = s.state, result = s.result
+       from unnest($1::text[], $2::text[], $3::text[]) as s (id, state, result) where i.id = s.id`,
+      [rows.map((r) => r.id), rows.map((r) => r.state), rows.map((r) => r.result)],
+    );
+    return rows.map(() => undefined);
   }
 
   /**

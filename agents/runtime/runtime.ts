@@ -164,20 +164,20 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
     return open.length;
   };
 
+  /** Journals a tick's intents (together: one statement, see IntentLog.add). */
   const record = async (agent: Agent, tick: number, intents: readonly Intent[]) => {
-    const rows = [];
-    for (const [i, intent] of intents.entries()) {
-      const id = `${agent.op.name}:${tick}:${i}`;
-      const row = await agent.op.intents.add({
-        id,
-        agent: agent.op.name,
-        tick,
-        spec: JSON.stringify(specOf(intent)),
-        state: "open",
-      });
-      if (row) rows.push(row);
-    }
-    return rows;
+    const rows = await Promise.all(
+      intents.map((intent, i) =>
+        agent.op.intents.add({
+          id: `${agent.op.name}:${tick}:${i}`,
+          agent: agent.op.name,
+          tick,
+          spec: JSON.stringify(specOf(intent)),
+          state: "open",
+        }),
+      ),
+    );
+    return rows.filter((row) => row !== undefined);
   };
 
   const tickScout = async (agent: Agent, tick: number) => {
