@@ -439,7 +439,10 @@ describe("agent runtime", () => {
     // The queen may override the worker again meanwhile (a later flag): the newest one counts.
     const overrides = await entries(`tokenId=${gamma.nftId}&actionType=override`);
     assert.ok(worker.body.stats.lastOverrideAt >= override.timestamp);
-    assert.ok(overrides.some((e) => e.timestamp === worker.body.stats.lastOverrideAt), "lastOverrideAt is an override's");
+    assert.ok(
+      overrides.some((e) => e.timestamp === worker.body.stats.lastOverrideAt),
+      "lastOverrideAt is an override's",
+    );
   });
 
   test("every entry the runtime recorded names its intent, and no intent was recorded twice", async () => {
