@@ -231,6 +231,8 @@ export const streamEnv = z.object({
   WS_PING_INTERVAL_MS: z.coerce.number().int().min(100).default(30_000),
   /** A connection that subscribes to nothing (and has not logged in) is closed after this long. */
   WS_IDLE_TIMEOUT_MS: z.coerce.number().int().min(100).default(60_000),
+  /** Most ms a stream event waits to share one write per client with the events after it. */
+  WS_FLUSH_MS: z.coerce.number().int().min(0).max(1_000).default(5),
   /** NATS server: the exchange publishes every stream there, for `npm run gateway` processes. Unset: one process, no NATS. */
   NATS_URL: z
     .string()

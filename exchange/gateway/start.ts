@@ -9,6 +9,7 @@ import {
   relayFromNats,
   type StreamServer,
   streamLimits,
+  wsFrame,
 } from "../adapters/stream/index.ts";
 
 /**
@@ -54,7 +55,7 @@ export async function startGateway(
       streamServer.closeAll(1012, "NATS connection lost: reconnect and resync");
     },
   );
-  hub = new Hub(relay);
+  hub = new Hub(relay, { encode: wsFrame, flushMs: env.WS_FLUSH_MS });
 
   const server: Server = createServer((request, response) => {
     const ready = request.url === "/ready";

@@ -94,7 +94,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     recoveryDelayMs: options.recoveryDelayMs,
   });
   const marketData = await MarketData.open(exchange);
-  const streams = startExchangeStreams(exchange, marketData);
+  const streams = startExchangeStreams(exchange, marketData, { flushMs: env.WS_FLUSH_MS });
   // With NATS, every stream is also published there for gateway processes (npm run gateway).
   const nats = env.NATS_URL ? await connectNats(env.NATS_URL, "exchange") : undefined;
   if (nats) publishToNats(streams, nats);

@@ -14,4 +14,5 @@ export {
   type StreamLimits,
   type StreamServer,
   type StreamServerOptions,
+  wsFrame,
 } from "./ws-server.ts";

@@ -3,6 +3,7 @@ import type { MarketData } from "../marketdata/market-data.ts";
 import { Hub } from "./hub.ts";
 import { type Envelope, MarketFeed } from "./market-feed.ts";
 import { TickerFeed } from "./tickers.ts";
+import { wsFrame } from "./ws-server.ts";
 
 /**
  * The exchange's side of the streams: every committed batch becomes envelopes (market-feed.ts),
@@ -24,9 +25,13 @@ export const wireName = (stream: string) => (stream.startsWith("user:") ? "user"
 export function startExchangeStreams(
   exchange: Exchange,
   marketData: MarketData,
-  { tickerIntervalMs = 1_000, now = Date.now }: { tickerIntervalMs?: number; now?: () => number } = {},
+  {
+    tickerIntervalMs = 1_000,
+    flushMs = 5,
+    now = Date.now,
+  }: { tickerIntervalMs?: number; flushMs?: number; now?: () => number } = {},
 ): ExchangeStreams {
-  const hub = new Hub();
+  const hub = new Hub({}, { encode: wsFrame, flushMs });
   const feed = new MarketFeed(exchange);
   const tickers = new TickerFeed(exchange, marketData);
   const sinks: ((stream: string, text: string) => void)[] = [];

@@ -47,6 +47,28 @@ export interface StreamServerOptions {
   readonly log?: (message: string) => void;
 }
 
+/**
+ * One final, unmasked text frame (server to client, RFC 6455 5.2), built once and written to
+ * every subscriber: FIN + opcode 1, then the payload length in 7, 7+16 or 7+64 bits.
+ */
+export function wsFrame(text: string): Buffer {
+  const payload = Buffer.from(text);
+  const length = payload.length;
+  const header = length < 126 ? 2 : length < 65_536 ? 4 : 10;
+  const frame = Buffer.allocUnsafe(header + length);
+  frame[0] = 0x81;
+  if (length < 126) frame[1] = length;
+  else if (length < 65_536) {
+    frame[1] = 126;
+    frame.writeUInt16BE(length, 2);
+  } else {
+    frame[1] = 127;
+    frame.writeBigUInt64BE(BigInt(length), 2);
+  }
+  payload.copy(frame, header);
+  return frame;
+}
+
 export const CLOSE_SLOW_CONSUMER = 4008;
 export const CLOSE_IDLE = 4000;
 export const CLOSE_TOO_MANY_MESSAGES = 4029;
@@ -93,15 +115,17 @@ class Connection implements Subscriber {
     this.tokens = limits.maxMessagesPerSecond;
   }
 
-  deliver(text: string): boolean {
+  deliver(bytes: Buffer): boolean {
     if (this.closed) return false;
-    if (this.socket.bufferedAmount + text.length > this.limits.maxBufferedBytes) {
+    if (this.socket.bufferedAmount + bytes.length > this.limits.maxBufferedBytes) {
       this.onSlow();
       // The close frame waits behind what is queued: a client that reads again in time learns why.
       this.shut(CLOSE_SLOW_CONSUMER, "SLOW_CONSUMER: the connection fell behind; reconnect and resync", 10_000);
       return false;
     }
-    this.socket.send(text);
+    // Whole frames (wsFrame), written as they are: ws's own sends (replies, pings) go through the
+    // same socket in call order, so frames never interleave. bufferedAmount counts these bytes.
+    (this.socket as unknown as { _socket: Duplex })._socket.write(bytes);
     return true;
   }
 
