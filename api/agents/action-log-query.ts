@@ -24,7 +24,7 @@ export interface ActionFilter {
 }
 
 /** Timestamps are int4 columns: a bound past that range matches everything or nothing. */
-const MAX_INT4 = 2_147_483_647;
+export const MAX_INT4 = 2_147_483_647;
 
 export const actionColumns = {
   entryId: action.entryId,

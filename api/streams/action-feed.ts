@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, gt, gte, lte } from "ponder";
 import { action } from "../../indexer/schema.ts";
-import { type ActionRow, actionColumns } from "../agents/action-log-query.ts";
+import { type ActionFilter, type ActionRow, actionColumns, MAX_INT4 } from "../agents/action-log-query.ts";
 import { toActionLogEntry } from "../agents/format.ts";
 import type { ActionLogEntry } from "../agents/routes.ts";
 import type { Condition, Db } from "../db.ts";
@@ -15,16 +15,7 @@ import type { FeedEvent, FeedSource } from "./feed-event.ts";
 export type ActionEvent = FeedEvent<ActionLogEntry>;
 
 /** The filters of GET /api/agents/action-logs, without paging. */
-export interface ActionStreamFilter {
-  tokenId?: bigint;
-  actionType?: string;
-  sourceTier?: string;
-  since?: number;
-  until?: number;
-}
-
-/** Timestamps are int4 columns (as in action-log-query.ts). */
-const MAX_INT4 = 2_147_483_647;
+export type ActionStreamFilter = ActionFilter;
 
 export function toActionEvent(row: ActionRow): ActionEvent {
   const key: ChainKey = [Number(row.blockNumber), Number(row.entryId)];
