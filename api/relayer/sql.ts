@@ -1,5 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
+import { withDeadline } from "../../lib/deadline.ts";
 import pg from "pg";
 
 /**
@@ -101,10 +102,12 @@ async function openPglite({ dataDir, schema, timeoutMs }: OpenSqlOptions): Promi
     });
     worker.on("exit", () => failAll(new SqlUnavailableError("relayer database: its thread exited")));
   });
-  await withDeadline(ready, Math.max(timeoutMs, 30_000)).catch(async (error) => {
-    await worker.terminate();
-    throw error;
-  });
+  await withDeadline(ready, Math.max(timeoutMs, 30_000), () => noAnswer(Math.max(timeoutMs, 30_000))).catch(
+    async (error) => {
+      await worker.terminate();
+      throw error;
+    },
+  );
   return {
     query<R>(text: string, params: readonly unknown[] = []) {
       if (failure) return Promise.reject(failure);
@@ -113,13 +116,13 @@ async function openPglite({ dataDir, schema, timeoutMs }: OpenSqlOptions): Promi
         waiting.set(id, { resolve: resolve as (rows: unknown[]) => void, reject }),
       );
       worker.postMessage({ id, text, params });
-      return withDeadline(answer, timeoutMs).finally(() => waiting.delete(id));
+      return withDeadline(answer, timeoutMs, () => noAnswer(timeoutMs)).finally(() => waiting.delete(id));
     },
     async close() {
       if (failure) return;
       const closed = new Promise<void>((resolve) => (onClosed = resolve));
       worker.postMessage("close");
-      await withDeadline(closed, timeoutMs).catch(() => {});
+      await withDeadline(closed, timeoutMs, () => noAnswer(timeoutMs)).catch(() => {});
       await worker.terminate();
     },
   };
@@ -132,14 +135,6 @@ type ThreadMessage =
   | { id: number; rows: unknown[]; error?: undefined }
   | { id: number; rows?: undefined; error: { message: string; code?: string; detail?: string } };
 
-function withDeadline<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const deadline = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new SqlUnavailableError(`relayer database: no answer in ${ms} ms`)), ms);
-  });
-  return Promise.race([promise, deadline]).finally(() => clearTimeout(timer));
-}
-
 /** Errors of the connection (refused, reset, timed out), as opposed to a statement's own error. */
 function isConnectionFailure(error: unknown): boolean {
   const code = (error as { code?: string })?.code;
@@ -147,3 +142,5 @@ function isConnectionFailure(error: unknown): boolean {
   const message = (error as Error)?.message ?? "";
   return /timeout|ECONNREFUSED|ECONNRESET|Connection terminated|EPIPE|ETIMEDOUT/i.test(message);
 }
+
+const noAnswer = (ms: number) => new SqlUnavailableError(`relayer database: no answer in ${ms} ms`);

@@ -1,4 +1,4 @@
-import { withTimeout } from "../shared/timeout.ts";
+import { withDeadline } from "../../lib/deadline.ts";
 import { type ChainKey, compareKeys, keyBefore } from "./event-id.ts";
 import type { FeedEvent, FeedSource } from "./feed-event.ts";
 import { reconcile } from "./reconcile.ts";
@@ -81,7 +81,11 @@ export function createFeed<D>(options: FeedOptions<D>): Feed<D> {
   let failures = 0;
 
   const read = <T>(what: string, query: () => Promise<T>) =>
-    withTimeout(query(), dbTimeoutMs, `${name} stream: ${what} did not answer within ${dbTimeoutMs} ms`);
+    withDeadline(
+      query(),
+      dbTimeoutMs,
+      () => new Error(`${name} stream: ${what} did not answer within ${dbTimeoutMs} ms`),
+    );
 
   const publish = (message: FeedMessage<D>) => {
     for (const listener of listeners) {

@@ -1,3 +1,4 @@
+import { withDeadline } from "../../../lib/deadline.ts";
 import { createHash } from "node:crypto";
 import { candleRowsOf } from "../../core/candles/index.ts";
 import { candleRowsJson, candleUpsertSql } from "./candles.ts";
@@ -113,7 +114,14 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
       const units = batch.map((p) => p.unit);
       try {
         const aborted = new Promise<never>((_, reject) => (abortBatch = reject));
-        await Promise.race([withTimeout(writeUnits(db, units), timeoutMs), aborted]);
+        await Promise.race([
+          withDeadline(
+            writeUnits(db, units),
+            timeoutMs,
+            () => new DatabaseUnavailableError(`no answer from the database within ${timeoutMs} ms`),
+          ),
+          aborted,
+        ]);
       } catch (cause) {
         abortBatch = null;
         failed = true;
@@ -202,16 +210,6 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
       while (draining) await current;
     },
   };
-}
-
-/** `promise`, or a rejection after `ms`; the given-up promise is left to settle unobserved. */
-function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new DatabaseUnavailableError(`no answer from the database within ${ms} ms`)), ms);
-  });
-  promise.catch(() => {});
-  return Promise.race([promise, timeout]).finally(() => clearTimeout(timer));
 }
 
 /**
