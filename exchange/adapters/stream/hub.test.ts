@@ -45,7 +45,7 @@ describe("Hub", () => {
     const hub = new Hub();
     const slow = recorder(false);
     hub.subscribe("user:u1", slow.subscriber);
-    hub.publish("user:u1", { e: "fill" }, "user");
+    hub.publish("user:u1", { e: "fill" });
     assert.equal(hub.flush(), 0);
     assert.deepEqual(slow.got, ['{"stream":"user","data":{"e":"fill"}}']);
   });

@@ -15,6 +15,9 @@ export interface Subscriber {
   deliver(bytes: Buffer): boolean;
 }
 
+/** A stream's name on the wire: a user's own stream (`user:<id>` inside) is `user` to its client. */
+export const wireName = (stream: string) => (stream.startsWith("user:") ? "user" : stream);
+
 export interface HubOptions {
   /** Encodes one serialised envelope as sent (a WebSocket text frame); UTF-8 bytes by default. */
   readonly encode?: (text: string) => Buffer;
@@ -78,12 +81,9 @@ export class Hub {
     return this.byStream.has(stream);
   }
 
-  /**
-   * Sends `data` on `stream` as `{"stream","data"}`; `as` renames the stream for clients (a user
-   * stream is `user:<id>` inside and `user` on the wire).
-   */
-  publish(stream: string, data: unknown, as = stream): void {
-    if (this.byStream.has(stream)) this.publishText(stream, JSON.stringify({ stream: as, data }));
+  /** Sends `data` on `stream` as `{"stream","data"}`, under the stream's wire name. */
+  publish(stream: string, data: unknown): void {
+    if (this.byStream.has(stream)) this.publishText(stream, JSON.stringify({ stream: wireName(stream), data }));
   }
 
   /** Queues an already serialised envelope for the next flush (a gateway relays NATS messages as they are). */

@@ -1,11 +1,11 @@
 // Real-time streams: the exchange's market and user events over WebSocket (/ws), and the hub
 // a gateway process uses to serve the same streams from NATS.
-export { Hub, type HubHooks, type Subscriber } from "./hub.ts";
+export { Hub, type HubHooks, type Subscriber, wireName } from "./hub.ts";
 export { type Envelope, MarketFeed, userStream } from "./market-feed.ts";
 export { streamLimits } from "./limits.ts";
 export { connectNats, publishToNats, relayFromNats, subjectOf } from "./nats.ts";
 export { ALL_TICKERS, MARKET_STREAM, parseClientMessage } from "./protocol.ts";
-export { type ExchangeStreams, startExchangeStreams, wireName } from "./streams.ts";
+export { type ExchangeStreams, startExchangeStreams } from "./streams.ts";
 export {
   attachStreamServer,
   CLOSE_IDLE,

@@ -1,6 +1,6 @@
 import type { Exchange } from "../../application/index.ts";
 import type { MarketData } from "../marketdata/market-data.ts";
-import { Hub } from "./hub.ts";
+import { Hub, wireName } from "./hub.ts";
 import { type Envelope, MarketFeed } from "./market-feed.ts";
 import { TickerFeed } from "./tickers.ts";
 import { wsFrame } from "./ws-server.ts";
@@ -18,9 +18,6 @@ export interface ExchangeStreams {
   addSink(sink: (stream: string, text: string) => void): void;
   close(): void;
 }
-
-/** Wire name of a stream: a user's own stream is `user` to its client. */
-export const wireName = (stream: string) => (stream.startsWith("user:") ? "user" : stream);
 
 export function startExchangeStreams(
   exchange: Exchange,
