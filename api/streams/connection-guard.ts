@@ -1,3 +1,4 @@
+import { createConnectionSlots } from "../../lib/connection-slots.ts";
 import { ApiError, rateLimited } from "../../lib/http/index.ts";
 
 export interface ConnectionLimits {
@@ -10,40 +11,25 @@ export interface ConnectionLimits {
 /** Seconds a refused client is told to wait: streams end only when a client leaves. */
 const RETRY_AFTER_SECONDS = 10;
 
-/**
- * Counts open streams per client IP and in all. A stream holds a connection and a queue for as
- * long as the client stays, so the number is bounded, not only the request rate.
- */
+/** The streams' places (lib/connection-slots.ts), a refusal thrown as 429 (this IP) or 503 (the process). */
 export function createConnectionGuard(limits: ConnectionLimits) {
-  const perIp = new Map<string, number>();
-  let open = 0;
+  const slots = createConnectionSlots(limits);
   return {
     /** Takes a place for `ip`, or throws 429 (this IP) / 503 (the process); the result gives it back, once. */
     acquire(ip: string): () => void {
-      const mine = perIp.get(ip) ?? 0;
-      if (mine >= limits.perIp)
+      const grant = slots.acquire(ip);
+      if (grant.ok) return grant.release;
+      if (grant.refused === "ip")
         throw rateLimited(
           RETRY_AFTER_SECONDS,
           `At most ${limits.perIp} open streams per client; close one or retry in ${RETRY_AFTER_SECONDS} s`,
         );
-      if (open >= limits.total)
-        throw new ApiError(503, "UNAVAILABLE", `The server holds its maximum of ${limits.total} open streams`, {
-          "Retry-After": String(RETRY_AFTER_SECONDS),
-        });
-      perIp.set(ip, mine + 1);
-      open++;
-      let released = false;
-      return () => {
-        if (released) return;
-        released = true;
-        open--;
-        const left = (perIp.get(ip) ?? 1) - 1;
-        if (left > 0) perIp.set(ip, left);
-        else perIp.delete(ip);
-      };
+      throw new ApiError(503, "UNAVAILABLE", `The server holds its maximum of ${limits.total} open streams`, {
+        "Retry-After": String(RETRY_AFTER_SECONDS),
+      });
     },
     get open() {
-      return open;
+      return slots.open;
     },
   };
 }

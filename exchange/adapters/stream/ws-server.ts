@@ -1,6 +1,7 @@
 import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
+import { createConnectionSlots } from "../../../lib/connection-slots.ts";
 import type { Hub, Subscriber } from "./hub.ts";
 import { userStream } from "./market-feed.ts";
 import { ALL_TICKERS, MARKET_STREAM, parseClientMessage, type ProtocolError } from "./protocol.ts";
@@ -156,7 +157,7 @@ class Connection implements Subscriber {
 export function attachStreamServer(server: Server, options: StreamServerOptions, path = "/ws"): StreamServer {
   const { hub, limits } = options;
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_FRAME_BYTES, perMessageDeflate: false });
-  const perIp = new Map<string, number>();
+  const slots = createConnectionSlots({ perIp: limits.maxConnectionsPerIp, total: limits.maxConnections });
   const connections = new Set<Connection>();
   let slowConsumers = 0;
 
@@ -168,8 +169,9 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
     const url = new URL(request.url ?? "/", "http://localhost");
     if (url.pathname !== path) return; // another upgrade handler's path, or none (Node closes it)
     const ip = options.clientIp(request);
-    if (connections.size >= limits.maxConnections || (perIp.get(ip) ?? 0) >= limits.maxConnectionsPerIp) {
-      const limit = connections.size >= limits.maxConnections ? "on this server" : "per IP";
+    const slot = slots.acquire(ip);
+    if (!slot.ok) {
+      const limit = slot.refused === "total" ? "on this server" : "per IP";
       refuse(
         socket,
         "429 Too Many Requests",
@@ -177,15 +179,16 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
       );
       return;
     }
+    // A handshake ws refuses never reaches open(): the socket's end gives the place back (release is idempotent).
+    socket.once("close", slot.release);
     wss.handleUpgrade(request, socket, head, (ws) => {
       const origin = options.publicUrl?.replace(/^http/, "ws") ?? `ws://${request.headers.host ?? "localhost"}`;
-      open(new Connection(ws, `${origin}${request.url ?? path}`, ip, limits, () => slowConsumers++));
+      open(new Connection(ws, `${origin}${request.url ?? path}`, ip, limits, () => slowConsumers++), slot.release);
     });
   };
 
-  const open = (connection: Connection) => {
+  const open = (connection: Connection, release: () => void) => {
     connections.add(connection);
-    perIp.set(connection.ip, (perIp.get(connection.ip) ?? 0) + 1);
     const { socket } = connection;
     socket.on("pong", () => {
       connection.alive = true;
@@ -210,9 +213,7 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
     socket.on("close", () => {
       connection.closed = true;
       connections.delete(connection);
-      const left = (perIp.get(connection.ip) ?? 1) - 1;
-      if (left <= 0) perIp.delete(connection.ip);
-      else perIp.set(connection.ip, left);
+      release();
       for (const stream of connection.streams) hub.unsubscribe(stream, connection);
       if (connection.userId !== undefined) hub.unsubscribe(userStream(connection.userId), connection);
     });
