@@ -26,10 +26,6 @@ export interface WriteContracts {
   readonly registry: Address;
 }
 
-/** Proposal states in WorkerVoting's numbering (IWorkerVoting.ProposalState). */
-const STATES = ["Active", "Defeated", "Succeeded", "Executed", "Superseded", "Pending", "Expired"] as const;
-export type ProposalState = (typeof STATES)[number];
-
 /** A call of one of the two contracts, as viem's contract actions take it. */
 export interface ContractCall {
   readonly address: Address;
@@ -37,13 +33,6 @@ export interface ContractCall {
   readonly functionName: string;
   readonly args: readonly unknown[];
   readonly value: bigint;
-}
-
-export interface ProposalView {
-  readonly workerId: bigint;
-  readonly startTime: bigint;
-  readonly endTime: bigint;
-  readonly state: ProposalState;
 }
 
 export class WriteChain {
@@ -80,29 +69,6 @@ export class WriteChain {
     });
   }
 
-  isSymbolTaken(symbol: string): Promise<boolean> {
-    return this.client.readContract({
-      address: this.contracts.spawner,
-      abi: AgentSpawnerAbi,
-      functionName: "isSymbolTaken",
-      args: [symbol],
-    });
-  }
-
-  /** When `owner` may spawn again (0 when it may now), and the chain's time. */
-  async cooldown(owner: Address): Promise<{ readyAt: bigint; now: bigint }> {
-    const [readyAt, block] = await Promise.all([
-      this.client.readContract({
-        address: this.contracts.spawner,
-        abi: AgentSpawnerAbi,
-        functionName: "nextSpawnAt",
-        args: [owner],
-      }),
-      this.client.getBlock({ blockTag: "latest" }),
-    ]);
-    return { readyAt, now: block.timestamp };
-  }
-
   spawnCall(owner: Address, body: SpawnBody, fee: bigint): ContractCall {
     return {
       address: this.contracts.spawner,
@@ -120,35 +86,21 @@ export class WriteChain {
     } as ContractCall;
   }
 
-  /** A proposal, or undefined when no proposal has this id. */
-  async proposal(proposalId: bigint): Promise<ProposalView | undefined> {
-    const read = { address: this.contracts.voting, abi: WorkerVotingAbi } as const;
-    // Both views revert with ProposalNotFound for an unknown id.
-    const unknown = (error: unknown) => {
-      if (revertToApiError(error)?.code === "PROPOSAL_NOT_FOUND") return undefined;
-      throw error;
-    };
-    const [proposal, state] = await Promise.all([
-      this.client.readContract({ ...read, functionName: "getProposal", args: [proposalId] }).catch(unknown),
-      this.client.readContract({ ...read, functionName: "state", args: [proposalId] }).catch(unknown),
-    ]);
-    if (proposal === undefined) return undefined;
-    if (proposal.proposer === zeroAddress || state === undefined) return undefined;
-    return {
-      workerId: proposal.workerId,
-      startTime: proposal.startTime,
-      endTime: proposal.endTime,
-      state: STATES[state]!,
-    };
-  }
-
-  hasVoted(proposalId: bigint, voter: Address): Promise<boolean> {
-    return this.client.readContract({
-      address: this.contracts.voting,
-      abi: WorkerVotingAbi,
-      functionName: "hasVoted",
-      args: [proposalId, voter],
-    });
+  /** The worker a proposal is about, or undefined when no proposal has this id. */
+  async proposalWorker(proposalId: bigint): Promise<bigint | undefined> {
+    const proposal = await this.client
+      .readContract({
+        address: this.contracts.voting,
+        abi: WorkerVotingAbi,
+        functionName: "getProposal",
+        args: [proposalId],
+      })
+      .catch((error: unknown) => {
+        // The view reverts with ProposalNotFound for an unknown id.
+        if (revertToApiError(error)?.code === "PROPOSAL_NOT_FOUND") return undefined;
+        throw error;
+      });
+    return proposal === undefined || proposal.proposer === zeroAddress ? undefined : proposal.workerId;
   }
 
   voteCall(voter: Address, body: VoteBody): ContractCall {

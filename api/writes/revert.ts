@@ -23,7 +23,10 @@ export function revertToApiError(error: unknown): ApiError | undefined {
     case "SymbolTaken":
       return writeError("SYMBOL_TAKEN", `symbol ${String(a[0])} already exists on the chain`);
     case "CooldownActive":
-      return writeError("COOLDOWN_ACTIVE", `spawn cooldown active until ${String(a[1])} (Unix time)`);
+      return writeError(
+        "COOLDOWN_ACTIVE",
+        `spawn cooldown active for ${String(a[0]).toLowerCase()} until ${String(a[1])} (Unix time)`,
+      );
     case "InsufficientFee":
       return writeError("INSUFFICIENT_FEE", `spawn fee is ${String(a[1])} wei of the native token`);
     case "ProposalNotFound":

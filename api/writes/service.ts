@@ -76,7 +76,7 @@ interface Plan {
 /** The spawn fee read in the pre-checks is not the one held: the write starts over with it. */
 class FeeChangedError extends Error {}
 
-/** Tokens whose worker is remembered; past it the memory starts afresh (bounded, never stale). */
+/** Tokens (and proposals) whose worker is remembered; past it the memory starts afresh (bounded, never stale). */
 const MAX_KNOWN_TOKENS = 10_000;
 
 /** Level a user needs to vote (SPEC.md, Limits). */
@@ -86,6 +86,7 @@ export class Writes {
   private readonly options: WritesOptions;
   private readonly inflight = new Map<string, Promise<Answer>>();
   private readonly workerIds = new Map<string, bigint>();
+  private readonly proposalWorkers = new Map<bigint, bigint>();
   /** The spawner's fee as last read (every spawn reads it again). */
   private spawnFee: bigint | undefined;
   private readonly locks = new KeyedLock();
@@ -111,20 +112,13 @@ export class Writes {
       return {
         fee: expected > 0n ? formatUnits(expected, 18) : undefined,
         precheck: async () => {
-          // One round trip for every read and the estimate (the client batches them); the reads
-          // name the precise rejection, the estimate catches whatever they do not.
-          const [taken, cooldown, fee, prepared] = await Promise.all([
-            chain.isSymbolTaken(body.symbol),
-            chain.cooldown(owner),
+          // The estimate runs the spawn itself, so its revert names every rejection in the order
+          // the contract checks them (symbol taken, cooldown, fee), which is the API's order too.
+          // The fee is read beside it (one batch): the one held must be the one sent.
+          const [fee, prepared] = await Promise.all([
             chain.spawnFee(),
             settled(chain.prepare(chain.spawnCall(owner, body, expected))),
           ]);
-          if (taken) throw writeError("SYMBOL_TAKEN", `symbol ${body.symbol} already exists on the chain`);
-          if (cooldown.readyAt > cooldown.now)
-            throw writeError(
-              "COOLDOWN_ACTIVE",
-              `spawn cooldown active for ${owner} until ${cooldown.readyAt} (Unix time, ${cooldown.readyAt - cooldown.now} s from now)`,
-            );
           if (fee !== expected) {
             this.spawnFee = fee;
             throw new FeeChangedError();
@@ -148,24 +142,17 @@ export class Writes {
     return this.relay(request, "vote", [`vote:${proposalId}:${voter}`], async () => ({
       fee: undefined,
       precheck: async () => {
-        // One round trip for every read (the client batches them); the reads name the precise
-        // rejection, the estimate catches whatever they do not.
-        const [workerId, proposal, voted, prepared] = await Promise.all([
+        // The estimate runs the vote itself, so its revert names every rejection in the order the
+        // contract checks them (closed, not started, already voted, comment, holdings), which is
+        // the API's order too. Only "this proposal is not this token's worker's" is the API's own
+        // rule; a proposal's worker never changes, so it is read once and kept, like a token's.
+        const [workerId, proposalWorker, prepared] = await Promise.all([
           this.workerOf(request.tokenRef),
-          chain.proposal(proposalId),
-          chain.hasVoted(proposalId, voter),
+          this.workerOfProposal(proposalId),
           settled(chain.prepare(chain.voteCall(voter, body))),
         ]);
-        if (proposal === undefined || proposal.workerId !== workerId)
+        if (proposalWorker === undefined || proposalWorker !== workerId)
           throw writeError("PROPOSAL_NOT_FOUND", `no proposal ${proposalId} for the worker of ${request.tokenRef}`);
-        if (proposal.state === "Pending")
-          throw writeError(
-            "VOTING_NOT_STARTED",
-            `voting on proposal ${proposalId} starts at ${proposal.startTime} (Unix time); retry then`,
-          );
-        if (proposal.state !== "Active")
-          throw writeError("PROPOSAL_CLOSED", `proposal ${proposalId} is closed (${proposal.state.toLowerCase()})`);
-        if (voted) throw writeError("ALREADY_VOTED", `${voter} already voted on proposal ${proposalId}`);
         return prepared.unwrap();
       },
     }));
@@ -221,6 +208,17 @@ export class Writes {
     if (workerId === undefined) throw notFound(`No agent token ${tokenRef}`);
     if (this.workerIds.size >= MAX_KNOWN_TOKENS) this.workerIds.clear();
     this.workerIds.set(key, workerId);
+    return workerId;
+  }
+
+  /** The worker a proposal is about (undefined for an unknown id), from the chain; kept (bounded). */
+  private async workerOfProposal(proposalId: bigint): Promise<bigint | undefined> {
+    const known = this.proposalWorkers.get(proposalId);
+    if (known !== undefined) return known;
+    const workerId = await this.options.chain.proposalWorker(proposalId);
+    if (workerId === undefined) return undefined;
+    if (this.proposalWorkers.size >= MAX_KNOWN_TOKENS) this.proposalWorkers.clear();
+    this.proposalWorkers.set(proposalId, workerId);
     return workerId;
   }
 
