@@ -36,6 +36,7 @@ import { apiWriters, directWriters, type Writer } from "./writes/paths.ts";
 import { kindReport, type MeasuredRound, TARGET, targetsTable } from "./writes/report.ts";
 import { type Counts, delta, rpcTable, sum } from "./writes/rpc-count.ts";
 import { traceTables } from "./writes/trace.ts";
+import { addCpu, cpuTable, snapshotCpu } from "./writes/cpu.ts";
 import { type StartedSoFar, type Services, startServices, stopServices, writesReady } from "./writes/services.ts";
 
 const cfg = readConfig();
@@ -72,30 +73,41 @@ async function measureKind(
   writers: Record<PathName, Writer>,
   resyncDirect: () => void,
   visibility: Visibility,
-): Promise<{ rounds: MeasuredRound[]; rpc: Record<PathName, Counts> }> {
+): Promise<{
+  rounds: MeasuredRound[];
+  rpc: Record<PathName, Counts>;
+  cpu: Record<PathName, Map<string, number>>;
+  cpuUntilVisible: Record<PathName, Map<string, number>>;
+}> {
   const rounds: MeasuredRound[] = [];
   const rpc: Record<PathName, Counts> = { direct: new Map(), api: new Map() };
+  const cpu: Record<PathName, Map<string, number>> = { direct: new Map(), api: new Map() };
+  const cpuUntilVisible: Record<PathName, Map<string, number>> = { direct: new Map(), api: new Map() };
+  const pids = { chain: s.chain.service.pid, "ponder (API, indexer)": s.ponder.service.pid };
   for (const step of plan) {
     // The API's relayer sent from the same account since the last direct round.
     if (step.path === "direct") resyncDirect();
     await warmUp(step.warmup, writers[step.path]);
     const before = s.rpc?.snapshot();
+    const cpuBefore = snapshotCpu(pids);
     log(
       `${kind}s, round ${step.round}, ${step.path}: ${step.jobs.length} writes, ${cfg.BENCH_WRITES_CONCURRENCY} in flight`,
     );
     const result = await runRound(step.jobs, cfg.BENCH_WRITES_CONCURRENCY, writers[step.path]);
+    addCpu(cpu[step.path], cpuBefore, snapshotCpu(pids));
     const failed = result.samples.filter((s) => s.key === undefined);
     for (const s of failed.slice(0, 3)) notes.push(`${step.path} ${kind} round ${step.round} failed: ${s.error}`);
     const keys = result.samples.flatMap((s) => (s.key === undefined ? [] : [s.key]));
     // The next round starts once this one is indexed, so no round pays for another's indexing.
     await visibility.waitAll(keys, cfg.BENCH_WRITES_VISIBLE_TIMEOUT_S * 1000);
+    addCpu(cpuUntilVisible[step.path], cpuBefore, snapshotCpu(pids));
     if (before) sum(rpc[step.path], delta(before, s.rpc!.snapshot()));
     log(
       `  ${keys.length} done (${failed.length} failed) in ${(result.wallMs / 1000).toFixed(2)} s: ${((keys.length * 1000) / result.wallMs).toFixed(2)}/s`,
     );
     rounds.push({ ...result, path: step.path, round: step.round });
   }
-  return { rounds, rpc };
+  return { rounds, rpc, cpu, cpuUntilVisible };
 }
 
 async function main(s: Services) {
@@ -164,9 +176,20 @@ async function main(s: Services) {
   );
   for (const report of reports) console.log(`${report.text}\n`);
   console.log(`Targets\n\n${targetsTable(reports)}\n`);
+  const timed = (rounds: MeasuredRound[], path: PathName) =>
+    rounds.filter((r) => r.path === path).reduce((n, r) => n + r.samples.length, 0);
+  const pathCpu = (m: Awaited<ReturnType<typeof measureKind>>, path: PathName) => ({
+    cpu: m.cpu[path],
+    untilVisible: m.cpuUntilVisible[path],
+    writes: timed(m.rounds, path),
+    wallMs: m.rounds.filter((r) => r.path === path).reduce((n, r) => n + r.wallMs, 0),
+  });
+  for (const [kind, m] of [
+    ["spawn", spawnRounds],
+    ["vote", voteRounds],
+  ] as const)
+    console.log(`${cpuTable(kind, pathCpu(m, "api"), pathCpu(m, "direct"))}\n`);
   if (s.rpc) {
-    const timed = (rounds: MeasuredRound[], path: PathName) =>
-      rounds.filter((r) => r.path === path).reduce((n, r) => n + r.samples.length, 0);
     for (const [kind, m] of [
       ["spawn", spawnRounds],
       ["vote", voteRounds],
