@@ -105,8 +105,38 @@ export async function step(
     );
   }
   const receipt = await span("mined", () => op.relayer.mined(writeId, { nudge: journalled.length > 0, sent }));
+  // A set-up write belongs to no intent, so its own row says it is finished (finishSetup).
+  if (kind === "agent_setup") await finishWrite(op, writeId, receipt);
   if (receipt.status !== "success") throw new IntentRejected(`${writeId}: reverted in ${receipt.transactionHash}`);
   return receipt;
+}
+
+/** Marks a write finished with the receipt of its mined transaction. */
+function finishWrite(op: Operator, writeId: string, receipt: TransactionReceipt): Promise<void> {
+  return op.journal.finish(
+    writeId,
+    receipt.status === "success" ? 200 : 409,
+    JSON.stringify({ txHash: receipt.transactionHash, status: receipt.status }),
+  );
+}
+
+/**
+ * Set-up writes (approvals, local funding) that a crash left unfinished: each is broadcast again
+ * and waited for. Their transactions hold nonces: left unsent, every later transaction of the
+ * account would wait behind the gap (a node that mines as it receives refuses them outright). And
+ * an approval mined meanwhile is then seen on the chain, not given a second time. Throws
+ * TxPendingError if one is still not mined; the caller tries again on its next tick.
+ */
+export async function finishSetup(op: Operator): Promise<number> {
+  const open = await op.journal.openWrites("setup:");
+  for (const write of open) {
+    if ((await op.journal.txsOf(write.id)).length === 0) {
+      await op.journal.forget(write.id);
+      continue;
+    }
+    await finishWrite(op, write.id, await op.relayer.mined(write.id, { nudge: true }));
+  }
+  return open.length;
 }
 
 const recordCall =

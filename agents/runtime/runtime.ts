@@ -28,7 +28,7 @@ import {
 } from "../strategy/index.ts";
 import { resolveRoles, type Role } from "./accounts.ts";
 import type { SendingConfig } from "./config.ts";
-import { execute, type IntentSpec, type Operator, step } from "./execute.ts";
+import { execute, finishSetup, type IntentSpec, type Operator, step } from "./execute.ts";
 import type { IntentRow } from "./intents.ts";
 import { openOperator } from "./operator.ts";
 import { World } from "./world.ts";
@@ -140,6 +140,8 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
   });
   const scouts = agents.filter((a) => a.role.tier === "scout");
   const prepared = new Set<string>();
+  /** Agents whose set-up writes left by an earlier run are finished (once per run: see finishSetup). */
+  const setupFinished = new Set<Agent>();
   let ticks = 0;
   let closed = false;
   let failures = 0;
@@ -158,6 +160,11 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
    * decide again until the next tick has read them.
    */
   const finishOpen = async (agent: Agent): Promise<number> => {
+    if (!setupFinished.has(agent)) {
+      const setups = await finishSetup(agent.op);
+      if (setups > 0) info(`agents: ${agent.op.name}: finished ${setups} set-up writes an earlier run left open`);
+      setupFinished.add(agent);
+    }
     const open = await agent.op.intents.pending(agent.op.name, "open");
     if (open.length > 0) info(`agents: ${agent.op.name}: finishing ${open.length} intents an earlier tick left open`);
     await Promise.all(open.map((intent) => run(agent, intent, false)));

@@ -153,9 +153,13 @@ export class Journal {
     await this.sql.query("delete from relayed_write where id = $1", [id]);
   }
 
-  async openWrites(): Promise<WriteRow[]> {
+  /** Writes not finished yet, oldest first; with `idPrefix`, only those whose id starts with it. */
+  async openWrites(idPrefix = ""): Promise<WriteRow[]> {
     return (
-      await this.sql.query<WriteRecord>("select * from relayed_write where state = 'open' order by created_at")
+      await this.sql.query<WriteRecord>(
+        "select * from relayed_write where state = 'open' and starts_with(id, $1) order by created_at",
+        [idPrefix],
+      )
     ).map(toWrite);
   }
 

@@ -187,6 +187,23 @@ it("SIGKILLed mid-tick and restarted, the runtime neither repeats nor loses an a
           assert.ok(recorded.includes(row.id), `${name}: intent ${row.id} is done and recorded on the chain`);
           done++;
         }
+        // Set-up writes (approvals, funding) a kill left open were finished by a later run, so
+        // every journalled nonce reached the chain: a gap would hold every later transaction.
+        const setups = await db.query<{ id: string }>(
+          "select id from relayed_write where state = 'open' and id like 'setup:%'",
+        );
+        assert.deepEqual(setups.rows, [], `${name}: every set-up write finished`);
+        const txs = await db.query<{ hash: `0x${string}`; nonce: number }>(
+          "select hash, nonce::int as nonce from relayer_tx order by nonce desc",
+        );
+        const mined = await Promise.all(
+          txs.rows.map((tx) => client.getTransactionReceipt({ hash: tx.hash }).catch(() => undefined)),
+        );
+        const sender = mined.find((receipt) => receipt !== undefined)?.from;
+        if (sender) {
+          const used = await client.getTransactionCount({ address: sender });
+          assert.ok(txs.rows[0]!.nonce < used, `${name}: journalled nonce ${txs.rows[0]!.nonce} is used (${used})`);
+        }
       } finally {
         await db.close();
       }
