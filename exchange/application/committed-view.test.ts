@@ -128,6 +128,10 @@ describe("CommittedView against the database (property)", () => {
     const replay = CommittedView.of(await loadState(db));
     const holdIds: string[] = [];
     let checks = 0;
+    // What the checks covered: a book and open fee holds at some checkpoint (a random run may
+    // well end with an empty book, every order filled or cancelled).
+    let sawBook = false;
+    let sawOpenFeeHolds = false;
     for (let round = 0; round < 30; round++) {
       // A burst of concurrent commands, so batches hold many units.
       const burst: Promise<unknown>[] = [];
@@ -204,20 +208,17 @@ describe("CommittedView against the database (property)", () => {
       }
       for (const row of await exchange.reconcile())
         assert.ok(row.balanced, `round ${round}: ${row.currency} unbalanced`);
+      sawBook ||=
+        exchange.committed.levels("ALPHA_USDT", true, 1).length +
+          exchange.committed.levels("ALPHA_USDT", false, 1).length >
+        0;
+      sawOpenFeeHolds ||= loaded.openFeeHolds.length > 0;
       checks++;
     }
     assert.equal(checks, 30);
     const usdt = (await exchange.reconcile()).find((row) => row.currency === "USDT")!;
     assert.ok(usdt.burned > 0n, "the run settled fee holds");
-    assert.ok(
-      [...exchange.ledger.holds.keys()].some((key) => key.startsWith("fee:")),
-      "the run left fee holds open",
-    );
-    assert.ok(
-      exchange.committed.levels("ALPHA_USDT", true, 1).length +
-        exchange.committed.levels("ALPHA_USDT", false, 1).length >
-        0,
-      "the run left a book",
-    );
+    assert.ok(sawOpenFeeHolds, "some checkpoint had fee holds open");
+    assert.ok(sawBook, "some checkpoint had a book");
   });
 });
