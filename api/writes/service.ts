@@ -76,8 +76,24 @@ interface Plan {
 /** The spawn fee read in the pre-checks is not the one held: the write starts over with it. */
 class FeeChangedError extends Error {}
 
-/** Tokens (and proposals) whose worker is remembered; past it the memory starts afresh (bounded, never stale). */
-const MAX_KNOWN_TOKENS = 10_000;
+/**
+ * Workers looked up on the chain and kept, since a token's or a proposal's worker never changes.
+ * Unknown ones are not kept (they may exist a moment later); past 10,000 the memory starts afresh
+ * (bounded, never stale).
+ */
+class KnownWorkers<K> {
+  private readonly known = new Map<K, bigint>();
+
+  async get(key: K, read: () => Promise<bigint | undefined>): Promise<bigint | undefined> {
+    const kept = this.known.get(key);
+    if (kept !== undefined) return kept;
+    const workerId = await read();
+    if (workerId === undefined) return undefined;
+    if (this.known.size >= 10_000) this.known.clear();
+    this.known.set(key, workerId);
+    return workerId;
+  }
+}
 
 /** Level a user needs to vote (SPEC.md, Limits). */
 export const MIN_VOTE_LEVEL = 20;
@@ -85,8 +101,9 @@ export const MIN_VOTE_LEVEL = 20;
 export class Writes {
   private readonly options: WritesOptions;
   private readonly inflight = new Map<string, Promise<Answer>>();
-  private readonly workerIds = new Map<string, bigint>();
-  private readonly proposalWorkers = new Map<bigint, bigint>();
+  /** Token (address or NFT id) -> its worker, and proposal -> its worker: fixed on-chain, so kept. */
+  private readonly workerIds = new KnownWorkers<string>();
+  private readonly proposalWorkers = new KnownWorkers<bigint>();
   /** The spawner's fee as last read (every spawn reads it again). */
   private spawnFee: bigint | undefined;
   private readonly locks = new KeyedLock();
@@ -148,7 +165,7 @@ export class Writes {
         // rule; a proposal's worker never changes, so it is read once and kept, like a token's.
         const [workerId, proposalWorker, prepared] = await Promise.all([
           this.workerOf(request.tokenRef),
-          this.workerOfProposal(proposalId),
+          this.proposalWorkers.get(proposalId, () => chain.proposalWorker(proposalId)),
           settled(chain.prepare(chain.voteCall(voter, body))),
         ]);
         if (proposalWorker === undefined || proposalWorker !== workerId)
@@ -202,23 +219,8 @@ export class Writes {
    */
   private async workerOf(tokenRef: string): Promise<bigint> {
     const key = tokenRef.toLowerCase();
-    const known = this.workerIds.get(key);
-    if (known !== undefined) return known;
-    const workerId = await this.options.chain.workerOfToken(key);
+    const workerId = await this.workerIds.get(key, () => this.options.chain.workerOfToken(key));
     if (workerId === undefined) throw notFound(`No agent token ${tokenRef}`);
-    if (this.workerIds.size >= MAX_KNOWN_TOKENS) this.workerIds.clear();
-    this.workerIds.set(key, workerId);
-    return workerId;
-  }
-
-  /** The worker a proposal is about (undefined for an unknown id), from the chain; kept (bounded). */
-  private async workerOfProposal(proposalId: bigint): Promise<bigint | undefined> {
-    const known = this.proposalWorkers.get(proposalId);
-    if (known !== undefined) return known;
-    const workerId = await this.options.chain.proposalWorker(proposalId);
-    if (workerId === undefined) return undefined;
-    if (this.proposalWorkers.size >= MAX_KNOWN_TOKENS) this.proposalWorkers.clear();
-    this.proposalWorkers.set(proposalId, workerId);
     return workerId;
   }
 
