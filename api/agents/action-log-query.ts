@@ -24,7 +24,7 @@ export interface ActionFilter {
 }
 
 /** Timestamps are int4 columns: a bound past that range matches everything or nothing. */
-export const MAX_INT4 = 2_147_483_647;
+const MAX_INT4 = 2_147_483_647;
 
 export const actionColumns = {
   entryId: action.entryId,
@@ -59,12 +59,29 @@ export interface ActionPage {
 
 const NOTHING: ActionPage = { rows: [], total: 0 };
 
-export async function findActions(db: Db, filter: ActionFilter, query: PageQuery): Promise<ActionPage> {
-  const equalities = [
+/** The filter's equality conditions (token, action type, tier); empty when it has none. */
+export function filterEqualities(filter: ActionFilter): Condition[] {
+  return [
     filter.tokenId !== undefined ? eq(action.targetTokenId, filter.tokenId) : undefined,
     filter.actionType !== undefined ? eq(action.actionType, filter.actionType) : undefined,
     filter.sourceTier !== undefined ? eq(action.sourceTier, filter.sourceTier) : undefined,
   ].filter((c) => c !== undefined);
+}
+
+/**
+ * The filter's time window as conditions on the timestamp column; null when no entry can be in
+ * it (a `since` past the int4 column's range). An `until` past that range bounds nothing.
+ */
+export function timeBounds(filter: ActionFilter): Condition[] | null {
+  if (filter.since !== undefined && filter.since > MAX_INT4) return null;
+  return [
+    filter.since !== undefined ? gte(action.timestamp, filter.since) : undefined,
+    filter.until !== undefined && filter.until < MAX_INT4 ? lte(action.timestamp, filter.until) : undefined,
+  ].filter((c) => c !== undefined);
+}
+
+export async function findActions(db: Db, filter: ActionFilter, query: PageQuery): Promise<ActionPage> {
+  const equalities = filterEqualities(filter);
   if (equalities.length === 0) return densePage(db, filter, query);
   const window = await entryWindow(db, filter.since, filter.until);
   if (window === null) return NOTHING;

@@ -1,9 +1,15 @@
-import { and, asc, desc, eq, gt, gte, lte } from "ponder";
+import { and, asc, desc, gt, lte } from "ponder";
 import { action } from "../../indexer/schema.ts";
-import { type ActionFilter, type ActionRow, actionColumns, MAX_INT4 } from "../agents/action-log-query.ts";
+import {
+  type ActionFilter,
+  type ActionRow,
+  actionColumns,
+  filterEqualities,
+  timeBounds,
+} from "../agents/action-log-query.ts";
 import { toActionLogEntry } from "../agents/format.ts";
 import type { ActionLogEntry } from "../agents/routes.ts";
-import type { Condition, Db } from "../db.ts";
+import type { Db } from "../db.ts";
 import { type ChainKey, eventIdOf } from "./event-id.ts";
 import type { FeedEvent, FeedSource } from "./feed-event.ts";
 
@@ -13,9 +19,6 @@ import type { FeedEvent, FeedSource } from "./feed-event.ts";
  */
 
 export type ActionEvent = FeedEvent<ActionLogEntry>;
-
-/** The filters of GET /api/agents/action-logs, without paging. */
-export type ActionStreamFilter = ActionFilter;
 
 export function toActionEvent(row: ActionRow): ActionEvent {
   const key: ChainKey = [Number(row.blockNumber), Number(row.entryId)];
@@ -41,7 +44,7 @@ export function actionSource(db: Db): FeedSource<ActionLogEntry> {
 }
 
 /** The live side of the filters: the same rules as `replayActions` applies in SQL. */
-export function matchesActionFilter(filter: ActionStreamFilter, { data }: ActionEvent): boolean {
+export function matchesActionFilter(filter: ActionFilter, { data }: ActionEvent): boolean {
   return (
     (filter.tokenId === undefined || BigInt(data.targetTokenId) === filter.tokenId) &&
     (filter.actionType === undefined || data.actionType === filter.actionType) &&
@@ -57,20 +60,18 @@ export function matchesActionFilter(filter: ActionStreamFilter, { data }: Action
  */
 export async function replayActions(
   db: Db,
-  filter: ActionStreamFilter,
+  filter: ActionFilter,
   after: ChainKey,
   upTo: ChainKey,
   limit: number,
 ): Promise<ActionEvent[]> {
-  if (filter.since !== undefined && filter.since > MAX_INT4) return [];
-  const conditions: (Condition | undefined)[] = [
+  const time = timeBounds(filter);
+  if (time === null) return [];
+  const conditions = [
     gt(action.entryId, BigInt(after[1])),
     lte(action.entryId, BigInt(upTo[1])),
-    filter.tokenId !== undefined ? eq(action.targetTokenId, filter.tokenId) : undefined,
-    filter.actionType !== undefined ? eq(action.actionType, filter.actionType) : undefined,
-    filter.sourceTier !== undefined ? eq(action.sourceTier, filter.sourceTier) : undefined,
-    filter.since !== undefined ? gte(action.timestamp, filter.since) : undefined,
-    filter.until !== undefined && filter.until < MAX_INT4 ? lte(action.timestamp, filter.until) : undefined,
+    ...filterEqualities(filter),
+    ...time,
   ];
   const rows = await db
     .select(actionColumns)

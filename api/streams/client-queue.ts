@@ -37,10 +37,6 @@ export class ClientQueue<T> {
     return this.overflowed;
   }
 
-  get size(): number {
-    return this.items.length;
-  }
-
   /** Resolves true when a message arrives (or wake() is called), false after `ms` without one. */
   wait(ms: number): Promise<boolean> {
     if (this.items.length > 0 || this.overflowed) return Promise.resolve(true);

@@ -85,6 +85,10 @@ function netEvents(messages: SseMessage[]): SseMessage[] {
 }
 const record = (label: string) =>
   ctx.act.act(ACCOUNTS.queen, ctx.alpha.nftId, "directive", { instruction: label }, "STREAM_TEST");
+/**
+ * Waits until every Ponder has indexed the chain's head: a stream opened after it starts past
+ * what earlier tests recorded (one Ponder may lag the other on the shared chain).
+ */
 async function indexedEverywhere() {
   const head = await ctx.chain.blockNumber();
   await Promise.all(ctx.ponders.map((p) => waitIndexed(p, head)));
@@ -145,18 +149,8 @@ afterAll(async () => {
   if (ctx.runDir) await removeRunDir(ctx.runDir);
 });
 
-/**
- * Waits until every Ponder has indexed the chain's head: a stream opened after it starts past
- * what earlier tests recorded (one Ponder may lag the other on the shared chain).
- */
-async function allIndexed(): Promise<void> {
-  const head = await ctx.chain.blockNumber();
-  await Promise.all(ctx.ponders.map((ponder) => waitIndexed(ponder, head)));
-}
-
 describe("GET /api/agents/action-logs/stream", () => {
   streamTest("entries recorded on chain arrive in order, with ids, shaped as the REST list shows them", async () => {
-    await allIndexed();
     const streams = await Promise.all(ctx.ponders.map((p) => stream(p, "/api/agents/action-logs/stream")));
     for (const label of ["one", "two", "three"]) await record(label);
     for (const [i, s] of streams.entries()) {
@@ -211,7 +205,6 @@ describe("GET /api/agents/action-logs/stream", () => {
 
 describe("GET /api/launchpad/stream", () => {
   streamTest("shows a spawn as the token detail describes it, and a swap in its pool", async () => {
-    await allIndexed();
     const spawns = await Promise.all(ctx.ponders.map((p) => stream(p, "/api/launchpad/stream?types=spawn")));
     const all = await Promise.all(ctx.ponders.map((p) => stream(p, "/api/launchpad/stream")));
     const spawned = await ctx.act.spawn(13, "STRM", 0);
@@ -251,7 +244,6 @@ describe("GET /api/launchpad/stream", () => {
 
 describe("a reorg", () => {
   streamTest("retracts the action and the spawn it withdrew, then streams the new branch", async () => {
-    await allIndexed();
     const actions = await Promise.all(ctx.ponders.map((p) => stream(p, "/api/agents/action-logs/stream")));
     const launchpad = await Promise.all(ctx.ponders.map((p) => stream(p, "/api/launchpad/stream")));
     const snapshot = await ctx.chain.rpc<string>("evm_snapshot");
