@@ -1,35 +1,26 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import type { TransactionReceipt } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Journal, openSql, type Relayer, type Sql, TxPendingError } from "../../api/relayer/index.ts";
+import { type Journal, type Relayer, TxPendingError, type WriteKind } from "../../api/relayer/index.ts";
+import { openTestJournal } from "../../test/support/api/journal.ts";
 import { finishSetup, type Operator } from "./execute.ts";
 
-let dir: string;
-let sql: Sql;
 let journal: Journal;
+let close: () => Promise<void>;
 
 beforeAll(async () => {
-  dir = await mkdtemp(join(tmpdir(), "execute-test-"));
-  sql = await openSql({ dataDir: dir, schema: "execute_test", timeoutMs: 10_000 });
-  journal = new Journal(sql);
-  await journal.migrate();
+  ({ journal, close } = await openTestJournal("execute-test"));
 });
-afterAll(async () => {
-  await sql.close();
-  await rm(dir, { recursive: true, force: true });
-});
+afterAll(() => close());
 
 const HASH = `0x${"ab".repeat(32)}` as const;
 /** Journalled one after another: openWrites() returns them in this order. */
 let clock = Date.now();
 
-async function journalled(id: string, nonce: number | undefined) {
+async function journalled(id: string, nonce: number | undefined, kind: WriteKind = "agent_setup") {
   const write = {
     id,
     userId: "worker",
-    kind: "agent_setup" as const,
+    kind,
     idempotencyKey: null,
     requestHash: "",
     feeHeld: false,
@@ -61,7 +52,7 @@ describe("finishSetup", () => {
     await journalled("setup:approve:a:p:1", 7);
     await journalled("setup:fund:b:2", 8);
     await journalled("setup:approve:c:p:3", undefined);
-    await journalled("worker:5:w1:0:swap", 9);
+    await journalled("worker:5:w1:0:swap", 9, "agent_swap");
     const { op, calls } = operator({});
 
     expect(await finishSetup(op)).toBe(3);
@@ -82,6 +73,6 @@ describe("finishSetup", () => {
     const { op } = operator({ "setup:approve:d:p:4": "pending" });
     await expect(finishSetup(op)).rejects.toBeInstanceOf(TxPendingError);
     expect(await journal.byId("setup:approve:d:p:4")).toMatchObject({ state: "open" });
-    expect((await journal.openWrites("setup:")).map((w) => w.id)).toEqual(["setup:approve:d:p:4"]);
+    expect((await journal.openWrites("agent_setup")).map((w) => w.id)).toEqual(["setup:approve:d:p:4"]);
   });
 });

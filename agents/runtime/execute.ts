@@ -67,8 +67,8 @@ export class IntentRejected extends Error {
 /**
  * Sends (once) and waits for one step of an intent; returns its receipt. `fresh`: the intent was
  * recorded by this process in this tick, so nothing of it can be in the journal yet and the
- * lookups are skipped (one statement, the write with its transaction, is all a step writes then). The
- * intent's own state, not the write row's, says whether it is finished.
+ * lookup of its transactions is skipped (one statement, the write with its transaction, is all a
+ * step writes then). The intent's own state, not the write row's, says whether it is finished.
  */
 export async function step(
   op: Operator,
@@ -78,8 +78,7 @@ export async function step(
   { privately = false, value = 0n, fresh = false }: { privately?: boolean; value?: bigint; fresh?: boolean } = {},
 ): Promise<TransactionReceipt> {
   if (privately) op.relayer.sendPrivately(writeId);
-  const existing = fresh ? undefined : await op.journal.byId(writeId);
-  const journalled = existing ? await op.journal.txsOf(writeId) : [];
+  const journalled = fresh ? [] : await op.journal.txsOf(writeId);
   let sent: TxRow | undefined;
   if (journalled.length === 0) {
     const write: NewWrite = {
@@ -97,11 +96,11 @@ export async function step(
         throw new IntentRejected(`${writeId}: ${revertName(error)}`);
       },
     );
-    // A write not journalled yet is journalled with its transaction, just before the broadcast:
-    // one database round trip (nothing needs it journalled earlier: unsent, it is simply redone).
-    const newWrite = existing ? undefined : write;
+    // The write is journalled with its transaction, just before the broadcast: one database round
+    // trip (nothing needs it journalled earlier: unsent, it is simply redone). A row an earlier
+    // run left without a transaction stays as it is (Journal.addTx).
     sent = await span("send", () =>
-      op.relayer.send(writeId, { to, data, value, gas: (gas * 12n) / 10n }, { newWrite }),
+      op.relayer.send(writeId, { to, data, value, gas: (gas * 12n) / 10n }, { newWrite: write }),
     );
   }
   const receipt = await span("mined", () => op.relayer.mined(writeId, { nudge: journalled.length > 0, sent }));
@@ -128,7 +127,7 @@ function finishWrite(op: Operator, writeId: string, receipt: TransactionReceipt)
  * TxPendingError if one is still not mined; the caller tries again on its next tick.
  */
 export async function finishSetup(op: Operator): Promise<number> {
-  const open = await op.journal.openWrites("setup:");
+  const open = await op.journal.openWrites("agent_setup");
   for (const write of open) {
     if ((await op.journal.txsOf(write.id)).length === 0) {
       await op.journal.forget(write.id);

@@ -221,18 +221,19 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
 
   /** Without batching: each decided trade is journalled now and sent this tick. */
   const tradeNow = async (agent: Agent, tick: number, token: TokenView, worker: WorkerView, decided: Intent[]) => {
-    const rows: IntentRow[] = [];
-    for (const [i, intent] of decided.entries()) {
-      const row = await agent.op.intents.add({
-        id: `${agent.op.name}:${tick}:w${worker.id}:${i}`,
-        agent: agent.op.name,
-        tick,
-        spec: JSON.stringify(tradeSpec(intent, token, worker)),
-        state: "open",
-      });
-      if (row) rows.push(row);
-    }
-    return rows;
+    // Added together: one statement (IntentLog.add), as record() does.
+    const rows = await Promise.all(
+      decided.map((intent, i) =>
+        agent.op.intents.add({
+          id: `${agent.op.name}:${tick}:w${worker.id}:${i}`,
+          agent: agent.op.name,
+          tick,
+          spec: JSON.stringify(tradeSpec(intent, token, worker)),
+          state: "open",
+        }),
+      ),
+    );
+    return rows.filter((row) => row !== undefined);
   };
 
   /**
@@ -249,15 +250,18 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
     inventory: Awaited<ReturnType<typeof inventoryOf>>,
   ): Promise<IntentRow | undefined> => {
     const window = Math.floor(tick / config.batchWindowTicks);
-    for (const [i, intent] of decided.entries())
-      await agent.op.intents.add({
-        id: `${agent.op.name}:${tick}:w${worker.id}:${i}`,
-        agent: agent.op.name,
-        tick,
-        spec: JSON.stringify(tradeSpec(intent, token, worker)),
-        state: "batched",
-        batchWindow: window,
-      });
+    await Promise.all(
+      decided.map((intent, i) =>
+        agent.op.intents.add({
+          id: `${agent.op.name}:${tick}:w${worker.id}:${i}`,
+          agent: agent.op.name,
+          tick,
+          spec: JSON.stringify(tradeSpec(intent, token, worker)),
+          state: "batched",
+          batchWindow: window,
+        }),
+      ),
+    );
     const earlier = (await agent.op.intents.pending(agent.op.name, "batched")).filter(
       (r) => r.batchWindow! < window && (JSON.parse(r.spec) as { workerId: string }).workerId === worker.id.toString(),
     );

@@ -153,12 +153,12 @@ export class Journal {
     await this.sql.query("delete from relayed_write where id = $1", [id]);
   }
 
-  /** Writes not finished yet, oldest first; with `idPrefix`, only those whose id starts with it. */
-  async openWrites(idPrefix = ""): Promise<WriteRow[]> {
+  /** Writes not finished yet, oldest first; with `kind`, only those of that kind. */
+  async openWrites(kind?: WriteKind): Promise<WriteRow[]> {
     return (
       await this.sql.query<WriteRecord>(
-        "select * from relayed_write where state = 'open' and starts_with(id, $1) order by created_at",
-        [idPrefix],
+        "select * from relayed_write where state = 'open' and ($1::text is null or kind = $1) order by created_at",
+        [kind ?? null],
       )
     ).map(toWrite);
   }
