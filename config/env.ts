@@ -216,6 +216,8 @@ const booleanText = z
   .transform((value) => value === "true");
 
 /** The WebSocket streams (`/ws`) of the exchange and of `npm run gateway`. */
+const natsUrl = z.string().regex(/^(nats|tls):\/\/\S+$/, "must be a nats:// or tls:// URL");
+
 export const streamEnv = z.object({
   /** Open WebSocket connections per client IP. */
   WS_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(50),
@@ -234,17 +236,14 @@ export const streamEnv = z.object({
   /** Most ms a stream event waits to share one write per client with the events after it. */
   WS_FLUSH_MS: z.coerce.number().int().min(0).max(1_000).default(5),
   /** NATS server: the exchange publishes every stream there, for `npm run gateway` processes. Unset: one process, no NATS. */
-  NATS_URL: z
-    .string()
-    .regex(/^(nats|tls):\/\/\S+$/, "must be a nats:// or tls:// URL")
-    .optional(),
+  NATS_URL: natsUrl.optional(),
 });
 
 export type StreamEnv = z.infer<typeof streamEnv>;
 
 /** `npm run gateway`: a WebSocket gateway serving the exchange's streams from NATS. */
 export const gatewayEnv = streamEnv.extend({
-  NATS_URL: z.string().regex(/^(nats|tls):\/\/\S+$/, "must be a nats:// or tls:// URL"),
+  NATS_URL: natsUrl,
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
   GATEWAY_HOST: z.string().min(1).default("127.0.0.1"),
   /** Origin (ws:// or wss://) clients reach this gateway at behind a proxy: what a LOGIN signs. */

@@ -1,4 +1,4 @@
-import { tickerKey, tickerView } from "../marketdata/ticker.ts";
+import { tickerKey, tickerSecond, tickerView } from "../marketdata/ticker.ts";
 import { z } from "zod";
 import { integerParam, invalidParam, OpenAPIHono } from "../../../lib/http/index.ts";
 import { formatAmount, formatPrice } from "../../core/money/index.ts";
@@ -166,10 +166,11 @@ export function publicApi(deps: PublicDeps) {
       const code = pair.row.code;
       // The ticker is stamped in whole seconds: within one second, and until the book or the deals
       // change, the answer is the same, so it is built once.
-      const key = tickerKey(marketData, exchange.bookVersion(code), pair);
+      const second = tickerSecond(marketData);
+      const key = tickerKey(marketData, exchange.bookVersion(code), pair, second);
       let cached = tickerCache.get(code);
       if (cached?.key !== key) {
-        const body = JSON.stringify(tickerView(marketData, pair));
+        const body = JSON.stringify(tickerView(marketData, pair, second));
         cached = { key, body };
         tickerCache.set(code, cached);
       }

@@ -17,13 +17,14 @@ export function price24hAgo(stats: WindowStats): number | null {
  * seconds; decimals are exact JSON numbers. `key` changes whenever the body may: within one
  * second, and until the book or the deals change, the ticker is the same.
  */
-export function tickerKey(marketData: MarketData, bookVersion: number, pair: Pair): string {
-  const second = Math.floor(marketData.now() / 1_000_000);
+export function tickerKey(marketData: MarketData, bookVersion: number, pair: Pair, second: number): string {
   return `${bookVersion}:${marketData.dealsVersion(pair.row.code)}:${second}`;
 }
 
-export function tickerView(marketData: MarketData, pair: Pair) {
-  const second = Math.floor(marketData.now() / 1_000_000);
+/** The whole second a ticker is stamped with: read once for a key and its body, so they agree. */
+export const tickerSecond = (marketData: MarketData) => Math.floor(marketData.now() / 1_000_000);
+
+export function tickerView(marketData: MarketData, pair: Pair, second = tickerSecond(marketData)) {
   const { stats, bestBid, bestAsk } = marketData.snapshot(pair);
   const last = stats.last?.priceTicks ?? null;
   const before = price24hAgo(stats);

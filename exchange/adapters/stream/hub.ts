@@ -18,6 +18,9 @@ export interface Subscriber {
 /** A stream's name on the wire: a user's own stream (`user:<id>` inside) is `user` to its client. */
 export const wireName = (stream: string) => (stream.startsWith("user:") ? "user" : stream);
 
+/** An event as sent: `{"stream","data"}` under the stream's wire name. */
+export const envelopeText = (stream: string, data: unknown) => JSON.stringify({ stream: wireName(stream), data });
+
 export interface HubOptions {
   /** Encodes one serialised envelope as sent (a WebSocket text frame); UTF-8 bytes by default. */
   readonly encode?: (text: string) => Buffer;
@@ -65,17 +68,6 @@ export class Hub {
     }
   }
 
-  /** Every subscriber of every stream (a gateway closes them all when NATS drops). */
-  *subscribers(): Iterable<Subscriber> {
-    const seen = new Set<Subscriber>();
-    for (const set of this.byStream.values())
-      for (const subscriber of set) {
-        if (seen.has(subscriber)) continue;
-        seen.add(subscriber);
-        yield subscriber;
-      }
-  }
-
   /** Whether anyone listens: the feed skips building what nobody would receive. */
   has(stream: string): boolean {
     return this.byStream.has(stream);
@@ -83,7 +75,7 @@ export class Hub {
 
   /** Sends `data` on `stream` as `{"stream","data"}`, under the stream's wire name. */
   publish(stream: string, data: unknown): void {
-    if (this.byStream.has(stream)) this.publishText(stream, JSON.stringify({ stream: wireName(stream), data }));
+    if (this.byStream.has(stream)) this.publishText(stream, envelopeText(stream, data));
   }
 
   /** Queues an already serialised envelope for the next flush (a gateway relays NATS messages as they are). */

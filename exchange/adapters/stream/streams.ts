@@ -1,6 +1,6 @@
 import type { Exchange } from "../../application/index.ts";
 import type { MarketData } from "../marketdata/market-data.ts";
-import { Hub, wireName } from "./hub.ts";
+import { envelopeText, Hub } from "./hub.ts";
 import { type Envelope, MarketFeed } from "./market-feed.ts";
 import { TickerFeed } from "./tickers.ts";
 import { wsFrame } from "./ws-server.ts";
@@ -37,7 +37,7 @@ export function startExchangeStreams(
   const publish = (envelopes: readonly Envelope[]) => {
     for (const { stream, data } of envelopes) {
       if (!wanted(stream)) continue;
-      const text = JSON.stringify({ stream: wireName(stream), data });
+      const text = envelopeText(stream, data);
       hub.publishText(stream, text);
       for (const sink of sinks) sink(stream, text);
     }

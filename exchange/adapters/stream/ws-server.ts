@@ -179,15 +179,16 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
       );
       return;
     }
-    // A handshake ws refuses never reaches open(): the socket's end gives the place back (release is idempotent).
+    // The raw socket's end gives the place back, whether the handshake was refused or the
+    // connection opened and later closed.
     socket.once("close", slot.release);
     wss.handleUpgrade(request, socket, head, (ws) => {
       const origin = options.publicUrl?.replace(/^http/, "ws") ?? `ws://${request.headers.host ?? "localhost"}`;
-      open(new Connection(ws, `${origin}${request.url ?? path}`, ip, limits, () => slowConsumers++), slot.release);
+      open(new Connection(ws, `${origin}${request.url ?? path}`, ip, limits, () => slowConsumers++));
     });
   };
 
-  const open = (connection: Connection, release: () => void) => {
+  const open = (connection: Connection) => {
     connections.add(connection);
     const { socket } = connection;
     socket.on("pong", () => {
@@ -213,7 +214,6 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
     socket.on("close", () => {
       connection.closed = true;
       connections.delete(connection);
-      release();
       for (const stream of connection.streams) hub.unsubscribe(stream, connection);
       if (connection.userId !== undefined) hub.unsubscribe(userStream(connection.userId), connection);
     });
