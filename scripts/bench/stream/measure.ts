@@ -1,6 +1,6 @@
 import type { ClientPool } from "./clients.ts";
 import type { OrderFlow } from "./orders.ts";
-import { cpuSeconds, machineBusySeconds, rssBytes } from "./services.ts";
+import { cpuSeconds, machineBusySeconds, rssBytes } from "../proc.ts";
 
 /**
  * One measured run: N clients connect and subscribe (memory sampled before and after, at rest),

@@ -1,6 +1,6 @@
-import { readFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { fixed, table } from "../indexer/table.ts";
+import { cpuSeconds, machineBusySeconds } from "../proc.ts";
 
 /**
  * CPU time per write, by process: where a round's work goes. The chain (Hardhat mines each
@@ -9,35 +9,26 @@ import { fixed, table } from "../indexer/table.ts";
  * Read from /proc (Linux); elsewhere every figure is missing and the table says so.
  */
 
-const TICKS_PER_SECOND = 100;
-
-/** User plus system CPU of a process (all its threads), in ms; undefined when it cannot be read. */
-export function cpuMs(pid: number | undefined): number | undefined {
+/** CPU ms of a process (all its threads), or undefined when it cannot be read. */
+function cpuMs(pid: number | undefined): number | undefined {
   if (pid === undefined) return undefined;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    // The command name may hold spaces: fields are counted after its closing parenthesis.
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+    return cpuSeconds(pid) * 1000;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Busy CPU ms of the whole machine (every process, PostgreSQL included), summed over cores. */
+function machineBusyMs(): number | undefined {
+  try {
+    return machineBusySeconds() * 1000;
   } catch {
     return undefined;
   }
 }
 
 export type CpuSnapshot = Record<string, number | undefined>;
-
-/** Busy CPU of the whole machine (every process, PostgreSQL included), in ms summed over cores. */
-function machineBusyMs(): number | undefined {
-  try {
-    const [cpu] = readFileSync("/proc/stat", "utf8").split("\n");
-    const ticks = cpu!.split(/\s+/).slice(1).map(Number);
-    // user nice system idle iowait irq softirq steal: everything but idle and iowait is busy.
-    const busy = ticks.reduce((a, b) => a + b, 0) - ticks[3]! - ticks[4]!;
-    return (busy * 1000) / TICKS_PER_SECOND;
-  } catch {
-    return undefined;
-  }
-}
 
 export function snapshotCpu(pids: Record<string, number | undefined>): CpuSnapshot {
   const self = process.cpuUsage();
