@@ -112,7 +112,6 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     timestampMaxFutureMs: env.SIGNATURE_MAX_FUTURE_MS,
     requireTimestamp: env.REQUIRE_SIGNATURE_TIMESTAMP,
     replay,
-    depth: (code, limit) => streams.feed.snapshot(code, limit),
   });
   // Listening only once a client with a correct clock can pass the start rule: start-up usually
   // takes longer than SIGNATURE_MAX_FUTURE_MS anyway, so this rarely waits.

@@ -1,4 +1,4 @@
-import { type DepthSnapshot, depthApi } from "./depth.ts";
+import { depthApi } from "./depth.ts";
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
@@ -71,8 +71,6 @@ export interface ExchangeAppOptions {
   /** Clock of the rate limiters (tests). */
   readonly rateLimitClock?: () => number;
   readonly log?: ErrorMappingOptions["log"];
-  /** The book snapshot behind GET /api/depth (the streams' update ids); the route is absent without it. */
-  readonly depth?: DepthSnapshot;
 }
 
 /** SPEC.md: "<AssemblyName> v<MAJOR>.<MINOR>.<BUILD>.<REVISION>", the running version. */
@@ -215,7 +213,7 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
   app.route("/api", walletApi(exchange));
   const summary = marketSummary({ exchange, marketData, nowMs: now });
   app.route("/", publicApi({ exchange, marketData, caller, nowMs: now, summary }));
-  if (options.depth) app.route("/api", depthApi(exchange, options.depth));
+  app.route("/api", depthApi(exchange));
   app.route("/api/marketdata/getaggregator", aggregatorApi({ exchange, marketData, summary, nowMs: now }));
 
   // Only a wrong service secret counts against the caller here, not the verdicts on the

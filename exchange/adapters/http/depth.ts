@@ -1,7 +1,8 @@
 import { z } from "zod";
-import { integerParam, OpenAPIHono } from "../../../lib/http/index.ts";
+import { OpenAPIHono } from "../../../lib/http/index.ts";
 import type { Exchange } from "../../application/index.ts";
-import { pairCode } from "./schemas.ts";
+import { formatAmount, formatPrice } from "../../core/money/index.ts";
+import { pairQuery, positiveInt, unknownPair } from "./schemas.ts";
 import { serve } from "./serve.ts";
 
 /**
@@ -10,19 +11,10 @@ import { serve } from "./serve.ts";
  * are `[price, amount]` exact decimal strings, best first.
  */
 
-export type DepthSnapshot = (
-  pairCode: string,
-  limit: number,
-) => {
-  lastUpdateId: number;
-  bids: (readonly [string, string])[];
-  asks: (readonly [string, string])[];
-};
-
 const MAX_LEVELS = 1000;
 const level = z.tuple([z.string(), z.string()]).meta({ example: ["2000.5", "1.25"] });
 
-export function depthApi(exchange: Exchange, snapshot: DepthSnapshot) {
+export function depthApi(exchange: Exchange) {
   const app = new OpenAPIHono();
   serve(
     app,
@@ -37,22 +29,18 @@ export function depthApi(exchange: Exchange, snapshot: DepthSnapshot) {
         "`u` of the last @depth event this snapshot includes: drop buffered events with u <= lastUpdateId, apply the first with " +
         "U <= lastUpdateId + 1 <= u, then each next event must have U = previous u + 1 (else fetch a new snapshot).",
       access: "public",
-      query: z.object({
-        currencyPairCode: pairCode.meta({ description: "Pair code <base>_<target>", example: "ALPHA_USDT" }),
-        limit: integerParam(1, MAX_LEVELS, {
-          notInteger: "must be an integer",
-          tooSmall: "must be at least 1",
-          tooLarge: `must be at most ${MAX_LEVELS}`,
-        })
-          .default(100)
-          .meta({ default: 100, description: `Levels per side (1..${MAX_LEVELS})` }),
-      }),
+      query: pairQuery.extend({ limit: positiveInt(MAX_LEVELS, 100, `Levels per side (1..${MAX_LEVELS})`) }),
       response: z.object({ lastUpdateId: z.number().int(), bids: z.array(level), asks: z.array(level) }),
-      errors: [{ status: 400, code: "UNKNOWN_PAIR", when: "currencyPairCode is not a trading pair" }],
+      errors: [unknownPair],
     },
     ({ query, c }) => {
-      const pair = exchange.reference.pair(query.currencyPairCode);
-      return c.json(snapshot(pair.row.code, query.limit));
+      const { row, spec } = exchange.reference.pair(query.currencyPairCode);
+      const view = exchange.committed;
+      const side = (isBid: boolean) =>
+        view
+          .levels(row.code, isBid, query.limit)
+          .map((l) => [formatPrice(l.priceTicks, spec), formatAmount(l.lots, spec)] as const);
+      return c.json({ lastUpdateId: view.updateId(row.code), bids: side(true), asks: side(false) });
     },
   );
   return app;

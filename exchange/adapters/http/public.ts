@@ -1,13 +1,13 @@
 import { tickerKey, tickerSecond, tickerView } from "../marketdata/ticker.ts";
 import { z } from "zod";
-import { integerParam, invalidParam, OpenAPIHono } from "../../../lib/http/index.ts";
+import { invalidParam, OpenAPIHono } from "../../../lib/http/index.ts";
 import { formatAmount, formatPrice } from "../../core/money/index.ts";
 import { decimalJson } from "../../core/money/json.ts";
 import { bucketCount, INTERVALS } from "../../core/candles/index.ts";
 import { tickLotText, type MarketData } from "../marketdata/market-data.ts";
 import type { Exchange, Pair } from "../../application/index.ts";
 import { ALIAS_BASE, aliasedServer, API_BASE } from "./alias.ts";
-import { pairCode } from "./schemas.ts";
+import { pairQuery, positiveInt, unknownPair } from "./schemas.ts";
 import { summaryRoute, type MarketSummary } from "./summary.ts";
 import { isoFromMicros } from "./time.ts";
 import { commissionView } from "./views.ts";
@@ -39,18 +39,6 @@ const isoUtc = z
     return ms * 1000 + Number(fraction.padEnd(6, "0"));
   })
   .meta({ format: "date-time", example: "2026-04-29T12:00:00" });
-
-const pairQuery = z.object({
-  currencyPairCode: pairCode.meta({ description: "Pair code <base>_<target>", example: "ALPHA_USDT" }),
-});
-const positiveInt = (max: number, fallback: number, name: string) =>
-  integerParam(1, max, {
-    notInteger: "must be an integer",
-    tooSmall: "must be at least 1",
-    tooLarge: `must be at most ${max}`,
-  })
-    .default(fallback)
-    .meta({ default: fallback, description: name });
 
 const dealsQuery = pairQuery.extend({
   sinceDate: isoUtc.optional().meta({ description: "Inclusive lower bound on dealDateUtc (ISO 8601 UTC, no offset)" }),
@@ -124,8 +112,6 @@ export const commissionSchema = z.object({
   commissionType: z.object({ code: z.string(), value: z.string(), valueKey: z.string() }),
   hashCode: z.string(),
 });
-
-const unknownPair = { status: 400, code: "UNKNOWN_PAIR", when: "currencyPairCode is not a trading pair" } as const;
 
 export interface PublicDeps {
   readonly exchange: Exchange;

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { decimalTextParam, pageNumberQuery } from "../../../lib/http/index.ts";
+import { decimalTextParam, integerParam, pageNumberQuery } from "../../../lib/http/index.ts";
 import { JsonNumber } from "../../core/money/json.ts";
 
 // Request schemas of the trading and wallet API. Decimals arrive as JSON numbers (kept as their
@@ -84,3 +84,24 @@ export const jsonInteger = (min: number, max: number) =>
     .transform((value) => Number(value.text))
     .pipe(z.number().int("must be an integer").min(min).max(max))
     .meta({ type: "integer", minimum: min, maximum: max });
+
+/** `?currencyPairCode=` of the public market-data routes. */
+export const pairQuery = z.object({
+  currencyPairCode: pairCode.meta({ description: "Pair code <base>_<target>", example: "ALPHA_USDT" }),
+});
+
+/** A positive integer query parameter up to `max`, `fallback` when absent. */
+export const positiveInt = (max: number, fallback: number, name: string) =>
+  integerParam(1, max, {
+    notInteger: "must be an integer",
+    tooSmall: "must be at least 1",
+    tooLarge: `must be at most ${max}`,
+  })
+    .default(fallback)
+    .meta({ default: fallback, description: name });
+
+export const unknownPair = {
+  status: 400,
+  code: "UNKNOWN_PAIR",
+  when: "currencyPairCode is not a trading pair",
+} as const;

@@ -118,15 +118,6 @@ export class MarketFeed {
     };
   }
 
-  /** A snapshot of the committed book with the update id it is at (GET /api/depth). */
-  snapshot(code: string, limit: number) {
-    const view = this.exchange.committed;
-    const spec = this.exchange.reference.pair(code).spec;
-    const side = (isBid: boolean): Level[] =>
-      view.levels(code, isBid, limit).map((l) => [formatPrice(l.priceTicks, spec), formatAmount(l.lots, spec)]);
-    return { lastUpdateId: view.updateId(code), bids: side(true), asks: side(false) };
-  }
-
   private userEvents(unit: WriteUnit, nowMs: number, wanted: (stream: string) => boolean): Envelope[] {
     const out: Envelope[] = [];
     const orders = new Map<string, OrderRow>();
