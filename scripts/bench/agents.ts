@@ -6,7 +6,8 @@
  * 1. A Hardhat node on a free port, the ecosystem deployed and seeded, Ponder on PGlite polling
  *    the chain every BENCH_AGENTS_POLL_MS (1000, the indexer's default), all in a temp dir.
  * 2. Rounds alternate direct, runtime, direct, runtime (BENCH_AGENTS_ROUNDS pairs), each of
- *    BENCH_AGENTS_ACTIONS flags with BENCH_AGENTS_CONCURRENCY in flight:
+ *    BENCH_AGENTS_ACTIONS flags with BENCH_AGENTS_CONCURRENCY in flight, each once the indexer
+ *    has caught up with the round before:
  *    - direct: scout #2's key (Hardhat account #12), `record` signed here with consecutive nonces,
  *      gas estimated per call, sent raw, receipts polled every 50 ms: the least a script can do;
  *    - runtime: scout #1 (account #11) through the runtime's own path (agents/runtime): each flag an
@@ -222,10 +223,16 @@ try {
   await directRound(0, CONCURRENCY);
   await runtimeRound(0, CONCURRENCY);
   const rows: { path: string; round: number; seconds: number; perSecond: number }[] = [];
+  // Each round starts once the indexer has caught up with the one before (about 15 s for 200
+  // actions on PGlite): back to back, each round would pay for the previous one's indexing, and
+  // the first direct round, after only the warm-up, for almost none.
+  const quiet = async () => waitIndexed(ponder!, await chain.blockNumber(), 300_000);
   for (let round = 1; round <= ROUNDS; round++) {
+    await quiet();
     const d = await directRound(round);
     rows.push({ path: "direct", round, seconds: d, perSecond: ACTIONS / d });
     log(`direct round ${round}: ${(ACTIONS / d).toFixed(1)} actions/s`);
+    await quiet();
     const r = await runtimeRound(round);
     rows.push({ path: "runtime", round, seconds: r, perSecond: ACTIONS / r });
     log(`runtime round ${round}: ${(ACTIONS / r).toFixed(1)} actions/s`);

@@ -88,21 +88,38 @@ export async function createUsers(s: Services, jobs: readonly Job[]): Promise<vo
   );
 }
 
-/** Account 4 (the demo's ALPHA buyer) gives `amount` whole ALPHA to each address; automine mines each at once. */
+/** Transfers per block while giving ALPHA (a new holder and its votes cost about 150k gas; far under the node's block gas limit). */
+const TRANSFERS_PER_BLOCK = 200;
+
+/**
+ * Account 4 (the demo's ALPHA buyer) gives `amount` whole ALPHA to each address, TRANSFERS_PER_BLOCK
+ * to a block (automine off while they are sent): a long run gives thousands, and the indexer's
+ * live sync takes blocks one at a time, so one block each would keep it busy for minutes.
+ */
 export async function giveAlpha(s: Services, addresses: readonly Address[], amount: string): Promise<void> {
   const [, , , , holder] = await s.viem.getWalletClients();
-  let last: `0x${string}` | undefined;
-  for (const to of addresses)
-    last = await holder.writeContract({
-      address: s.alpha,
-      abi: erc20Abi,
-      functionName: "transfer",
-      args: [to, parseEther(amount)],
-    });
-  if (last) {
-    const client = await s.viem.getPublicClient();
-    const receipt = await client.waitForTransactionReceipt({ hash: last });
-    if (receipt.status !== "success") throw new Error("an ALPHA transfer to a voter reverted");
+  const client = await s.viem.getPublicClient();
+  const test = await s.viem.getTestClient();
+  for (let first = 0; first < addresses.length; first += TRANSFERS_PER_BLOCK) {
+    const hashes: `0x${string}`[] = [];
+    await test.setAutomine(false);
+    try {
+      for (const to of addresses.slice(first, first + TRANSFERS_PER_BLOCK))
+        hashes.push(
+          await holder.writeContract({
+            address: s.alpha,
+            abi: erc20Abi,
+            functionName: "transfer",
+            args: [to, parseEther(amount)],
+            gas: 300_000n,
+          }),
+        );
+      await test.mine({ blocks: 1 });
+    } finally {
+      await test.setAutomine(true);
+    }
+    const receipts = await Promise.all(hashes.map((hash) => client.getTransactionReceipt({ hash })));
+    if (receipts.some((r) => r.status !== "success")) throw new Error("an ALPHA transfer to a voter reverted");
   }
 }
 
