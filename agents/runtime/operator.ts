@@ -32,11 +32,13 @@ export async function openOperator(config: OperatorConfig): Promise<{ op: Operat
     dataDir: join(config.dataDir, config.name),
     schema: config.databaseUrl ? `${config.schema}_${config.name.replace(/-/g, "_")}` : config.schema,
     timeoutMs: config.dbTimeoutMs,
+    migrate: async (db) => {
+      await new Journal(db).migrate();
+      await new IntentLog(db).migrate();
+    },
   });
   const journal = new Journal(sql);
-  await journal.migrate();
   const intents = new IntentLog(sql);
-  await intents.migrate();
   if ((await journal.bindChain(config.genesisHash)) === "changed") {
     config.log(`agents: ${config.name}: the chain is new; forgetting the journal of the old one`);
     await journal.clear();

@@ -2,6 +2,10 @@ import { mkdir } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
 import { withDeadline } from "../../lib/deadline.ts";
 import pg from "pg";
+import { dataDirVersion, upgradeLegacyJournal } from "./pglite-upgrade.ts";
+import type { Sql } from "./sql-types.ts";
+
+export type { Sql } from "./sql-types.ts";
 
 /**
  * The relayer's own small database: embedded PGlite in a directory of its own (never Ponder's
@@ -9,16 +13,18 @@ import pg from "pg";
  * PostgreSQL server of DATABASE_URL. Every statement has a deadline: a database that stops
  * answering fails the write with 503 instead of hanging it.
  */
-export interface Sql {
-  query<R>(text: string, params?: readonly unknown[]): Promise<R[]>;
-  close(): Promise<void>;
-}
 
 export interface OpenSqlOptions {
   readonly databaseUrl?: string;
   readonly dataDir: string;
   readonly schema: string;
   readonly timeoutMs: number;
+  /**
+   * Creates or updates the tables (idempotent), run once the database is open. An embedded journal
+   * of an older PGlite is copied into the new one with it (pglite-upgrade.ts); without it, such a
+   * journal is refused.
+   */
+  readonly migrate?: (sql: Sql) => Promise<void>;
 }
 
 export class SqlUnavailableError extends Error {
@@ -30,7 +36,14 @@ export class SqlUnavailableError extends Error {
 
 export async function openSql(options: OpenSqlOptions): Promise<Sql> {
   if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema)) throw new Error(`invalid schema name ${options.schema}`);
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options);
+  const sql = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openPglite(options);
+  try {
+    await options.migrate?.(sql);
+  } catch (error) {
+    await sql.close().catch(() => {});
+    throw error;
+  }
+  return sql;
 }
 
 async function openPostgres(connectionString: string, { schema, timeoutMs }: OpenSqlOptions): Promise<Sql> {
@@ -71,7 +84,12 @@ async function openPostgres(connectionString: string, { schema, timeoutMs }: Ope
  * stall this thread's event loop. bench:agents measured the difference: with PGlite on the main
  * thread, each broadcast waited behind the statements of the writes in flight.
  */
-async function openPglite({ dataDir, schema, timeoutMs }: OpenSqlOptions): Promise<Sql> {
+async function openPglite({ dataDir, schema, timeoutMs, migrate }: OpenSqlOptions): Promise<Sql> {
+  if (migrate) await upgradeLegacyJournal(dataDir, schema, migrate);
+  else if ((await dataDirVersion(dataDir)) === "16")
+    throw new Error(
+      `${dataDir} holds a journal of PGlite 0.2 (PostgreSQL 16): open it with a migrate step to upgrade it`,
+    );
   await mkdir(dataDir, { recursive: true });
   const worker = new Worker(new URL("./pglite-thread.ts", import.meta.url), { workerData: { dataDir, schema } });
   const waiting = new Map<number, { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }>();

@@ -90,9 +90,9 @@ export function startWrites(config: WritesConfig): StartedWrites {
       dataDir: config.dataDir,
       schema: config.schema,
       timeoutMs: config.dbTimeoutMs,
+      migrate: (db) => new Journal(db).migrate(),
     });
     const journal = new Journal(sql);
-    await journal.migrate();
     const relayer = new Relayer({
       client: sendingClient,
       account,

@@ -1,0 +1,126 @@
+import assert from "node:assert/strict";
+import { mkdtemp, readdir, rename, rm } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { PGlite as PGlite16 } from "@electric-sql/pglite";
+import { afterEach, beforeEach, describe, it } from "vitest";
+import { IntentLog } from "../../agents/runtime/intents.ts";
+import { Journal } from "./journal.ts";
+import { dataDirVersion } from "./pglite-upgrade.ts";
+import { openSql, type Sql } from "./sql.ts";
+
+// A journal written by PGlite 0.2 (PostgreSQL 16) before the move to PGlite 0.5: its open write,
+// fee hold, signed transaction, intents and ticks must all be there after the upgrade.
+
+const SCHEMA = "upgrade_test";
+let root: string;
+let dir: string;
+
+beforeEach(async () => {
+  root = await mkdtemp(join(tmpdir(), "pglite-upgrade-"));
+  dir = join(root, "journal");
+});
+afterEach(() => rm(root, { recursive: true, force: true }));
+
+const migrate = async (sql: Sql) => {
+  await new Journal(sql).migrate();
+  await new IntentLog(sql).migrate();
+};
+
+/** Writes a journal the way the previous version did: PGlite 0.2, the same tables and statements. */
+async function writeLegacyJournal(): Promise<void> {
+  const db = new PGlite16(dir);
+  try {
+    await db.exec(`create schema "${SCHEMA}"; set search_path to "${SCHEMA}"`);
+    const sql: Sql = {
+      query: async <R>(text: string, params: readonly unknown[] = []) =>
+        (await db.query<R>(text, params as unknown[])).rows,
+      close: async () => {},
+    };
+    await migrate(sql);
+    const journal = new Journal(sql);
+    await journal.bindChain("0xgenesis");
+    const spawn = {
+      id: "w-spawn",
+      userId: "u-1",
+      kind: "spawn" as const,
+      idempotencyKey: "key-1",
+      requestHash: "h-1",
+      feeHeld: true,
+      createdAt: 1_700_000_000_000,
+    };
+    await journal.insertWrite(spawn);
+    await journal.addTx({ hash: "0xaa", writeId: "w-spawn", nonce: 41, raw: "0xaaff", sentAt: 1_700_000_000_500 });
+    await journal.insertWrite({ ...spawn, id: "w-done", idempotencyKey: "key-2", feeHeld: false, kind: "vote" });
+    await journal.finish("w-done", 201, '{"voteId":"7"}');
+    const intents = new IntentLog(sql);
+    await intents.nextTick("queen");
+    await intents.nextTick("queen");
+    await intents.add({ id: "queen:2:0", agent: "queen", tick: 2, spec: '{"kind":"record"}', state: "open" });
+  } finally {
+    await db.close();
+  }
+}
+
+/** `nextTick`: the queen's next tick (each call takes one). */
+async function assertCarriedOver(sql: Sql, nextTick = 3): Promise<void> {
+  const journal = new Journal(sql);
+  assert.equal(await journal.bindChain("0xgenesis"), "same");
+  const open = await journal.openWrites();
+  assert.deepEqual(
+    open.map((w) => [w.id, w.kind, w.feeHeld, w.idempotencyKey, w.createdAt]),
+    [["w-spawn", "spawn", true, "key-1", 1_700_000_000_000]],
+  );
+  assert.deepEqual(await journal.txsOf("w-spawn"), [
+    { hash: "0xaa", writeId: "w-spawn", nonce: 41, raw: "0xaaff", sentAt: 1_700_000_000_500 },
+  ]);
+  assert.equal(await journal.maxNonce(), 41);
+  const done = await journal.byKey("u-1", "key-2");
+  assert.deepEqual([done?.state, done?.answerStatus, done?.answerBody], ["done", 201, '{"voteId":"7"}']);
+  const intents = new IntentLog(sql);
+  assert.deepEqual(
+    (await intents.pending("queen", "open")).map((i) => i.id),
+    ["queen:2:0"],
+  );
+  assert.equal(await intents.nextTick("queen"), nextTick);
+}
+
+describe("upgrading an embedded journal of PGlite 0.2", () => {
+  it("copies every row into a PostgreSQL 18 journal and keeps the old directory beside it", async () => {
+    await writeLegacyJournal();
+    assert.equal(await dataDirVersion(dir), "16");
+    const sql = await openSql({ dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
+    try {
+      await assertCarriedOver(sql);
+    } finally {
+      await sql.close();
+    }
+    assert.equal(await dataDirVersion(dir), "18");
+    assert.equal(await dataDirVersion(`${dir}.pg16`), "16");
+    // Opened again, it is simply the new journal.
+    const again = await openSql({ dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
+    try {
+      await assertCarriedOver(again, 4);
+    } finally {
+      await again.close();
+    }
+  });
+
+  it("recovers from a crash between the two renames (only the old directory, moved aside)", async () => {
+    await writeLegacyJournal();
+    await rename(dir, `${dir}.pg16`);
+    const sql = await openSql({ dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
+    try {
+      await assertCarriedOver(sql);
+    } finally {
+      await sql.close();
+    }
+    assert.deepEqual((await readdir(root)).sort(), ["journal", "journal.pg16"]);
+  });
+
+  it("refuses an old journal when no migrate step is given, rather than starting an empty one", async () => {
+    await writeLegacyJournal();
+    await assert.rejects(openSql({ dataDir: dir, schema: SCHEMA, timeoutMs: 10_000 }), /PostgreSQL 16/);
+    assert.equal(await dataDirVersion(dir), "16");
+  });
+});
