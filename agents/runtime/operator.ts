@@ -18,6 +18,8 @@ export interface OperatorConfig extends SendingConfig {
   readonly client: PublicClient;
   /** The relayer's broadcasts and receipts (unbatched). */
   readonly sendingClient: PublicClient;
+  /** Broadcasts ready together, in one JSON-RPC batch (a batching transport). */
+  readonly broadcastClient?: PublicClient;
   readonly privateClient?: PublicClient;
   readonly chainId: number;
   readonly genesisHash: string;
@@ -46,6 +48,7 @@ export async function openOperator(config: OperatorConfig): Promise<{ op: Operat
   }
   const relayer = new Relayer({
     client: config.sendingClient,
+    broadcastClient: config.broadcastClient,
     privateClient: config.privateClient,
     account: config.account,
     chainId: config.chainId,

@@ -91,6 +91,10 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
   const sendingClient = createPublicClient({
     transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 1 }),
   }) as PublicClient;
+  // ...but broadcasts ready together share a batch of their own, in nonce order (Relayer).
+  const broadcastClient = createPublicClient({
+    transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 1, batch: { wait: 0 } }),
+  }) as PublicClient;
   const privateClient = config.privateRelayUrl
     ? (createPublicClient({
         transport: http(config.privateRelayUrl, { timeout: config.rpcTimeoutMs }),
@@ -117,6 +121,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
       account: role.account,
       client,
       sendingClient,
+      broadcastClient,
       privateClient,
       genesisHash: genesis.hash,
       actionLog: contracts.ActionLog,

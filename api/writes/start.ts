@@ -76,6 +76,10 @@ export function startWrites(config: WritesConfig): StartedWrites {
   const sendingClient = createPublicClient({
     transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 1 }),
   }) as PublicClient;
+  // ...but broadcasts ready together share a batch of their own, in nonce order (Relayer).
+  const broadcastClient = createPublicClient({
+    transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 1, batch: { wait: 0 } }),
+  }) as PublicClient;
 
   const init = async (exchangeClient: ExchangeClient) => {
     const deployment = await readDeployment(config.chainId);
@@ -95,6 +99,7 @@ export function startWrites(config: WritesConfig): StartedWrites {
     const journal = new Journal(sql);
     const relayer = new Relayer({
       client: sendingClient,
+      broadcastClient,
       account,
       chainId: config.chainId,
       journal,

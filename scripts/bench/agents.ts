@@ -94,6 +94,7 @@ try {
     account: runtimeAccount,
     client,
     sendingClient: createPublicClient({ transport: http(chain.url) }) as PublicClient,
+    broadcastClient: createPublicClient({ transport: http(chain.url, { batch: { wait: 0 } }) }) as PublicClient,
     chainId: 31337,
     genesisHash: genesis.hash,
     actionLog: contracts.ActionLog,
