@@ -18,7 +18,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
 import type { Journal, TxRow } from "./journal.ts";
-import { type Call, Relayer, RelayerUnavailableError, TxPendingError } from "./relayer.ts";
+import { type Call, Relayer, type RelayerOptions, RelayerUnavailableError, TxPendingError } from "./relayer.ts";
 import { openTestJournal } from "../../test/support/api/journal.ts";
 
 // Hardhat's first test account: a fixed, public key.
@@ -115,7 +115,12 @@ beforeEach(() => {
   clock = 1_000_000;
   node = new FakeNode();
   broadcastHooks = [];
-  relayer = new Relayer({
+  relayer = relayerWith({ beforeBroadcast: (tx) => void broadcastHooks.push(tx) });
+});
+
+/** A relayer on the fake node and the test's clock, with `options` on top. */
+function relayerWith(options: Partial<RelayerOptions>): Relayer {
+  return new Relayer({
     client: node.client,
     account,
     chainId: CHAIN_ID,
@@ -125,9 +130,9 @@ beforeEach(() => {
     pollMs: 1,
     minBalanceWei: MIN_BALANCE,
     now: () => clock,
-    beforeBroadcast: (tx) => void broadcastHooks.push(tx),
+    ...options,
   });
-});
+}
 
 const nonceOf = (raw: Hex) => parseTransaction(raw).nonce;
 
@@ -490,18 +495,7 @@ describe("Relayer.mined", () => {
 describe("Relayer private sends", () => {
   it("broadcasts a private write, its replacement and rebroadcasts only through the private client", async () => {
     const privateNode = new FakeNode();
-    const privately = new Relayer({
-      client: node.client,
-      privateClient: privateNode.client,
-      account,
-      chainId: CHAIN_ID,
-      journal,
-      receiptTimeoutMs: 0,
-      replaceAfterMs: REPLACE_AFTER_MS,
-      pollMs: 1,
-      minBalanceWei: MIN_BALANCE,
-      now: () => clock,
-    });
+    const privately = relayerWith({ privateClient: privateNode.client });
     const open = await newWrite("public");
     const hidden = await newWrite("private");
     privately.sendPrivately(hidden);
@@ -525,5 +519,55 @@ describe("Relayer private sends", () => {
 
   it("refuses a private send when no private client is configured", () => {
     assert.throws(() => relayer.sendPrivately("x"), RelayerUnavailableError);
+  });
+});
+
+describe("Relayer with a batching broadcast client", () => {
+  /**
+   * A node answering in the order calls arrive, as it does a JSON-RPC batch's: bytes are mined as
+   * they are received (automine), so a receipt asked after them in the same batch is there.
+   */
+  function batchingNode() {
+    const calls: string[] = [];
+    const mined = new Set<Hex>();
+    const client = {
+      sendRawTransaction: ({ serializedTransaction }: { serializedTransaction: Hex }) => {
+        calls.push(`send ${nonceOf(serializedTransaction)}`);
+        const hash = keccak256(serializedTransaction);
+        mined.add(hash);
+        return Promise.resolve(hash);
+      },
+      getTransactionReceipt: ({ hash }: { hash: Hex }) => {
+        calls.push(`receipt ${hash}`);
+        return mined.has(hash)
+          ? Promise.resolve({ transactionHash: hash, status: "success" } as TransactionReceipt)
+          : Promise.reject(new TransactionReceiptNotFoundError({ hash }));
+      },
+    } as unknown as PublicClient;
+    return { calls, client };
+  }
+
+  it("broadcasts concurrent sends in nonce order, asks each receipt after its bytes, and mined() takes it", async () => {
+    const batching = batchingNode();
+    const batched = relayerWith({ broadcastClient: batching.client });
+    let slowLooks = 0;
+    node.onReceipt = () => void slowLooks++;
+    const ids = await Promise.all(["a", "b", "c", "d", "e", "f"].map(newWrite));
+    const txs = await Promise.all(ids.map((id) => batched.send(id, callOf(id))));
+
+    const sends = batching.calls.filter((c) => c.startsWith("send ")).map((c) => Number(c.slice(5)));
+    assert.deepEqual(
+      sends,
+      txs.map((t) => t.nonce).sort((x, y) => x - y),
+      "every transaction broadcast once, in nonce order",
+    );
+    for (const tx of txs) {
+      const sentAt = batching.calls.indexOf(`send ${tx.nonce}`);
+      const askedAt = batching.calls.indexOf(`receipt ${tx.hash}`);
+      assert.ok(askedAt > sentAt, `the receipt of nonce ${tx.nonce} was asked after its bytes`);
+      assert.equal((await batched.mined(tx.writeId, { timeoutMs: 0, sent: tx })).transactionHash, tx.hash);
+    }
+    assert.equal(node.received.length, 0, "nothing went through the unbatched client");
+    assert.equal(slowLooks, 0, "no receipt was looked up again");
   });
 });

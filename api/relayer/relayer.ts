@@ -93,7 +93,7 @@ export class Relayer {
   private nextNonce: number | undefined;
   private queue: Promise<unknown> = Promise.resolve();
   /** Broadcasts in nonce order, each ticket taken with its nonce. */
-  private readonly broadcasts: OrderedBatch<TxRow, void>;
+  private readonly broadcasts: OrderedBatch<TxRow, Answered>;
   private readonly now: () => number;
   private readonly fees: Cached<{ maxFeePerGas: bigint; maxPriorityFeePerGas: bigint }>;
   private readonly balance: Cached<bigint>;
@@ -267,20 +267,21 @@ export class Relayer {
       await span("addTx", () => this.options.journal.addTx(tx, newWrite));
       await this.options.beforeBroadcast?.(tx);
       try {
-        // The order covers the broadcast alone, since the broadcasts one after another are what
-        // bounds the relayer's throughput (bench:agents: with the receipt read inside it, 16
-        // writes in flight waited 94 ms p50 for their turn).
-        await span("broadcast", () =>
-          ticket === undefined ? this.broadcast(tx.raw, tx.writeId) : this.broadcasts.submit(ticket, tx),
+        const answered = await span("broadcast", () =>
+          ticket === undefined
+            ? this.broadcast(tx.raw, tx.writeId).then((): Answered => undefined)
+            : this.broadcasts.submit(ticket, tx),
         );
         // A node that mines as it receives (Hardhat's automine) has the receipt already, which
-        // saves mined() its first poll.
-        // (Through the batching client: the receipts of one batch's transactions share a batch too.)
-        const receipt = await span("receipt", () =>
-          (this.options.broadcastClient ?? this.options.client)
-            .getTransactionReceipt({ hash: tx.hash })
-            .catch(() => undefined),
-        );
+        // saves mined() its first poll. Asked in the broadcast's own batch when there was one;
+        // else just after, outside the broadcast order: inside it, one broadcast at a time, the
+        // read lengthened every link (bench:agents: 94 ms p50 waiting for a turn).
+        const receipt =
+          answered !== undefined
+            ? answered
+            : await span("receipt", () =>
+                this.options.client.getTransactionReceipt({ hash: tx.hash }).catch(() => undefined),
+              );
         if (receipt) this.receipts.set(tx, receipt);
       } catch (error) {
         // No answer (timeout, connection): the node may have the transaction. It is journalled
@@ -300,26 +301,38 @@ export class Relayer {
 
   /**
    * Broadcasts `txs` in order, answering each: through the batching client in one JSON-RPC batch
-   * (its calls issued in order in one tick), except that a private write's transaction goes alone
-   * through the private client, between the ones before and after it.
+   * (its calls issued in order in one tick) with their receipts asked after them in the same
+   * batch, except that a private write's transaction goes alone through the private client,
+   * between the ones before and after it. Without a batching client there is one at a time.
    */
-  private async broadcastAll(txs: readonly TxRow[]): Promise<PromiseSettledResult<void>[]> {
-    const results: PromiseSettledResult<void>[] = [];
+  private async broadcastAll(txs: readonly TxRow[]): Promise<PromiseSettledResult<Answered>[]> {
+    const results: PromiseSettledResult<Answered>[] = [];
+    const batching = this.options.broadcastClient;
     for (let i = 0; i < txs.length; ) {
       const publicRun: TxRow[] = [];
       while (i < txs.length && !this.privateWrites.has(txs[i]!.writeId)) publicRun.push(txs[i++]!);
-      if (publicRun.length > 0)
-        results.push(
-          ...(await Promise.allSettled(
-            publicRun.map((tx) => this.broadcast(tx.raw, tx.writeId, this.options.broadcastClient)),
-          )),
+      if (publicRun.length > 0 && batching) {
+        // The receipts are asked after every transaction's bytes. A receipt found is the
+        // transaction's, whatever order the node answered in; reads of state at "latest" in the
+        // same batch are not safe (Hardhat answered eth_call with the batch's last block).
+        const sends = publicRun.map((tx) => this.broadcast(tx.raw, tx.writeId, batching));
+        const receipts = publicRun.map((tx) =>
+          batching.getTransactionReceipt({ hash: tx.hash }).catch((): Answered => null),
         );
-      if (i < txs.length) {
-        const tx = txs[i++]!;
-        results.push(...(await Promise.allSettled([this.broadcast(tx.raw, tx.writeId)])));
-      }
+        const sent = await Promise.allSettled(sends);
+        const got = await Promise.all(receipts);
+        for (const [j, s] of sent.entries())
+          results.push(s.status === "fulfilled" ? { status: "fulfilled", value: got[j] ?? null } : s);
+      } else for (const tx of publicRun) results.push(await this.broadcastOne(tx));
+      if (i < txs.length) results.push(await this.broadcastOne(txs[i++]!));
     }
     return results;
+  }
+
+  /** One broadcast on its own, its receipt not asked. */
+  private async broadcastOne(tx: TxRow): Promise<PromiseSettledResult<Answered>> {
+    const [result] = await Promise.allSettled([this.broadcast(tx.raw, tx.writeId).then((): Answered => undefined)]);
+    return result!;
   }
 
   private async broadcast(raw: Hex, writeId: string, publicClient = this.options.client): Promise<void> {
@@ -349,6 +362,9 @@ export class Relayer {
     return run;
   }
 }
+
+/** What a broadcast learnt of its receipt: asked in its batch (null: not there), or not asked. */
+type Answered = TransactionReceipt | null | undefined;
 
 /** Most transactions in one JSON-RPC batch (nodes cap a batch's size; Geth at 1000, some providers at 50). */
 const MAX_BROADCAST_BATCH = 32;
