@@ -284,6 +284,20 @@ for (const backend of BACKENDS) {
       const yes = answers.filter((a) => a.body.vote === "yes").length;
       assert.equal(last.body.currentTally.yesWeight, yes * 10);
       assert.equal(last.body.currentTally.noWeight, (20 - yes) * 10);
+      // Each answer's tally is the one just after its own vote (votes sent together share a
+      // broadcast batch, but not a tally), and its votedAt is its own block's time.
+      const inOrder = [...answers].sort((a, b) => Number(a.body.voteId) - Number(b.body.voteId));
+      const totals = inOrder.map((a) => a.body.currentTally.yesWeight + a.body.currentTally.noWeight);
+      assert.deepEqual(
+        totals.slice(1).map((t, k) => t - totals[k]!),
+        Array(19).fill(10),
+        `tallies in vote order: ${totals}`,
+      );
+      for (const answer of answers) {
+        const receipt = await shared.client.getTransactionReceipt({ hash: answer.body.txHash });
+        const block = await shared.client.getBlock({ blockNumber: receipt.blockNumber });
+        assert.equal(answer.body.votedAt, Number(block.timestamp));
+      }
       // The read API shows them within seconds.
       const shown = await waitFor(
         "the votes in the proposal read",
