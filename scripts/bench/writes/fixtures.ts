@@ -17,6 +17,8 @@ export type Kind = "spawn" | "vote";
 export interface Job {
   readonly path: PathName;
   readonly kind: Kind;
+  /** Writes in flight in its round. */
+  readonly level: number;
   /** 0 is the untimed warm-up before each round; timed writes are 1..n. */
   readonly round: number;
   readonly warmup: boolean;
@@ -44,25 +46,32 @@ export function perRound(total: number, rounds: number): number[] {
 }
 
 /**
- * The jobs of one kind: per round, direct then api, each with a warm-up job first. Returned in
- * run order as [path, round, warm-up, timed jobs].
+ * The jobs of one kind at one concurrency level: per round, direct then api, each with a warm-up
+ * job first. Returned in run order as [path, round, warm-up, timed jobs].
  */
-export function planJobs(kind: Kind, total: number, rounds: number, firstSymbol: number) {
+export function planJobs(kind: Kind, level: number, total: number, rounds: number, firstSymbol: number) {
   let symbol = firstSymbol;
-  const plan: { path: PathName; round: number; warmup: Job; jobs: Job[] }[] = [];
+  const plan: { path: PathName; level: number; round: number; warmup: Job; jobs: Job[] }[] = [];
   const counts = perRound(total, rounds);
   for (let round = 1; round <= rounds; round++) {
     for (const path of ["direct", "api"] as const) {
       const make = (i: number, warmup: boolean): Job => ({
         path,
         kind,
+        level,
         round,
         warmup,
-        address: addressOf(`${kind} ${path} ${round} ${warmup ? "warm-up" : i}`),
+        address: addressOf(`${kind} ${path} x${level} ${round} ${warmup ? "warm-up" : i}`),
         symbol: symbolOf(symbol++),
       });
       const warmup = make(0, true);
-      plan.push({ path, round, warmup, jobs: Array.from({ length: counts[round - 1]! }, (_, i) => make(i, false)) });
+      plan.push({
+        path,
+        level,
+        round,
+        warmup,
+        jobs: Array.from({ length: counts[round - 1]! }, (_, i) => make(i, false)),
+      });
     }
   }
   return { plan, nextSymbol: symbol };
@@ -104,7 +113,8 @@ export async function giveAlpha(s: Services, addresses: readonly Address[], amou
     const hashes: `0x${string}`[] = [];
     await test.setAutomine(false);
     try {
-      for (const to of addresses.slice(first, first + TRANSFERS_PER_BLOCK))
+      // Sent 16 at a time: the node gives each the account's next nonce as it takes it.
+      await eachLimited(addresses.slice(first, first + TRANSFERS_PER_BLOCK), 16, async (to) => {
         hashes.push(
           await holder.writeContract({
             address: s.alpha,
@@ -114,6 +124,7 @@ export async function giveAlpha(s: Services, addresses: readonly Address[], amou
             gas: 300_000n,
           }),
         );
+      });
       await test.mine({ blocks: 1 });
     } finally {
       await test.setAutomine(true);

@@ -39,15 +39,22 @@ const ms = (samples: number[], p: number) => (samples.length === 0 ? "-" : fixed
 
 export interface KindReport {
   readonly kind: Kind;
+  /** Writes in flight. */
+  readonly level: number;
   readonly direct: PathTotals;
   readonly api: PathTotals;
   readonly ratio: number;
   readonly text: string;
 }
 
-export function kindReport(kind: Kind, rounds: readonly MeasuredRound[], visibility: Visibility): KindReport {
+export function kindReport(
+  kind: Kind,
+  level: number,
+  rounds: readonly MeasuredRound[],
+  visibility: Visibility,
+): KindReport {
   const header = [
-    `${kind}s`,
+    `${kind}s, ${level} in flight`,
     "writes",
     "failed",
     "wall s",
@@ -90,16 +97,28 @@ export function kindReport(kind: Kind, rounds: readonly MeasuredRound[], visibil
     visibility,
   );
   rows.push(row("direct, all rounds", direct, undefined), row("api, all rounds", api, direct));
-  return { kind, direct, api, ratio: api.perSecond / direct.perSecond, text: table(header, rows) };
+  return { kind, level, direct, api, ratio: api.perSecond / direct.perSecond, text: table(header, rows) };
 }
 
+/**
+ * Per kind, each path's throughput is the best writes/s it reached at any level, and the target
+ * compares those; the ratio at each level is printed beside it. A failed write misses the target.
+ */
 export function targetsTable(reports: readonly KindReport[]): string {
-  return table(
-    ["target", "measured", "result"],
-    reports.map((r) => [
-      `${r.kind}s/s: api >= ${TARGET}x direct`,
-      ratio(r.ratio),
-      r.ratio >= TARGET && r.api.failed === 0 ? "MET" : "MISSED",
-    ]),
-  );
+  const rows: string[][] = [];
+  for (const kind of [...new Set(reports.map((r) => r.kind))]) {
+    const of = reports.filter((r) => r.kind === kind);
+    const best = (path: "api" | "direct") => of.reduce((a, b) => (b[path].perSecond > a[path].perSecond ? b : a));
+    const api = best("api");
+    const direct = best("direct");
+    const measured = api.api.perSecond / direct.direct.perSecond;
+    const failed = of.some((r) => r.api.failed > 0);
+    rows.push([
+      `${kind}s/s: api >= ${TARGET}x direct (best of each)`,
+      `${ratio(measured)}: ${fixed(api.api.perSecond, 1)}/s (${api.level} in flight) / ${fixed(direct.direct.perSecond, 1)}/s (${direct.level} in flight)`,
+      measured >= TARGET && !failed ? "MET" : "MISSED",
+    ]);
+    for (const r of of) rows.push([`  at ${r.level} in flight`, ratio(r.ratio), ""]);
+  }
+  return table(["target", "measured", "result"], rows);
 }
