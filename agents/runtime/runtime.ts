@@ -224,22 +224,32 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
     tokenIn: (intent as TradeIntent).isBuy ? token.pairAsset : token.token,
   });
 
-  /** Without batching: each decided trade is journalled now and sent this tick. */
-  const tradeNow = async (agent: Agent, tick: number, token: TokenView, worker: WorkerView, decided: Intent[]) => {
-    // Added together: one statement (IntentLog.add), as record() does.
-    const rows = await Promise.all(
+  /** Journals the decided trades of a tick; added together, they share one statement (IntentLog.add). */
+  const addTrades = (
+    agent: Agent,
+    tick: number,
+    token: TokenView,
+    worker: WorkerView,
+    decided: Intent[],
+    state: "open" | "batched",
+    batchWindow?: number,
+  ) =>
+    Promise.all(
       decided.map((intent, i) =>
         agent.op.intents.add({
           id: `${agent.op.name}:${tick}:w${worker.id}:${i}`,
           agent: agent.op.name,
           tick,
           spec: JSON.stringify(tradeSpec(intent, token, worker)),
-          state: "open",
+          state,
+          batchWindow,
         }),
       ),
     );
-    return rows.filter((row) => row !== undefined);
-  };
+
+  /** Without batching: each decided trade is journalled now and sent this tick. */
+  const tradeNow = async (agent: Agent, tick: number, token: TokenView, worker: WorkerView, decided: Intent[]) =>
+    (await addTrades(agent, tick, token, worker, decided, "open")).filter((row) => row !== undefined);
 
   /**
    * BatchAuction: decided trades wait in their window; once a window has passed, its members are
@@ -255,18 +265,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
     inventory: Awaited<ReturnType<typeof inventoryOf>>,
   ): Promise<IntentRow | undefined> => {
     const window = Math.floor(tick / config.batchWindowTicks);
-    await Promise.all(
-      decided.map((intent, i) =>
-        agent.op.intents.add({
-          id: `${agent.op.name}:${tick}:w${worker.id}:${i}`,
-          agent: agent.op.name,
-          tick,
-          spec: JSON.stringify(tradeSpec(intent, token, worker)),
-          state: "batched",
-          batchWindow: window,
-        }),
-      ),
-    );
+    await addTrades(agent, tick, token, worker, decided, "batched", window);
     const earlier = (await agent.op.intents.pending(agent.op.name, "batched")).filter(
       (r) => r.batchWindow! < window && (JSON.parse(r.spec) as { workerId: string }).workerId === worker.id.toString(),
     );

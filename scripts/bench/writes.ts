@@ -152,22 +152,17 @@ async function main(s: Services) {
   const measured: { level: number; spawn: Measured; vote: Measured }[] = [];
   try {
     for (const plan of plans) {
-      const spawn = await measureKind(
-        s,
-        "spawn",
-        plan.spawns,
-        { direct: direct.spawn, api: api.spawn },
-        direct.resync,
-        tokens,
-      );
-      const vote = await measureKind(
-        s,
-        "vote",
-        plan.votes,
-        { direct: direct.vote, api: api.vote },
-        direct.resync,
-        ballots,
-      );
+      const measure = (kind: Kind, visibility: Visibility) =>
+        measureKind(
+          s,
+          kind,
+          kind === "spawn" ? plan.spawns : plan.votes,
+          { direct: direct[kind], api: api[kind] },
+          direct.resync,
+          visibility,
+        );
+      const spawn = await measure("spawn", tokens);
+      const vote = await measure("vote", ballots);
       measured.push({ level: plan.level, spawn, vote });
     }
   } finally {
