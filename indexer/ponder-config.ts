@@ -12,6 +12,7 @@ import {
   BoosterAbi,
   WorkerVotingAbi,
 } from "./abis.ts";
+import { retireIncompatibleDataDir } from "./pglite-data-dir.ts";
 
 /**
  * Ponder's configuration, from the environment and deployments/<CHAIN_ID>.json, so the same code
@@ -25,6 +26,14 @@ const startBlock = deployment.startBlock;
 const chain = "chain" as const;
 const LOCAL_CHAIN_ID = 31337;
 const spawned = getAbiItem({ abi: AgentSpawnerAbi, name: "AgentSpawned" });
+
+if (!env.DATABASE_URL) {
+  const retired = retireIncompatibleDataDir(env.PONDER_DATA_DIR);
+  if (retired)
+    console.warn(
+      `${env.PONDER_DATA_DIR} was written by an older PGlite (PostgreSQL 16); it is kept as ${retired} and the indexer rebuilds from block ${startBlock}`,
+    );
+}
 
 export default createConfig({
   database: env.DATABASE_URL

@@ -6,7 +6,7 @@
  * Plain TypeScript with no project imports: Node loads it directly as a worker entry.
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { PGlite } from "pglite-0.5";
+import { PGlite } from "@electric-sql/pglite";
 
 interface Request {
   readonly id: number;

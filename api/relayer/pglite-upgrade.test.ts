@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { mkdtemp, readdir, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PGlite as PGlite16 } from "@electric-sql/pglite";
+import { PGlite as PGlite16 } from "pglite-0.2";
 import { afterEach, beforeEach, describe, it } from "vitest";
 import { IntentLog } from "../../agents/runtime/intents.ts";
 import { Journal } from "./journal.ts";

@@ -1,6 +1,6 @@
 import { readFile, rename, rm, stat } from "node:fs/promises";
-import { PGlite as PGlite16 } from "@electric-sql/pglite";
-import { PGlite } from "pglite-0.5";
+import { PGlite as PGlite16 } from "pglite-0.2";
+import { PGlite } from "@electric-sql/pglite";
 import type { Sql } from "./sql-types.ts";
 
 /**

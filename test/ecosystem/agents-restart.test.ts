@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
 import { join } from "node:path";
-import { PGlite } from "pglite-0.5";
+import { PGlite } from "@electric-sql/pglite";
 import { type Address, createPublicClient, hexToString, http, type PublicClient } from "viem";
 import { afterAll, beforeAll, it } from "vitest";
 import { ActionLogAbi, AgentSpawnerAbi } from "../../indexer/abis.ts";

@@ -1,6 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { mkdir } from "node:fs/promises";
-import { PGlite } from "@electric-sql/pglite";
+// The exchange's embedded store stays on PGlite 0.2 (PostgreSQL 16) for now: its directory holds
+// balances, so moving to 0.5 needs a copy-over upgrade like the relayer journal's.
+import { PGlite } from "pglite-0.2";
 import pg from "pg";
 import { asUnavailable, DatabaseUnavailableError } from "./errors.ts";
 import type { Db, Queryable, QueryOptions } from "./types.ts";
