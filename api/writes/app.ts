@@ -7,9 +7,12 @@ import { proposeRoute, spawnRoute, voteRoute } from "./routes.ts";
 import type { Answer, Writes } from "./service.ts";
 import { idempotencyKeyOf, requestHashOf, type SignedVariables, signedByExchange } from "./signed.ts";
 
+/** What the HTTP layer asks of the writes (in this thread, or on a thread of their own). */
+export type WriteOperations = Pick<Writes, "spawn" | "vote" | "propose">;
+
 /** The writes as the HTTP layer reaches them: each call throws 503 while they cannot serve. */
 export interface WritesRuntime {
-  service(): Writes;
+  service(): WriteOperations;
   exchange(): ExchangeClient;
 }
 

@@ -1,5 +1,5 @@
 export { writesApi, writesNotConfigured } from "./app.ts";
-export type { WritesApiOptions, WritesRuntime } from "./app.ts";
+export type { WriteOperations, WritesApiOptions, WritesRuntime } from "./app.ts";
 export { SPAWN_ERRORS, VOTE_ERRORS, WRITE_ERRORS, writeError } from "./errors.ts";
 export type { WriteErrorCode } from "./errors.ts";
 export { revertToApiError } from "./revert.ts";
@@ -16,3 +16,5 @@ export {
 export type { SpawnBody, VoteBody } from "./schemas.ts";
 export { startWrites } from "./start.ts";
 export type { StartedWrites, WritesConfig } from "./start.ts";
+export { startWritesThread } from "./thread.ts";
+export type { WritesThreadOptions } from "./thread.ts";

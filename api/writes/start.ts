@@ -36,6 +36,8 @@ export interface WritesConfig {
   /** How often open writes are looked at again (a late receipt, an exchange that was away). */
   readonly reconcileIntervalMs?: number;
   readonly log?: (message: string, error?: unknown) => void;
+  /** Told each time the writes' readiness changes: undefined once they serve, else why not. */
+  readonly onState?: (notReady: string | undefined) => void;
 }
 
 export interface StartedWrites extends WritesRuntime {
@@ -53,12 +55,16 @@ export function startWrites(config: WritesConfig): StartedWrites {
   let exchange: ExchangeClient | undefined;
   let service: Writes | undefined;
   let notReady = "signed writes are starting";
+  const setNotReady = (reason: string) => {
+    notReady = reason;
+    config.onState?.(reason);
+  };
   let closed = false;
   let sql: Sql | undefined;
   let timer: NodeJS.Timeout | undefined;
 
   if (config.exchangeServiceSecret === undefined)
-    notReady = "signed writes are not configured: EXCHANGE_SERVICE_SECRET is not set";
+    setNotReady("signed writes are not configured: EXCHANGE_SERVICE_SECRET is not set");
   else
     exchange = new ExchangeClient({
       baseUrl: config.exchangeUrl,
@@ -85,8 +91,9 @@ export function startWrites(config: WritesConfig): StartedWrites {
     const deployment = await readDeployment(config.chainId);
     const account = relayerAccount(config, deployment.accounts.relayer);
     if (account === undefined) {
-      notReady =
-        "signed writes are not configured: RELAYER_PRIVATE_KEY is not set (only a local chain's relayer key is known)";
+      setNotReady(
+        "signed writes are not configured: RELAYER_PRIVATE_KEY is not set (only a local chain's relayer key is known)",
+      );
       return false;
     }
     sql = await openSql({
@@ -133,6 +140,7 @@ export function startWrites(config: WritesConfig): StartedWrites {
     }
     await writes.reconcile();
     service = writes;
+    config.onState?.(undefined);
     timer = setInterval(() => void writes.reconcile(), config.reconcileIntervalMs ?? 5_000);
     timer.unref();
     return true;
@@ -147,7 +155,7 @@ export function startWrites(config: WritesConfig): StartedWrites {
       } catch (error) {
         await sql?.close().catch(() => {});
         sql = undefined;
-        notReady = `signed writes are starting: ${(error as Error).message.split("\n")[0]}`;
+        setNotReady(`signed writes are starting: ${(error as Error).message.split("\n")[0]}`);
         log(`relayer: not ready yet, retrying in ${delay} ms`, error);
         await new Promise((resolve) => setTimeout(resolve, delay).unref());
       }

@@ -12,7 +12,7 @@ import {
   type PgPoolLike,
   type PoolLike,
 } from "../../api/explorer/index.ts";
-import { startWrites } from "../../api/writes/index.ts";
+import { startWrites, startWritesThread, type WritesConfig } from "../../api/writes/index.ts";
 import { ecosystemApiEnv, parseEnv, writesEnv } from "../../config/env.ts";
 
 const env = parseEnv(ecosystemApiEnv);
@@ -27,7 +27,9 @@ const driver = (globalThis as unknown as { PONDER_DATABASE: { driver: Driver } }
 if (driver.dialect === "postgres") boundStatementTime(driver.readonly, env.SQL_STATEMENT_TIMEOUT_MS);
 
 // The relayed writes start in the background: reads serve at once, writes answer 503 until ready.
-const writes = startWrites({
+// On the embedded database they run on a thread of their own (WRITES_THREAD): PGlite runs the
+// indexer's statements synchronously on this one.
+const writesSettings: WritesConfig = {
   rpcUrl: writesConfig.RPC_URL,
   chainId: writesConfig.CHAIN_ID,
   rpcTimeoutMs: writesConfig.RPC_TIMEOUT_MS,
@@ -45,7 +47,10 @@ const writes = startWrites({
   minBalanceWei: writesConfig.RELAYER_MIN_BALANCE_WEI,
   feeCurrency: writesConfig.SPAWN_FEE_CURRENCY,
   votesPerMinute: writesConfig.VOTE_RATE_LIMIT_PER_MINUTE,
-});
+};
+const writesOnThread =
+  writesConfig.WRITES_THREAD === "on" || (writesConfig.WRITES_THREAD === "auto" && driver.dialect === "pglite");
+const writes = writesOnThread ? startWritesThread(writesSettings) : startWrites(writesSettings);
 
 export default createEcosystemApi({
   db,

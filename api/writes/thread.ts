@@ -1,0 +1,170 @@
+import { Worker } from "node:worker_threads";
+import type { ContentfulStatusCode } from "hono/utils/http-status";
+import { ApiError } from "../../lib/http/index.ts";
+import type { WriteOperations } from "./app.ts";
+import { ExchangeClient } from "./exchange-client.ts";
+import type { Answer } from "./service.ts";
+import type { StartedWrites, WritesConfig } from "./start.ts";
+import type { ThreadCall, ThreadError, ThreadMessage } from "./thread-protocol.ts";
+
+/**
+ * The relayed writes on a worker thread of their own (thread-entry.ts runs startWrites there).
+ * On the embedded database the indexer's blocks run on the API's thread (Ponder and PGlite share
+ * it), and a write's own work (signing, RPC answers, receipts) queued behind them: bench:writes
+ * measured the API at 0.44x the direct path's votes/s with both on one thread. Here only the HTTP
+ * layer (validation, the signature check through the exchange) stays on the API's thread.
+ *
+ * Nothing is lost if the thread dies: its calls in flight answer 503 (a retry with the same
+ * Idempotency-Key answers as the write did), and a new thread's journal reconciles what was open.
+ */
+
+export interface WritesThreadOptions {
+  /** Calls waiting for the thread before more answer 503 (each is an HTTP request in flight). */
+  readonly maxPending?: number;
+  /** A call not answered by then answers 503 (its write goes on; the journal keeps its answer). */
+  readonly callTimeoutMs?: number;
+  /** The thread's module (tests run the bridge against a stand-in); thread-entry.ts by default. */
+  readonly entry?: URL;
+}
+
+type Pending = { resolve: (answer: Answer) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
+
+const FIRST_RESTART_DELAY_MS = 500;
+const MAX_RESTART_DELAY_MS = 15_000;
+const CLOSE_TIMEOUT_MS = 10_000;
+
+export function startWritesThread(config: WritesConfig, options: WritesThreadOptions = {}): StartedWrites {
+  const log = config.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ""));
+  const maxPending = options.maxPending ?? 2048;
+  const callTimeoutMs = options.callTimeoutMs ?? config.receiptTimeoutMs * 2 + 60_000;
+  // Functions do not cross to a thread; the thread logs to this process's stderr itself.
+  const { log: _log, onState: _onState, ...workerData } = config;
+  // The signature check stays here, before anything crosses to the thread.
+  const exchange =
+    config.exchangeServiceSecret === undefined
+      ? undefined
+      : new ExchangeClient({
+          baseUrl: config.exchangeUrl,
+          serviceSecret: config.exchangeServiceSecret,
+          timeoutMs: config.exchangeTimeoutMs,
+        });
+
+  let worker: Worker | undefined;
+  let notReady: string | undefined = "signed writes are starting";
+  let closed = false;
+  let nextId = 1;
+  let restartDelay = FIRST_RESTART_DELAY_MS;
+  let onClosed: (() => void) | undefined;
+  const pending = new Map<number, Pending>();
+  let started!: () => void;
+  const ready = new Promise<void>((resolve) => {
+    started = resolve;
+  });
+
+  const failAll = (reason: string) => {
+    for (const call of pending.values()) {
+      clearTimeout(call.timer);
+      call.reject(new ApiError(503, "UNAVAILABLE", reason));
+    }
+    pending.clear();
+  };
+
+  const onMessage = (message: ThreadMessage) => {
+    if (message.kind === "state") {
+      notReady = message.notReady;
+      if (notReady === undefined) restartDelay = FIRST_RESTART_DELAY_MS;
+    } else if (message.kind === "started") started();
+    else if (message.kind === "closed") onClosed?.();
+    else {
+      const call = pending.get(message.id);
+      if (call === undefined) return; // timed out already
+      pending.delete(message.id);
+      clearTimeout(call.timer);
+      if (message.error) call.reject(errorOf(message.error));
+      else call.resolve(message.answer!);
+    }
+  };
+
+  const spawnThread = () => {
+    const thread = new Worker(options.entry ?? new URL("./thread-entry.ts", import.meta.url), { workerData });
+    worker = thread;
+    thread.on("message", onMessage);
+    thread.on("error", (error) => log("writes thread: failed", error));
+    thread.on("exit", (code) => {
+      worker = undefined;
+      notReady = "signed writes are restarting";
+      failAll(
+        "the signed writes stopped while this one was in flight; retry with the same Idempotency-Key to learn its outcome",
+      );
+      onClosed?.();
+      if (closed) return;
+      log(`writes thread: exited with code ${code}; restarting in ${restartDelay} ms`);
+      setTimeout(spawnThread, restartDelay).unref();
+      restartDelay = Math.min(restartDelay * 2, MAX_RESTART_DELAY_MS);
+    });
+  };
+  spawnThread();
+
+  const call = (message: Omit<ThreadCall, "id">): Promise<Answer> => {
+    const thread = worker;
+    if (thread === undefined || notReady !== undefined)
+      return Promise.reject(new ApiError(503, "UNAVAILABLE", notReady ?? "signed writes are restarting"));
+    if (pending.size >= maxPending)
+      return Promise.reject(
+        new ApiError(503, "UNAVAILABLE", "too many signed writes in flight; retry shortly", { "Retry-After": "1" }),
+      );
+    const id = nextId++;
+    return new Promise<Answer>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        pending.delete(id);
+        reject(
+          new ApiError(
+            503,
+            "UNAVAILABLE",
+            `the write did not finish within ${callTimeoutMs} ms; retry with the same Idempotency-Key to learn its outcome`,
+          ),
+        );
+      }, callTimeoutMs);
+      pending.set(id, { resolve, reject, timer });
+      thread.postMessage({ ...message, id } as ThreadCall);
+    });
+  };
+
+  const operations: WriteOperations = {
+    spawn: (request) => call({ method: "spawn", request }),
+    vote: (request) => call({ method: "vote", request }),
+    propose: (request) => call({ method: "propose", request }),
+  };
+
+  return {
+    ready,
+    service: () => {
+      if (notReady !== undefined || worker === undefined)
+        throw new ApiError(503, "UNAVAILABLE", notReady ?? "signed writes are restarting");
+      return operations;
+    },
+    exchange: () => {
+      if (exchange === undefined)
+        throw new ApiError(503, "UNAVAILABLE", notReady ?? "signed writes are not configured");
+      return exchange;
+    },
+    async close() {
+      closed = true;
+      const thread = worker;
+      if (thread === undefined) return;
+      const done = new Promise<void>((resolve) => {
+        onClosed = resolve;
+        setTimeout(resolve, CLOSE_TIMEOUT_MS).unref();
+      });
+      thread.postMessage("close");
+      await done;
+      await thread.terminate();
+    },
+  };
+}
+
+function errorOf(error: ThreadError): Error {
+  if (error.status !== undefined && error.code !== undefined)
+    return new ApiError(error.status as ContentfulStatusCode, error.code, error.message, error.headers);
+  return new Error(`writes thread: ${error.message}`);
+}
