@@ -89,6 +89,7 @@ async function measureKind(
     // The API's relayer sent from the same account since the last direct round.
     if (step.path === "direct") resyncDirect();
     await warmUp(step.warmup, writers[step.path]);
+    visibility.watch();
     const before = s.rpc?.snapshot();
     const cpuBefore = snapshotCpu(pids);
     log(`${kind}s, round ${step.round}, ${step.path}: ${step.jobs.length} writes, ${step.level} in flight`);
