@@ -29,6 +29,11 @@ const RELAYED_ERRORS: readonly ErrorDoc[] = [
     code: "TX_PENDING",
     when: "the transaction was sent but not mined in time; it stays queued; retry with the same Idempotency-Key for the result",
   },
+  {
+    status: 504,
+    code: "WRITE_PENDING",
+    when: "the write was cut off while running (a timeout, or its worker thread restarted) and may still complete; retry with the same Idempotency-Key for its answer",
+  },
 ];
 
 const RELAYED =

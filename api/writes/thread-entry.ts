@@ -5,6 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { ApiError } from "../../lib/http/index.ts";
+import { traceRequest } from "../../lib/stage-trace.ts";
 import { startWrites, type WritesConfig } from "./start.ts";
 import type { ThreadCall, ThreadMessage } from "./thread-protocol.ts";
 
@@ -25,12 +26,15 @@ port.on("message", async (message: ThreadCall | "close") => {
   }
   try {
     const service = writes.service();
-    const answer =
+    // WRITES_TRACE: the request's trace (signed.ts) stays on the API's thread; this thread's
+    // stages are a trace of their own, named after the call.
+    const answer = await traceRequest(`thread ${message.method}`, () =>
       message.method === "spawn"
-        ? await service.spawn(message.request)
+        ? service.spawn(message.request)
         : message.method === "vote"
-          ? await service.vote(message.request)
-          : await service.propose(message.request);
+          ? service.vote(message.request)
+          : service.propose(message.request),
+    );
     post({ kind: "answer", id: message.id, answer });
   } catch (error) {
     post({

@@ -49,6 +49,15 @@ const spawn = (symbol: string) => ({
   requestHash: "h1",
 });
 
+const serving = (writes: StartedWrites) => () => {
+  try {
+    writes.service();
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 const waitFor = async (check: () => boolean) => {
   for (let i = 0; i < 200 && !check(); i++) await new Promise((r) => setTimeout(r, 25));
   assert.ok(check());
@@ -125,34 +134,47 @@ describe("writes on their own thread", () => {
     assert.equal((await writes.service().spawn(spawn("ECHO"))).status, 201);
   });
 
-  it("a call the thread never answers answers 503 after callTimeoutMs", async () => {
+  it("a call the thread never answers answers 504 WRITE_PENDING after callTimeoutMs: its outcome is not known", async () => {
     const writes = await start({ callTimeoutMs: 200 });
     await assert.rejects(
       writes.service().spawn(spawn("HANG")),
-      (error: unknown) => error instanceof ApiError && error.status === 503 && /Idempotency-Key/.test(error.message),
+      (error: unknown) =>
+        error instanceof ApiError &&
+        error.status === 504 &&
+        error.code === "WRITE_PENDING" &&
+        /Idempotency-Key/.test(error.message),
     );
   });
 
-  it("when the thread dies, its calls in flight answer 503 and a new thread serves", async () => {
+  it("when the thread dies, its calls in flight answer 504 WRITE_PENDING and a new thread serves", async () => {
     const writes = await start();
     const inFlight = writes.service().spawn(spawn("HANG"));
-    await assert.rejects(
-      writes.service().spawn(spawn("DIE")),
-      (error: unknown) => error instanceof ApiError && error.status === 503,
-    );
-    await assert.rejects(inFlight, (error: unknown) => error instanceof ApiError && error.status === 503);
+    const pendingWrite = (error: unknown) =>
+      error instanceof ApiError && error.status === 504 && error.code === "WRITE_PENDING";
+    await assert.rejects(writes.service().spawn(spawn("DIE")), pendingWrite);
+    await assert.rejects(inFlight, pendingWrite);
+    // Until the new thread is ready, calls are refused before anything is done: 503.
     assert.throws(
       () => writes.service(),
       (error: unknown) => error instanceof ApiError && error.status === 503,
     );
-    await waitFor(() => {
-      try {
-        writes.service();
-        return true;
-      } catch {
-        return false;
-      }
-    });
+    await waitFor(serving(writes));
     assert.equal((await writes.service().spawn(spawn("ECHO"))).status, 201);
+  });
+
+  it("closed while its thread is restarting, it starts no new thread", async () => {
+    const writes = await start();
+    await assert.rejects(writes.service().spawn(spawn("DIE")));
+    await writes.close();
+    await new Promise((resolve) => setTimeout(resolve, 1_000)); // past the first restart delay (0.5 s)
+    assert.equal(serving(writes)(), false);
+    assert.throws(() => writes.service(), /closing/);
+  });
+
+  it("closed before its thread is ready, its readiness stops waiting", async () => {
+    const writes = startWritesThread(config, { entry });
+    await writes.close();
+    await writes.ready;
+    assert.throws(() => writes.service(), /closing/);
   });
 });

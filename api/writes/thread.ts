@@ -14,14 +14,16 @@ import type { ThreadCall, ThreadError, ThreadMessage } from "./thread-protocol.t
  * measured the API at 0.44x the direct path's votes/s with both on one thread. Here only the HTTP
  * layer (validation, the signature check through the exchange) stays on the API's thread.
  *
- * Nothing is lost if the thread dies: its calls in flight answer 503 (a retry with the same
- * Idempotency-Key answers as the write did), and a new thread's journal reconciles what was open.
+ * Nothing is lost if the thread dies: its calls in flight answer 504 WRITE_PENDING (the write may
+ * have gone through; a retry with the same Idempotency-Key answers as it did), and a new thread's
+ * journal reconciles what was open. Calls refused before they cross (not ready, too many waiting)
+ * answer 503: nothing was done.
  */
 
 export interface WritesThreadOptions {
   /** Calls waiting for the thread before more answer 503 (each is an HTTP request in flight). */
   readonly maxPending?: number;
-  /** A call not answered by then answers 503 (its write goes on; the journal keeps its answer). */
+  /** A call not answered by then answers 504 WRITE_PENDING (its write goes on; the journal keeps its answer). */
   readonly callTimeoutMs?: number;
   /** The thread's module (tests run the bridge against a stand-in); thread-entry.ts by default. */
   readonly entry?: URL;
@@ -54,6 +56,7 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
   let closed = false;
   let nextId = 1;
   let restartDelay = FIRST_RESTART_DELAY_MS;
+  let restartTimer: NodeJS.Timeout | undefined;
   let onClosed: (() => void) | undefined;
   const pending = new Map<number, Pending>();
   let started!: () => void;
@@ -61,16 +64,24 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
     started = resolve;
   });
 
-  const failAll = (reason: string) => {
+  /** The outcome of a call cut off while its write ran is not known here: 504, not 503. */
+  const inDoubt = (why: string) =>
+    new ApiError(
+      504,
+      "WRITE_PENDING",
+      `${why}; the write may still complete: retry with the same Idempotency-Key for its answer (without one, look for it in the read API before sending it again)`,
+    );
+  const failAll = (why: string) => {
     for (const call of pending.values()) {
       clearTimeout(call.timer);
-      call.reject(new ApiError(503, "UNAVAILABLE", reason));
+      call.reject(inDoubt(why));
     }
     pending.clear();
   };
 
   const onMessage = (message: ThreadMessage) => {
     if (message.kind === "state") {
+      if (closed) return;
       notReady = message.notReady;
       if (notReady === undefined) restartDelay = FIRST_RESTART_DELAY_MS;
     } else if (message.kind === "started") started();
@@ -85,24 +96,37 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
     }
   };
 
-  const spawnThread = () => {
-    const thread = new Worker(options.entry ?? new URL("./thread-entry.ts", import.meta.url), { workerData });
+  const scheduleRestart = () => {
+    log(`writes thread: restarting in ${restartDelay} ms`);
+    restartTimer = setTimeout(spawnThread, restartDelay);
+    restartTimer.unref();
+    restartDelay = Math.min(restartDelay * 2, MAX_RESTART_DELAY_MS);
+  };
+
+  function spawnThread() {
+    restartTimer = undefined;
+    if (closed) return;
+    let thread: Worker;
+    try {
+      thread = new Worker(options.entry ?? new URL("./thread-entry.ts", import.meta.url), { workerData });
+    } catch (error) {
+      log("writes thread: could not start", error);
+      scheduleRestart();
+      return;
+    }
     worker = thread;
     thread.on("message", onMessage);
     thread.on("error", (error) => log("writes thread: failed", error));
     thread.on("exit", (code) => {
       worker = undefined;
-      notReady = "signed writes are restarting";
-      failAll(
-        "the signed writes stopped while this one was in flight; retry with the same Idempotency-Key to learn its outcome",
-      );
+      if (!closed) notReady = "signed writes are restarting";
+      failAll("the signed writes' thread stopped while this write was running");
       onClosed?.();
       if (closed) return;
-      log(`writes thread: exited with code ${code}; restarting in ${restartDelay} ms`);
-      setTimeout(spawnThread, restartDelay).unref();
-      restartDelay = Math.min(restartDelay * 2, MAX_RESTART_DELAY_MS);
+      log(`writes thread: exited with code ${code}`);
+      scheduleRestart();
     });
-  };
+  }
   spawnThread();
 
   const call = (message: Omit<ThreadCall, "id">): Promise<Answer> => {
@@ -117,16 +141,17 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
     return new Promise<Answer>((resolve, reject) => {
       const timer = setTimeout(() => {
         pending.delete(id);
-        reject(
-          new ApiError(
-            503,
-            "UNAVAILABLE",
-            `the write did not finish within ${callTimeoutMs} ms; retry with the same Idempotency-Key to learn its outcome`,
-          ),
-        );
+        reject(inDoubt(`the write did not finish within ${callTimeoutMs} ms`));
       }, callTimeoutMs);
       pending.set(id, { resolve, reject, timer });
-      thread.postMessage({ ...message, id } as ThreadCall);
+      try {
+        thread.postMessage({ ...message, id } as ThreadCall);
+      } catch (error) {
+        // Not sent (a value that cannot cross): nothing was done.
+        pending.delete(id);
+        clearTimeout(timer);
+        reject(error);
+      }
     });
   };
 
@@ -149,7 +174,11 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
       return exchange;
     },
     async close() {
+      if (closed) return;
       closed = true;
+      notReady = "signed writes are closing";
+      if (restartTimer) clearTimeout(restartTimer);
+      started(); // a caller awaiting readiness stops waiting
       const thread = worker;
       if (thread === undefined) return;
       const done = new Promise<void>((resolve) => {
