@@ -1,4 +1,4 @@
-import { readFile, rename, rm, stat } from "node:fs/promises";
+import { cp, readFile, rename, rm, stat } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { PGlite as PGlite16 } from "pglite-0.2";
 
@@ -10,16 +10,21 @@ import { PGlite as PGlite16 } from "pglite-0.2";
  * signed transactions, balances), so an old directory is copied, every row of one schema, into a
  * new one before its first use:
  *
- * 1. the old database is brought to the current schema by `prepare` (its owner's migrations),
- *    then every table is read as JSON text (exact: numerics, bytea and timestamps as PostgreSQL
- *    prints them) with every sequence's position;
+ * 1. a copy of the old directory (`<dir>.pg16.reading`) is brought to the current schema by
+ *    `prepare` (its owner's migrations); the old directory itself stays as its release left it;
  * 2. a new database is built in `<dir>.upgrading`: the tables by `prepare`, then each table's rows
- *    replace whatever `prepare` put there (a migrations table), then the sequences are set;
- * 3. `<dir>` is renamed `<dir>.pg16` (kept for the operator, never read again), then
- *    `<dir>.upgrading` is renamed `<dir>`.
+ *    replace whatever `prepare` put there (a migrations table), read from the copy as JSON text
+ *    (exact: numerics, bytea and timestamps as PostgreSQL prints them) 5,000 rows at a time, so
+ *    memory does not grow with the tables; then every sequence is set as it was;
+ * 3. `<dir>` is renamed `<dir>.pg16.moving`, `<dir>.upgrading` is renamed `<dir>`, and
+ *    `<dir>.pg16.moving` is renamed `<dir>.pg16` (or `.pg16.2`, ... if taken): kept for the
+ *    operator, never read again. Deleting `<dir>` later starts afresh; it does not bring it back.
  *
- * A crash before the first rename leaves the old directory as it was (the copy is redone); one
- * between the renames leaves only `<dir>.pg16`, which is moved back and copied again.
+ * A crash before step 3 leaves the old directory as it was (the copy is redone); one within it
+ * leaves `<dir>.pg16.moving`, from which the upgrade is redone or finished.
+ *
+ * Limits (none of the tables it copies has them): partitioned tables and generated or identity
+ * columns are not supported.
  */
 
 /** The statements `prepare` may run: the surface PGlite 0.2 and 0.5 share. */
@@ -28,6 +33,9 @@ export interface UpgradeDb {
   exec(text: string): Promise<unknown>;
   transaction<T>(fn: (tx: Pick<UpgradeDb, "query" | "exec">) => Promise<T>): Promise<T | undefined>;
 }
+
+/** Rows read and written at a time. */
+const BATCH = 5_000;
 
 /** The PostgreSQL major version of the data directory `dir`, or undefined if there is none. */
 export async function dataDirVersion(dir: string): Promise<string | undefined> {
@@ -44,68 +52,92 @@ const exists = (path: string) =>
     () => false,
   );
 
+/** `<dir>.pg16`, or the first of `.pg16.2`, `.pg16.3`, ... not taken by an earlier upgrade. */
+async function keptName(dataDir: string): Promise<string> {
+  let name = `${dataDir}.pg16`;
+  for (let n = 2; await exists(name); n++) name = `${dataDir}.pg16.${n}`;
+  return name;
+}
+
 /**
  * Copies the schema `schema` of a PostgreSQL 16 directory `dataDir` into a PostgreSQL 18 one;
  * false if there was nothing to upgrade. `prepare` creates (or brings up to date) the schema's
- * tables, on the old database first and then on the new one; it runs with `search_path` set.
+ * tables, on a copy of the old database first and then on the new one; it runs with
+ * `search_path` set.
  */
 export async function upgradePglite16(
   dataDir: string,
   schema: string,
   prepare: (db: UpgradeDb) => Promise<void>,
 ): Promise<boolean> {
-  const legacy = `${dataDir}.pg16`;
+  const moving = `${dataDir}.pg16.moving`;
   const building = `${dataDir}.upgrading`;
-  if (!(await exists(dataDir)) && (await exists(legacy))) await rename(legacy, dataDir);
+  const reading = `${dataDir}.pg16.reading`;
+  if (await exists(moving)) {
+    // A crash in the renames: the new directory in place (finish), or not yet (redo).
+    if (await exists(dataDir)) {
+      await rename(moving, await keptName(dataDir));
+      return true;
+    }
+    await rename(moving, dataDir);
+  }
   if ((await dataDirVersion(dataDir)) !== "16") return false;
 
-  const { tables, sequences } = await readOld(dataDir, schema, prepare);
+  await rm(reading, { recursive: true, force: true });
   await rm(building, { recursive: true, force: true });
+  await cp(dataDir, reading, { recursive: true });
+  const old = new PGlite16(reading);
   const db = new PGlite(building);
   try {
-    await db.exec(`create schema if not exists "${schema}"; set search_path to "${schema}"`);
-    await prepare(db as unknown as UpgradeDb);
-    // Rows go in table by table; foreign keys and triggers are not checked while they do (they held before).
-    await db.exec("set session_replication_role = replica");
-    if (tables.size > 0) await db.exec(`truncate ${[...tables.keys()].map((t) => `"${t}"`).join(", ")} cascade`);
-    for (const [table, rows] of tables)
-      await db.query(`insert into "${table}" select * from json_populate_recordset(null::"${table}", $1::json)`, [
-        rows,
-      ]);
-    for (const { name, lastValue } of sequences)
-      if (lastValue !== null)
-        await db.query(`select setval($1, $2::bigint, true)`, [`"${schema}"."${name}"`, lastValue]);
+    for (const each of [old, db] as unknown as UpgradeDb[]) {
+      await each.exec(`create schema if not exists "${schema}"; set search_path to "${schema}"`);
+      await prepare(each);
+    }
+    await copyRows(old, db, schema);
   } finally {
     await db.close();
+    await old.close();
+    await rm(reading, { recursive: true, force: true });
   }
-  await rename(dataDir, legacy);
+  await rename(dataDir, moving);
   await rename(building, dataDir);
+  await rename(moving, await keptName(dataDir));
   return true;
 }
 
-/** Every row of every table of `schema` (JSON text per table) and every sequence's position. */
-async function readOld(dataDir: string, schema: string, prepare: (db: UpgradeDb) => Promise<void>) {
-  const db = new PGlite16(dataDir);
-  try {
-    await db.exec(`create schema if not exists "${schema}"; set search_path to "${schema}"`);
-    await prepare(db as unknown as UpgradeDb);
-    const { rows: names } = await db.query<{ name: string }>(
-      "select table_name as name from information_schema.tables where table_schema = $1 and table_type = 'BASE TABLE' order by 1",
-      [schema],
-    );
-    const tables = new Map<string, string>();
-    for (const { name } of names) {
-      const { rows } = await db.query<{ rows: string }>(
-        `select coalesce(json_agg(t), '[]')::text as rows from "${schema}"."${name}" t`,
+/** Every row of every table of `schema`, a batch at a time, then every sequence's state. */
+async function copyRows(from: PGlite16, to: PGlite, schema: string): Promise<void> {
+  const { rows: tables } = await from.query<{ name: string }>(
+    "select table_name as name from information_schema.tables where table_schema = $1 and table_type = 'BASE TABLE' order by 1",
+    [schema],
+  );
+  // Rows go in table by table; foreign keys and triggers are not checked while they do (they held before).
+  await to.exec("set session_replication_role = replica");
+  if (tables.length > 0) await to.exec(`truncate ${tables.map((t) => `"${t.name}"`).join(", ")} cascade`);
+  for (const { name } of tables) {
+    for (let after = "(0,0)"; ; ) {
+      const { rows } = await from.query<{ at: string; row: string }>(
+        `select ctid::text as at, row_to_json(pglite_upgrade_row)::text as row from "${schema}"."${name}" pglite_upgrade_row where ctid > $1::tid order by ctid limit ${BATCH}`,
+        [after],
       );
-      tables.set(name, rows[0]!.rows);
+      if (rows.length === 0) break;
+      await to.query(`insert into "${name}" select * from json_populate_recordset(null::"${name}", $1::json)`, [
+        `[${rows.map((r) => r.row).join(",")}]`,
+      ]);
+      after = rows.at(-1)!.at;
     }
-    const { rows: sequences } = await db.query<{ name: string; lastValue: string | null }>(
-      `select sequencename as name, last_value::text as "lastValue" from pg_sequences where schemaname = $1`,
-      [schema],
-    );
-    return { tables, sequences };
-  } finally {
-    await db.close();
+  }
+  const { rows: sequences } = await from.query<{ name: string }>(
+    "select sequencename as name from pg_sequences where schemaname = $1 order by 1",
+    [schema],
+  );
+  for (const { name } of sequences) {
+    const sequence = `"${schema}"."${name}"`;
+    const [state] = (
+      await from.query<{ lastValue: string; isCalled: boolean }>(
+        `select last_value::text as "lastValue", is_called as "isCalled" from ${sequence}`,
+      )
+    ).rows;
+    await to.query("select setval($1, $2::bigint, $3)", [sequence, state!.lastValue, state!.isCalled]);
   }
 }

@@ -85,6 +85,23 @@ async function assertCarriedOver(sql: Sql, nextTick = 3): Promise<void> {
   assert.equal(await intents.nextTick("queen"), nextTick);
 }
 
+/** Every table of the schema in a PostgreSQL 16 directory, with its columns and rows. */
+async function snapshot(path: string) {
+  const db = new PGlite16(path);
+  try {
+    const { rows: columns } = await db.query<{ table: string; column: string }>(
+      `select table_name as "table", column_name as "column" from information_schema.columns where table_schema = $1 order by 1, 2`,
+      [SCHEMA],
+    );
+    const rows: Record<string, unknown> = {};
+    for (const table of new Set(columns.map((c) => c.table)))
+      rows[table] = (await db.query(`select * from "${SCHEMA}"."${table}" order by 1`)).rows;
+    return { columns, rows };
+  } finally {
+    await db.close();
+  }
+}
+
 describe("upgrading an embedded journal of PGlite 0.2", () => {
   it("copies every row into a PostgreSQL 18 journal and keeps the old directory beside it", async () => {
     await writeLegacyJournal();
@@ -106,14 +123,31 @@ describe("upgrading an embedded journal of PGlite 0.2", () => {
     }
   });
 
-  it("recovers from a crash between the two renames (only the old directory, moved aside)", async () => {
+  it("recovers from a crash in the renames, with only the old directory, moved aside", async () => {
     await writeLegacyJournal();
-    await rename(dir, `${dir}.pg16`);
+    await rename(dir, `${dir}.pg16.moving`);
     const sql = await openSql({ dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
     try {
       await assertCarriedOver(sql);
     } finally {
       await sql.close();
+    }
+    assert.deepEqual((await readdir(root)).sort(), ["journal", "journal.pg16"]);
+  });
+
+  it("keeps the old directory as the previous release left it, and never reads it again", async () => {
+    await writeLegacyJournal();
+    const before = await snapshot(dir);
+    const sql = await openSql({ dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
+    await sql.close();
+    assert.deepEqual(await snapshot(`${dir}.pg16`), before);
+    // Deleted by the operator, the journal starts empty: the kept directory does not come back.
+    await rm(dir, { recursive: true });
+    const fresh = await openSql({ dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
+    try {
+      assert.deepEqual(await fresh.query(`select id from relayed_write`), []);
+    } finally {
+      await fresh.close();
     }
     assert.deepEqual((await readdir(root)).sort(), ["journal", "journal.pg16"]);
   });
