@@ -260,6 +260,8 @@ export const gatewayEnv = streamEnv.extend({
   /** The exchange's service secret; without it the gateway serves market streams only (LOGIN answers UNAVAILABLE). */
   EXCHANGE_SERVICE_SECRET: z.string().min(16).optional(),
   TRUST_PROXY: booleanText.default(false),
+  /** Failed LOGINs per minute per client IP before further LOGINs are answered RATE_LIMITED. */
+  AUTH_FAILURE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
 });
 export type GatewayEnv = z.infer<typeof gatewayEnv>;
 

@@ -1,6 +1,6 @@
 import { createServer, type Server } from "node:http";
 import type { GatewayEnv } from "../../config/env.ts";
-import { clientIpOfRequest } from "../../lib/http/index.ts";
+import { clientIpOfRequest, createAuthFailureGuard } from "../../lib/http/index.ts";
 import {
   attachStreamServer,
   connectNats,
@@ -71,6 +71,8 @@ export async function startGateway(
     clientIp: (request) => clientIpOfRequest(request, { trustProxy: env.TRUST_PROXY }),
     publicUrl: env.GATEWAY_PUBLIC_URL,
     verifyLogin: env.EXCHANGE_SERVICE_SECRET ? verifyThroughExchange(env) : undefined,
+    // The exchange sees the gateway's address, not the client's: the gateway counts its clients' failures.
+    loginGuard: createAuthFailureGuard({ limit: env.AUTH_FAILURE_LIMIT_PER_MINUTE }),
     log,
   });
   await new Promise<void>((resolve) => server.listen(env.GATEWAY_PORT, env.GATEWAY_HOST, resolve));

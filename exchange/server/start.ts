@@ -15,7 +15,7 @@ import {
 } from "../adapters/store/index.ts";
 import { resolveSecrets, type ExchangeSecrets } from "./secrets.ts";
 import type { Server } from "node:http";
-import { clientIpOfRequest } from "../../lib/http/index.ts";
+import { clientIp, clientIpOfRequest, createAuthFailureGuard } from "../../lib/http/index.ts";
 import { verifySignedRequest } from "../adapters/auth/index.ts";
 import {
   attachStreamServer,
@@ -98,6 +98,11 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
   // With NATS, every stream is also published there for gateway processes (npm run gateway).
   const nats = env.NATS_URL ? await connectNats(env.NATS_URL, "exchange") : undefined;
   if (nats) publishToNats(streams, nats);
+  // One count of failed authentications per client IP for signed HTTP requests and /ws LOGINs.
+  const authFailures = createAuthFailureGuard({
+    limit: env.AUTH_FAILURE_LIMIT_PER_MINUTE,
+    keyOf: (c) => clientIp(c, { trustProxy: env.TRUST_PROXY }),
+  });
   const app = createExchangeApp({
     exchange,
     marketData,
@@ -106,6 +111,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
     signedRateLimitPerMinute: env.SIGNED_RATE_LIMIT_PER_MINUTE,
     authFailureLimitPerMinute: env.AUTH_FAILURE_LIMIT_PER_MINUTE,
+    authFailures,
     trustProxy: env.TRUST_PROXY,
     publicUrl: env.EXCHANGE_PUBLIC_URL,
     timestampWindowMs: env.SIGNATURE_WINDOW_MS,
@@ -127,6 +133,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     limits: streamLimits(env),
     isPair: (code) => exchange.reference.pairs.get(code)?.row.active === true,
     clientIp: (request) => clientIpOfRequest(request, { trustProxy: env.TRUST_PROXY }),
+    loginGuard: authFailures,
     publicUrl: env.EXCHANGE_PUBLIC_URL,
     // The LOGIN signs the WebSocket URL as a GET of it, with a timestamp (required: a login
     // message could otherwise be replayed), once, like any timestamped request.

@@ -100,6 +100,33 @@ describe("createAuthFailureGuard", () => {
   });
 });
 
+describe("a client named directly (a WebSocket LOGIN)", () => {
+  it("shares its window with the same client's requests, both ways, grouped by /64", async () => {
+    const now = 1_000_000;
+    const { guard, send } = app({ limit: 3, now: () => now });
+    guard.checkClient("2001:db8::1");
+    assert.equal(guard.failClient("2001:db8::1"), undefined);
+    assert.equal((await send("2001:db8::2")).status, 401); // a request from the same /64: its second failure
+    assert.equal(guard.failClient("2001:db8:0:0:ffff::9"), undefined); // the third
+    assert.throws(
+      () => guard.checkClient("2001:db8::1"),
+      (error: unknown) => error instanceof ApiError && error.status === 429,
+    );
+    assert.equal((await send("2001:db8::3", true)).status, 429, "refused before its credentials are checked");
+    guard.checkClient("2001:db8:1::1"); // another /64 is not affected
+  });
+
+  it("without keyOf, serves clients named directly and refuses a request as a bug", () => {
+    const guard = createAuthFailureGuard({ limit: 1, now: () => 0 });
+    assert.equal(guard.failClient("10.0.0.1"), undefined);
+    assert.throws(
+      () => guard.checkClient("10.0.0.1"),
+      (error: unknown) => error instanceof ApiError && error.status === 429,
+    );
+    assert.throws(() => guard.check({} as Context), /no keyOf/);
+  });
+});
+
 describe("subscriberOf", () => {
   it("keeps IPv4 and groups IPv6 by /64", () => {
     assert.equal(subscriberOf("203.0.113.7"), "203.0.113.7");

@@ -10,8 +10,11 @@ export interface AuthFailureGuardOptions {
   /** Failed authentications allowed per window and client; the next request is refused until the window ends. */
   readonly limit: number;
   readonly windowMs?: number;
-  /** The client, usually clientIp(c, ...); IPv6 addresses are grouped by /64 (one subscriber). */
-  readonly keyOf: (c: Context) => string;
+  /**
+   * The client of a request, usually clientIp(c, ...); IPv6 addresses are grouped by /64 (one
+   * subscriber). Without it only checkClient and failClient serve (a WebSocket gateway).
+   */
+  readonly keyOf?: (c: Context) => string;
   /** Clients tracked at once (default 100 000, a few MB); see overflow below. */
   readonly maxClients?: number;
   readonly now?: () => number;
@@ -30,6 +33,10 @@ export interface AuthFailureGuard {
    * through counts as a failure. What happens after it (the handler) is never counted.
    */
   wrap(authenticate: MiddlewareHandler): MiddlewareHandler;
+  /** check() for a client named directly (an IP), where there is no request context: a WebSocket LOGIN. */
+  checkClient(client: string): void;
+  /** fail() for a client named directly. */
+  failClient(client: string): ApiError | undefined;
   size(): number;
 }
 
@@ -63,35 +70,41 @@ export function createAuthFailureGuard(options: AuthFailureGuardOptions): AuthFa
     }
   };
   const retryAfter = (window: Window, t: number) => rateLimited(Math.max(1, Math.ceil((window.resetAt - t) / 1000)));
-  const keyOf = (c: Context) => subscriberOf(options.keyOf(c));
+  const checkKey = (key: string) => {
+    // The common case: nobody failed lately, so there is no client to look up.
+    if (windows.size === 0) return;
+    const t = now();
+    sweep(t);
+    const window = windows.get(key);
+    if (window !== undefined && window.resetAt > t && window.count >= limit) throw retryAfter(window, t);
+  };
+  const failKey = (key: string): ApiError | undefined => {
+    const t = now();
+    sweep(t);
+    const window = windows.get(key);
+    if (window !== undefined && window.resetAt > t) {
+      window.count++;
+      return undefined;
+    }
+    // A new or restarted window goes to the end, keeping the map in expiry order.
+    if (window !== undefined) windows.delete(key);
+    if (windows.size < maxClients) {
+      windows.set(key, { count: 1, resetAt: t + windowMs });
+      return undefined;
+    }
+    if (overflow.resetAt <= t) Object.assign(overflow, { count: 0, resetAt: t + windowMs });
+    return ++overflow.count > limit ? retryAfter(overflow, t) : undefined;
+  };
 
+  const requestKey = (c: Context) => {
+    if (options.keyOf === undefined) throw new Error("this guard has no keyOf: use checkClient and failClient");
+    return subscriberOf(options.keyOf(c));
+  };
   const guard: AuthFailureGuard = {
-    check(c) {
-      // The common case: nobody failed lately, so there is no client to look up.
-      if (windows.size === 0) return;
-      const t = now();
-      sweep(t);
-      const window = windows.get(keyOf(c));
-      if (window !== undefined && window.resetAt > t && window.count >= limit) throw retryAfter(window, t);
-    },
-    fail(c) {
-      const t = now();
-      sweep(t);
-      const key = keyOf(c);
-      const window = windows.get(key);
-      if (window !== undefined && window.resetAt > t) {
-        window.count++;
-        return undefined;
-      }
-      // A new or restarted window goes to the end, keeping the map in expiry order.
-      if (window !== undefined) windows.delete(key);
-      if (windows.size < maxClients) {
-        windows.set(key, { count: 1, resetAt: t + windowMs });
-        return undefined;
-      }
-      if (overflow.resetAt <= t) Object.assign(overflow, { count: 0, resetAt: t + windowMs });
-      return ++overflow.count > limit ? retryAfter(overflow, t) : undefined;
-    },
+    check: (c) => checkKey(requestKey(c)),
+    fail: (c) => failKey(requestKey(c)),
+    checkClient: (client) => checkKey(subscriberOf(client)),
+    failClient: (client) => failKey(subscriberOf(client)),
     wrap(authenticate) {
       return async (c, next) => {
         guard.check(c);

@@ -307,3 +307,29 @@ describe("exchange stream limits", () => {
     assert.equal(client.closed!.code, 4029);
   });
 });
+
+describe("failed /ws LOGINs", () => {
+  let backend: Backend;
+  let server: RunningExchange;
+  afterAll(async () => {
+    await server?.close();
+    await backend?.cleanup();
+  });
+
+  it("count with failed signatures per client IP: past the limit a LOGIN, and a signed request, are refused before their check", async () => {
+    backend = await createBackend("pglite", { AUTH_FAILURE_LIMIT_PER_MINUTE: "3" });
+    server = await startExchange(backend.env, { log: quiet, beforeLoad: seedDemoBeforeLoad });
+    const api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+    const trader = await api.user(0, { USDT: "10" });
+    const stranger = { ...trader, privateKey: `${trader.privateKey}x` };
+    const client = await StreamClient.connect(server.url);
+    for (let i = 0; i < 3; i++) assert.equal((await client.login(stranger)).error.code, "UNAUTHORIZED");
+    const refused = await client.login(trader);
+    assert.equal(refused.error.code, "RATE_LIMITED", JSON.stringify(refused));
+    assert.equal(client.closed, undefined, "still open");
+    // The same window as the signed HTTP routes: this IP's signed request gets 429 as well.
+    const balances = await api.signed(trader, "GET", "/api/balances");
+    assert.equal(balances.status, 429, balances.text);
+    client.close();
+  });
+});

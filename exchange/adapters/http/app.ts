@@ -6,6 +6,7 @@ import packageJson from "../../../package.json" with { type: "json" };
 import {
   ApiError,
   clientIp,
+  type AuthFailureGuard,
   createAuthFailureGuard,
   createRateLimiter,
   errorHandler,
@@ -50,6 +51,11 @@ export interface ExchangeAppOptions {
   readonly signedRateLimitPerMinute: number;
   /** Failed authentications per minute per client IP (signatures, admin token, service secret) before 429. */
   readonly authFailureLimitPerMinute: number;
+  /**
+   * The failed-authentication guard, when it is shared (server/start.ts shares it with /ws LOGINs);
+   * else one is made from authFailureLimitPerMinute, keyed by client IP.
+   */
+  readonly authFailures?: AuthFailureGuard;
   readonly trustProxy?: boolean;
   /**
    * Scheme, host and port clients use (e.g. https://api.example.com) when a proxy stands in
@@ -175,11 +181,13 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
   });
   // Checked before any credential is: a flood of bad signatures, tokens or secrets from one
   // client gets 429 at the cost of a map lookup, and other clients are unaffected.
-  const authFailures = createAuthFailureGuard({
-    limit: options.authFailureLimitPerMinute,
-    now: options.rateLimitClock,
-    keyOf: (c) => clientIp(c, { trustProxy }),
-  });
+  const authFailures =
+    options.authFailures ??
+    createAuthFailureGuard({
+      limit: options.authFailureLimitPerMinute,
+      now: options.rateLimitClock,
+      keyOf: (c) => clientIp(c, { trustProxy }),
+    });
   for (const path of SIGNED) app.use(path, authFailures.wrap(signed), perKey);
   app.use("/api/*", async (c, next) => (isSigned(c.req.path) ? next() : perIp(c, next)));
   // The /v1/spot/market aliases of the public routes count against the same per-IP quota.

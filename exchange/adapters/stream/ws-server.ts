@@ -2,6 +2,7 @@ import type { IncomingMessage, Server } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
 import { createConnectionSlots } from "../../../lib/connection-slots.ts";
+import { ApiError, type AuthFailureGuard } from "../../../lib/http/index.ts";
 import type { Hub, Subscriber } from "./hub.ts";
 import { userStream } from "./market-feed.ts";
 import { ALL_TICKERS, MARKET_STREAM, parseClientMessage, type ProtocolError } from "./protocol.ts";
@@ -41,6 +42,12 @@ export interface StreamServerOptions {
     login: { apiKey: string; timestamp: string; signature: string },
     url: string,
   ) => Promise<LoginResult>;
+  /**
+   * Failed LOGINs counted per client IP, with the same guard as failed signatures over HTTP, so a
+   * client cannot try keys over /ws that its HTTP failures already locked it out of. Over the
+   * limit a LOGIN is answered RATE_LIMITED before its signature is checked.
+   */
+  readonly loginGuard?: Pick<AuthFailureGuard, "checkClient" | "failClient">;
   /** The client IP of an upgrade request (X-Forwarded-For behind a trusted proxy). */
   readonly clientIp: (request: IncomingMessage) => string;
   /** The public origin clients connect to (ws:// or wss://), when a proxy hides it. */
@@ -230,8 +237,23 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
     if (message.method === "LOGIN") {
       if (options.verifyLogin === undefined)
         return connection.reply({ error: { code: "UNAVAILABLE", message: "logins are not served here" }, id });
+      try {
+        options.loginGuard?.checkClient(connection.ip);
+      } catch (error) {
+        if (error instanceof ApiError)
+          return connection.reply({ error: { code: error.code, message: error.message }, id });
+        throw error;
+      }
       const result = await options.verifyLogin(message.params, connection.url);
-      if (!result.ok) return connection.reply({ error: result.error, id });
+      if (!result.ok) {
+        // Only a refused credential counts; an exchange that cannot answer (UNAVAILABLE) does not.
+        const limited =
+          result.error.code === "UNAUTHORIZED" ? options.loginGuard?.failClient(connection.ip) : undefined;
+        return connection.reply({
+          error: limited ? { code: limited.code, message: limited.message } : result.error,
+          id,
+        });
+      }
       if (connection.userId !== undefined) hub.unsubscribe(userStream(connection.userId), connection);
       connection.userId = result.userId;
       hub.subscribe(userStream(result.userId), connection);
