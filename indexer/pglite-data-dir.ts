@@ -1,4 +1,5 @@
-import { existsSync, readFileSync, renameSync } from "node:fs";
+import { renameSync } from "node:fs";
+import { dataDirVersion, keptDirName } from "../lib/pglite-data-dir.ts";
 
 /**
  * Ponder runs on PGlite 0.5 (PostgreSQL 18) here, not the 0.2 (PostgreSQL 16) it pins: 0.2 opened,
@@ -11,15 +12,9 @@ import { existsSync, readFileSync, renameSync } from "node:fs";
  * Returns where the old directory went, or undefined when there was nothing to move.
  */
 export function retireIncompatibleDataDir(dir: string, supportedMajor = "18"): string | undefined {
-  let major: string;
-  try {
-    major = readFileSync(`${dir}/PG_VERSION`, "utf8").trim();
-  } catch {
-    return undefined;
-  }
-  if (major === supportedMajor) return undefined;
-  let target = `${dir}.pg${major}`;
-  for (let n = 2; existsSync(target); n++) target = `${dir}.pg${major}.${n}`;
+  const major = dataDirVersion(dir);
+  if (major === undefined || major === supportedMajor) return undefined;
+  const target = keptDirName(dir, major);
   renameSync(dir, target);
   return target;
 }

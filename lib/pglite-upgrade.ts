@@ -1,6 +1,10 @@
-import { cp, readFile, rename, rm, stat } from "node:fs/promises";
+import { existsSync } from "node:fs";
+import { cp, rename, rm } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { PGlite as PGlite16 } from "pglite-0.2";
+import { dataDirVersion, keptDirName } from "./pglite-data-dir.ts";
+
+export { dataDirVersion } from "./pglite-data-dir.ts";
 
 /**
  * The embedded databases moved from PGlite 0.2 (PostgreSQL 16) to PGlite 0.5 (PostgreSQL 18),
@@ -37,28 +41,6 @@ export interface UpgradeDb {
 /** Rows read and written at a time. */
 const BATCH = 5_000;
 
-/** The PostgreSQL major version of the data directory `dir`, or undefined if there is none. */
-export async function dataDirVersion(dir: string): Promise<string | undefined> {
-  try {
-    return (await readFile(`${dir}/PG_VERSION`, "utf8")).trim();
-  } catch {
-    return undefined;
-  }
-}
-
-const exists = (path: string) =>
-  stat(path).then(
-    () => true,
-    () => false,
-  );
-
-/** `<dir>.pg16`, or the first of `.pg16.2`, `.pg16.3`, ... not taken by an earlier upgrade. */
-async function keptName(dataDir: string): Promise<string> {
-  let name = `${dataDir}.pg16`;
-  for (let n = 2; await exists(name); n++) name = `${dataDir}.pg16.${n}`;
-  return name;
-}
-
 /**
  * Copies the schema `schema` of a PostgreSQL 16 directory `dataDir` into a PostgreSQL 18 one;
  * false if there was nothing to upgrade. `prepare` creates (or brings up to date) the schema's
@@ -73,15 +55,15 @@ export async function upgradePglite16(
   const moving = `${dataDir}.pg16.moving`;
   const building = `${dataDir}.upgrading`;
   const reading = `${dataDir}.pg16.reading`;
-  if (await exists(moving)) {
+  if (existsSync(moving)) {
     // A crash in the renames: the new directory in place (finish), or not yet (redo).
-    if (await exists(dataDir)) {
-      await rename(moving, await keptName(dataDir));
+    if (existsSync(dataDir)) {
+      await rename(moving, keptDirName(dataDir, "16"));
       return true;
     }
     await rename(moving, dataDir);
   }
-  if ((await dataDirVersion(dataDir)) !== "16") return false;
+  if (dataDirVersion(dataDir) !== "16") return false;
 
   await rm(reading, { recursive: true, force: true });
   await rm(building, { recursive: true, force: true });
@@ -101,7 +83,7 @@ export async function upgradePglite16(
   }
   await rename(dataDir, moving);
   await rename(building, dataDir);
-  await rename(moving, await keptName(dataDir));
+  await rename(moving, keptDirName(dataDir, "16"));
   return true;
 }
 

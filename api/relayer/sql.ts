@@ -86,7 +86,7 @@ async function openPostgres(connectionString: string, { schema, timeoutMs }: Ope
  */
 async function openPglite({ dataDir, schema, timeoutMs, migrate }: OpenSqlOptions): Promise<Sql> {
   if (migrate) await upgradeLegacyJournal(dataDir, schema, migrate);
-  else if ((await dataDirVersion(dataDir)) === "16")
+  else if (dataDirVersion(dataDir) === "16")
     throw new Error(
       `${dataDir} holds a journal of PGlite 0.2 (PostgreSQL 16): open it with a migrate step to upgrade it`,
     );

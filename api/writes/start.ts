@@ -52,7 +52,7 @@ const LOCAL_CHAIN_ID = 31337;
 
 export function startWrites(config: WritesConfig): StartedWrites {
   const log = config.log ?? ((message: string, error?: unknown) => console.error(message, error ?? ""));
-  let exchange: ExchangeClient | undefined;
+  const exchange = exchangeClientOf(config);
   let service: Writes | undefined;
   let notReady = "signed writes are starting";
   const setNotReady = (reason: string) => {
@@ -63,14 +63,7 @@ export function startWrites(config: WritesConfig): StartedWrites {
   let sql: Sql | undefined;
   let timer: NodeJS.Timeout | undefined;
 
-  if (config.exchangeServiceSecret === undefined)
-    setNotReady("signed writes are not configured: EXCHANGE_SERVICE_SECRET is not set");
-  else
-    exchange = new ExchangeClient({
-      baseUrl: config.exchangeUrl,
-      serviceSecret: config.exchangeServiceSecret,
-      timeoutMs: config.exchangeTimeoutMs,
-    });
+  if (exchange === undefined) setNotReady("signed writes are not configured: EXCHANGE_SERVICE_SECRET is not set");
 
   const client = createPublicClient({
     // Reads issued together (a write's pre-checks, the tally and block after its receipt) go as
@@ -174,6 +167,17 @@ export function startWrites(config: WritesConfig): StartedWrites {
       await sql?.close().catch(() => {});
     },
   };
+}
+
+/** The exchange as the writes reach it (signature checks, fee holds), or undefined without its secret. */
+export function exchangeClientOf(config: WritesConfig): ExchangeClient | undefined {
+  return config.exchangeServiceSecret === undefined
+    ? undefined
+    : new ExchangeClient({
+        baseUrl: config.exchangeUrl,
+        serviceSecret: config.exchangeServiceSecret,
+        timeoutMs: config.exchangeTimeoutMs,
+      });
 }
 
 function throwing(error: Error): never {

@@ -2,9 +2,8 @@ import { Worker } from "node:worker_threads";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError } from "../../lib/http/index.ts";
 import type { WriteOperations } from "./app.ts";
-import { ExchangeClient } from "./exchange-client.ts";
 import type { Answer } from "./service.ts";
-import type { StartedWrites, WritesConfig } from "./start.ts";
+import { exchangeClientOf, type StartedWrites, type WritesConfig } from "./start.ts";
 import type { ThreadCall, ThreadError, ThreadMessage } from "./thread-protocol.ts";
 
 /**
@@ -42,14 +41,7 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
   // Functions do not cross to a thread; the thread logs to this process's stderr itself.
   const { log: _log, onState: _onState, ...workerData } = config;
   // The signature check stays here, before anything crosses to the thread.
-  const exchange =
-    config.exchangeServiceSecret === undefined
-      ? undefined
-      : new ExchangeClient({
-          baseUrl: config.exchangeUrl,
-          serviceSecret: config.exchangeServiceSecret,
-          timeoutMs: config.exchangeTimeoutMs,
-        });
+  const exchange = exchangeClientOf(config);
 
   let worker: Worker | undefined;
   let notReady: string | undefined = "signed writes are starting";
@@ -64,6 +56,8 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
     started = resolve;
   });
 
+  /** Refused before anything crosses to the thread: nothing was done. */
+  const unavailable = () => new ApiError(503, "UNAVAILABLE", notReady ?? "signed writes are restarting");
   /** The outcome of a call cut off while its write ran is not known here: 504, not 503. */
   const inDoubt = (why: string) =>
     new ApiError(
@@ -131,8 +125,7 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
 
   const call = (message: Omit<ThreadCall, "id">): Promise<Answer> => {
     const thread = worker;
-    if (thread === undefined || notReady !== undefined)
-      return Promise.reject(new ApiError(503, "UNAVAILABLE", notReady ?? "signed writes are restarting"));
+    if (thread === undefined || notReady !== undefined) return Promise.reject(unavailable());
     if (pending.size >= maxPending)
       return Promise.reject(
         new ApiError(503, "UNAVAILABLE", "too many signed writes in flight; retry shortly", { "Retry-After": "1" }),
@@ -164,8 +157,7 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
   return {
     ready,
     service: () => {
-      if (notReady !== undefined || worker === undefined)
-        throw new ApiError(503, "UNAVAILABLE", notReady ?? "signed writes are restarting");
+      if (notReady !== undefined || worker === undefined) throw unavailable();
       return operations;
     },
     exchange: () => {

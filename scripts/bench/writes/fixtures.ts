@@ -17,8 +17,6 @@ export type Kind = "spawn" | "vote";
 export interface Job {
   readonly path: PathName;
   readonly kind: Kind;
-  /** Writes in flight in its round. */
-  readonly level: number;
   /** 0 is the untimed warm-up before each round; timed writes are 1..n. */
   readonly round: number;
   readonly warmup: boolean;
@@ -58,7 +56,6 @@ export function planJobs(kind: Kind, level: number, total: number, rounds: numbe
       const make = (i: number, warmup: boolean): Job => ({
         path,
         kind,
-        level,
         round,
         warmup,
         address: addressOf(`${kind} ${path} x${level} ${round} ${warmup ? "warm-up" : i}`),
