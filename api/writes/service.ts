@@ -29,6 +29,11 @@ import { POOL_SIDES, type ProposeBody, type SpawnBody, VOTES, type VoteBody } fr
  * anything left open by a crash, a lost exchange or a slow chain is finished by reconcile(),
  * which runs at start and then every few seconds: a fee held is settled if a transaction of the
  * write was mined, and released otherwise.
+ *
+ * A mined write is answered from its receipt at once; settling its fee and journalling its answer
+ * follow (completions). The chain has decided by then, so an exchange that is slow or away must
+ * not turn a done spawn into an error a client would retry. Until its completion ends, a write
+ * is still known here (a retry with its key gets the answer; reconcile leaves it alone).
  */
 
 export interface Answer {
@@ -101,6 +106,8 @@ export const MIN_VOTE_LEVEL = 20;
 export class Writes {
   private readonly options: WritesOptions;
   private readonly inflight = new Map<string, Promise<Answer>>();
+  /** Writes answered whose fee and journal steps are still running, with their answer. */
+  private readonly completing = new Map<string, { readonly answer: Answer; readonly done: Promise<void> }>();
   /** Token (address or NFT id) -> its worker, and proposal -> its worker: fixed on-chain, so kept. */
   private readonly workerIds = new KnownWorkers<string>();
   private readonly proposalWorkers = new KnownWorkers<bigint>();
@@ -204,6 +211,11 @@ export class Writes {
   reconcile(): Promise<void> {
     this.reconciling ??= this.reconcileOpen().finally(() => (this.reconciling = undefined));
     return this.reconciling;
+  }
+
+  /** Resolves once every write answered so far has settled its fee and journalled its answer (or failed to: reconcile's then). */
+  async completions(): Promise<void> {
+    while (this.completing.size > 0) await Promise.all([...this.completing.values()].map((c) => c.done));
   }
 
   /** A chain started afresh: nothing journalled can be mined any more, so every held fee goes back. */
@@ -327,6 +339,8 @@ export class Writes {
     if (prior.state === "done") return { status: prior.answerStatus!, body: JSON.parse(prior.answerBody!) };
     const running = this.inflight.get(prior.id);
     if (running) return running;
+    const answered = this.completing.get(prior.id);
+    if (answered) return answered.answer;
     throw new ApiError(
       409,
       "REQUEST_IN_PROGRESS",
@@ -357,7 +371,13 @@ export class Writes {
       throw unavailable(error);
     }
     await this.options.step?.("after-mined", write.id);
-    return this.finish(write, receipt);
+    const answer = await this.answerFor(write, receipt);
+    // Registered before this returns, so the write is never unknown between the two maps.
+    const done = this.complete(write, receipt, answer)
+      .catch((error) => this.log(`write ${write.id}: fee or answer left for reconcile`, error))
+      .finally(() => this.completing.delete(write.id));
+    this.completing.set(write.id, { answer, done });
+    return answer;
   }
 
   /** Nothing of the write reached the chain: give back its fee, then forget it. */
@@ -366,22 +386,21 @@ export class Writes {
     await this.options.journal.forget(write.id);
   }
 
-  /** A transaction of the write was mined: settle or release its fee, then journal the answer. */
-  private async finish(write: WriteRow, receipt: TransactionReceipt): Promise<Answer> {
+  /** The answer to a write one of whose transactions was mined, from its receipt. */
+  private answerFor(write: WriteRow, receipt: TransactionReceipt): Promise<Answer> {
+    return receipt.status === "success"
+      ? span("answer", () => this.answerOf(write.kind, receipt))
+      : this.revertAnswer(write, receipt);
+  }
+
+  /** Settles the fee of a mined write (releases it if the transaction reverted), then journals its answer: done. */
+  private async complete(write: WriteRow, receipt: TransactionReceipt, answer: Answer): Promise<void> {
     const { exchange, journal } = this.options;
-    let answer: Answer;
-    if (receipt.status === "success") {
-      const settle = write.feeHeld ? exchange.settle(write.id, receipt.transactionHash) : undefined;
-      [answer] = await Promise.all([
-        span("answer", () => this.answerOf(write.kind, receipt)),
-        settle && span("settle", () => settle),
-      ]);
-    } else {
-      if (write.feeHeld) await exchange.release(write.id);
-      answer = await this.revertAnswer(write, receipt);
+    if (write.feeHeld) {
+      if (receipt.status === "success") await span("settle", () => exchange.settle(write.id, receipt.transactionHash));
+      else await exchange.release(write.id);
     }
     await span("journalFinish", () => journal.finish(write.id, answer.status, JSON.stringify(answer.body)));
-    return answer;
   }
 
   private async answerOf(kind: WriteKind, receipt: TransactionReceipt): Promise<Answer> {
@@ -481,7 +500,7 @@ export class Writes {
   private async reconcileOpen(): Promise<void> {
     const { journal, relayer } = this.options;
     for (const write of await journal.openWrites()) {
-      if (this.inflight.has(write.id)) continue;
+      if (this.inflight.has(write.id) || this.completing.has(write.id)) continue;
       try {
         const txs = await journal.txsOf(write.id);
         if (txs.length === 0) {
@@ -492,7 +511,7 @@ export class Writes {
           if (error instanceof TxPendingError) return undefined;
           throw error;
         });
-        if (receipt) await this.finish(write, receipt);
+        if (receipt) await this.complete(write, receipt, await this.answerFor(write, receipt));
       } catch (error) {
         this.log(`relayer: write ${write.id} stays open for the next pass`, error);
       }

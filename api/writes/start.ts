@@ -163,6 +163,7 @@ export function startWrites(config: WritesConfig): StartedWrites {
     async close() {
       closed = true;
       if (timer) clearInterval(timer);
+      await service?.completions();
       await service?.reconcile().catch(() => {});
       await sql?.close().catch(() => {});
     },

@@ -131,6 +131,9 @@ for (const kind of backendKinds()) {
       if (dataDir) await rm(dataDir, { recursive: true, force: true });
     });
 
+    const exchangeClient = (baseUrl = exchange.url) =>
+      new ApiExchange({ baseUrl, serviceSecret: SERVICE_SECRET, timeoutMs: 2_000 });
+
     /** One API process's writes: a fresh relayer (no nonce in memory) and service on the shared journal. */
     const apiProcess = (
       options: {
@@ -140,6 +143,7 @@ for (const kind of backendKinds()) {
         replaceAfterMs?: number;
         receiptTimeoutMs?: number;
         exchangeUrl?: string;
+        exchange?: ApiExchange;
       } = {},
     ) => {
       const relayer = new Relayer({
@@ -161,11 +165,7 @@ for (const kind of backendKinds()) {
         ),
         relayer,
         journal,
-        exchange: new ApiExchange({
-          baseUrl: options.exchangeUrl ?? exchange.url,
-          serviceSecret: SERVICE_SECRET,
-          timeoutMs: 2_000,
-        }),
+        exchange: options.exchange ?? exchangeClient(options.exchangeUrl),
         feeCurrency: "ETH",
         voteLimiter: createRateLimiter({ limit: 100 }),
         step: options.step,
@@ -253,6 +253,8 @@ for (const kind of backendKinds()) {
 
         // The client retries with its key: the first spawn's answer, or (nothing was sent) a spawn now.
         const retried: Answer = await next.writes.spawn(spawnRequest(user, symbol, key));
+        // A write is answered from its receipt; its fee is settled just after.
+        await next.writes.completions();
         assert.equal(retried.status, 201);
         assert.equal((retried.body as { token: { symbol: string } }).token.symbol, symbol);
         assert.equal(await symbolTaken(symbol), true);
@@ -276,6 +278,7 @@ for (const kind of backendKinds()) {
         const symbol = symbolOf(`${kind} reverted`);
         const answer = await writes.spawn(spawnRequest(user, symbol));
         assert.equal(answer.status, 500);
+        await writes.completions();
         const body = answer.body as { code: string; message: string };
         assert.equal(body.code, "SPAWNER_FAILED");
         const hash = /0x[0-9a-f]{64}/.exec(body.message)?.[0] as `0x${string}`;
@@ -296,12 +299,14 @@ for (const kind of backendKinds()) {
       const { writes } = apiProcess();
       const first = await newUser("fee before");
       assert.equal((await writes.spawn(spawnRequest(first, symbolOf(`${kind} fee before`)))).status, 201);
+      await writes.completions();
       assert.deepEqual(await ethOf(first), ["0.99", "0"]);
       await wait(spawner.write.setSpawnFee([fee * 2n], { account: admin0.account }));
       try {
         const second = await newUser("fee after");
         const symbol = symbolOf(`${kind} fee after`);
         assert.equal((await writes.spawn(spawnRequest(second, symbol))).status, 201);
+        await writes.completions();
         assert.equal(await symbolTaken(symbol), true);
         assert.deepEqual(await ethOf(second), ["0.98", "0"], "the new fee, held and charged once");
       } finally {
@@ -335,6 +340,7 @@ for (const kind of backendKinds()) {
       assert.equal(new Set(txs.map((tx) => tx.nonce)).size, 1, "one nonce");
       const minedHash = (done.body as { txHash: string }).txHash;
       assert.ok(txs.some((tx) => tx.hash === minedHash));
+      await writes.completions();
       assert.deepEqual(await ethOf(user), ["0.99", "0"]);
     });
 
@@ -363,7 +369,45 @@ for (const kind of backendKinds()) {
       const answer = await writes.spawn(spawnRequest(user, symbol, key));
       assert.equal(answer.status, 201);
       assert.equal((answer.body as { token: { symbol: string } }).token.symbol, symbol);
+      await writes.completions();
       assert.deepEqual(await ethOf(user), ["0.99", "0"]);
+    });
+
+    it("a mined spawn answers 201 though the exchange fails its settle; the next reconcile settles it", async () => {
+      const user = await newUser("settle fails");
+      const symbol = symbolOf(`${kind} settle fails`);
+      let settles = 0;
+      // The real exchange, except that the first settle fails as an exchange gone away would.
+      const flaky = new (class extends ApiExchange {
+        override async settle(holdId: string, reference: string): Promise<void> {
+          if (settles++ === 0) throw new Error("exchange away");
+          return super.settle(holdId, reference);
+        }
+      })({ baseUrl: exchange.url, serviceSecret: SERVICE_SECRET, timeoutMs: 2_000 });
+      let writeId: string | undefined;
+      const { writes } = apiProcess({
+        exchange: flaky,
+        step: (_, id) => {
+          writeId = id;
+        },
+      });
+      const key = "settle-fails";
+      const answer = await writes.spawn(spawnRequest(user, symbol, key));
+      assert.equal(answer.status, 201, JSON.stringify(answer.body));
+      await writes.completions();
+      assert.equal(settles, 1);
+      assert.equal((await holdOf(writeId!)).status, "held");
+      assert.equal((await journal.byId(writeId!))?.state, "open", "left for reconcile");
+      // A retry with the key meanwhile is told in progress, never spawned again.
+      await assert.rejects(writes.spawn(spawnRequest(user, symbol, key)), (error: ApiError) => {
+        assert.deepEqual([error.status, error.code], [409, "REQUEST_IN_PROGRESS"]);
+        return true;
+      });
+      await writes.reconcile();
+      const hold = await holdOf(writeId!);
+      assert.deepEqual([hold.status, hold.reference], ["settled", (answer.body as { txHash: string }).txHash]);
+      assert.deepEqual(await ethOf(user), ["0.99", "0"]);
+      assert.deepEqual(await writes.spawn(spawnRequest(user, symbol, key)), answer);
     });
 
     it("an exchange that does not answer makes a spawn 503 UNAVAILABLE before anything is sent", async () => {

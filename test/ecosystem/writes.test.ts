@@ -376,8 +376,15 @@ for (const backend of BACKENDS) {
         409,
         "IDEMPOTENCY_KEY_REUSED",
       );
-      const after = await ethBalance(users.spawner!);
-      assert.equal(after.locked, "0");
+      // The fee is settled just after the answer (the chain has decided by then).
+      const after = await waitFor(
+        "the spawn fee settled",
+        async () => {
+          const balance = await ethBalance(users.spawner!);
+          return balance.locked === "0" ? balance : undefined;
+        },
+        { timeoutMs: 10_000, intervalMs: 50 },
+      );
       assert.deepEqual([before.available, after.available], ["1", "0.99"]);
       const listed = await waitFor(
         "the spawned token in the reads",
