@@ -3,16 +3,6 @@ import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
 import type { Journal, NewWrite, TxRow, WriteRow } from "./journal.ts";
 import { openTestJournal } from "../../test/support/api/journal.ts";
 
-// One journal for the file (test/support/api/journal.ts); every test starts from an empty one.
-let journal: Journal;
-let close: (() => Promise<void>) | undefined;
-
-beforeAll(async () => {
-  ({ journal, close } = await openTestJournal("journal-test"));
-});
-afterAll(() => close?.());
-beforeEach(() => journal.clear());
-
 const write = (id: string, overrides: Partial<NewWrite> = {}): NewWrite => ({
   id,
   userId: "u-1",
@@ -31,7 +21,18 @@ const tx = (hash: string, writeId: string, nonce: number, sentAt = 1): TxRow => 
   sentAt,
 });
 
-describe("Journal", () => {
+// Embedded PGlite on a thread of its own, and on the caller's thread (as the writes' thread opens
+// it). One journal per mode (test/support/api/journal.ts); every test starts from an empty one.
+describe.each(["thread", "here"] as const)("Journal (PGlite %s)", (embedded) => {
+  let journal: Journal;
+  let close: (() => Promise<void>) | undefined;
+
+  beforeAll(async () => {
+    ({ journal, close } = await openTestJournal(`journal-test-${embedded}`, embedded));
+  });
+  afterAll(() => close?.());
+  beforeEach(() => journal.clear());
+
   it("migrates again over an existing schema without losing rows", async () => {
     await journal.insertWrite(write("w-1"));
     await journal.migrate();

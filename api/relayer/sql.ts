@@ -25,6 +25,13 @@ export interface OpenSqlOptions {
    * journal is refused.
    */
   readonly migrate?: (sql: Sql) => Promise<void>;
+  /**
+   * Where embedded PGlite runs: "thread" (default), a worker thread of its own, so its statements
+   * never stall the caller's event loop; or "here", on the caller's thread, for a caller that is
+   * itself a thread with little else to do (the writes' thread): each statement then saves two
+   * messages between threads.
+   */
+  readonly embedded?: "thread" | "here";
 }
 
 export class SqlUnavailableError extends Error {
@@ -84,13 +91,15 @@ async function openPostgres(connectionString: string, { schema, timeoutMs }: Ope
  * stall this thread's event loop. bench:agents measured the difference: with PGlite on the main
  * thread, each broadcast waited behind the statements of the writes in flight.
  */
-async function openPglite({ dataDir, schema, timeoutMs, migrate }: OpenSqlOptions): Promise<Sql> {
+async function openPglite(options: OpenSqlOptions): Promise<Sql> {
+  const { dataDir, schema, timeoutMs, migrate } = options;
   if (migrate) await upgradeLegacyJournal(dataDir, schema, migrate);
   else if (dataDirVersion(dataDir) === "16")
     throw new Error(
       `${dataDir} holds a journal of PGlite 0.2 (PostgreSQL 16): open it with a migrate step to upgrade it`,
     );
   await mkdir(dataDir, { recursive: true });
+  if (options.embedded === "here") return openPgliteHere(options);
   const worker = new Worker(new URL("./pglite-thread.ts", import.meta.url), { workerData: { dataDir, schema } });
   const waiting = new Map<number, { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }>();
   let nextId = 0;
@@ -143,6 +152,40 @@ async function openPglite({ dataDir, schema, timeoutMs, migrate }: OpenSqlOption
       await withDeadline(closed, timeoutMs, () => noAnswer(timeoutMs)).catch(() => {});
       await worker.terminate();
     },
+  };
+}
+
+/** Embedded PGlite on this thread: its statements run (synchronously) here, one at a time. */
+async function openPgliteHere({ dataDir, schema, timeoutMs }: OpenSqlOptions): Promise<Sql> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const opening = (async () => {
+    const db = new PGlite(dataDir);
+    await db.query(`create schema if not exists "${schema}"`);
+    await db.query(`set search_path to "${schema}"`);
+    return db;
+  })();
+  const db = await withDeadline(opening, Math.max(timeoutMs, 30_000), () =>
+    noAnswer(Math.max(timeoutMs, 30_000)),
+  ).catch((error: Error) => {
+    throw error instanceof SqlUnavailableError
+      ? error
+      : new SqlUnavailableError(`relayer database: ${error.message}`, { cause: error });
+  });
+  return {
+    query: <R>(text: string, params: readonly unknown[] = []) =>
+      withDeadline(
+        db.query<R>(text, params as unknown[]).then(
+          (result) => result.rows,
+          (error: Error & { code?: string }) => {
+            // A statement's own error carries its SQLSTATE; anything else is the database failing.
+            if (typeof error?.code === "string") throw error;
+            throw new SqlUnavailableError(`relayer database: ${error?.message ?? error}`, { cause: error });
+          },
+        ),
+        timeoutMs,
+        () => noAnswer(timeoutMs),
+      ),
+    close: () => withDeadline(db.close(), timeoutMs, () => noAnswer(timeoutMs)).catch(() => {}),
   };
 }
 

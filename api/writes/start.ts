@@ -33,6 +33,8 @@ export interface WritesConfig {
   readonly minBalanceWei: bigint;
   readonly feeCurrency: string;
   readonly votesPerMinute: number;
+  /** Where an embedded journal runs (sql.ts): the writes' own thread opens it "here". Default "thread". */
+  readonly embeddedJournal?: "thread" | "here";
   /** How often open writes are looked at again (a late receipt, an exchange that was away). */
   readonly reconcileIntervalMs?: number;
   readonly log?: (message: string, error?: unknown) => void;
@@ -94,6 +96,7 @@ export function startWrites(config: WritesConfig): StartedWrites {
       dataDir: config.dataDir,
       schema: config.schema,
       timeoutMs: config.dbTimeoutMs,
+      embedded: config.embeddedJournal,
       migrate: (db) => new Journal(db).migrate(),
     });
     const journal = new Journal(sql);

@@ -14,6 +14,8 @@ const post = (message: ThreadMessage) => port.postMessage(message);
 
 const writes = startWrites({
   ...(workerData as WritesConfig),
+  // This thread does little but wait: the journal's statements can run on it.
+  embeddedJournal: "here",
   onState: (notReady) => post({ kind: "state", notReady }),
 });
 void writes.ready.then(() => post({ kind: "started" }));

@@ -7,9 +7,12 @@ import { Journal, openSql } from "../../../api/relayer/index.ts";
  * A relayer journal on embedded PGlite in a temporary directory (openSql creates the directory,
  * so PGlite's "memory://" cannot be used through it), migrated; close() removes it.
  */
-export async function openTestJournal(label: string): Promise<{ journal: Journal; close(): Promise<void> }> {
+export async function openTestJournal(
+  label: string,
+  embedded: "thread" | "here" = "thread",
+): Promise<{ journal: Journal; close(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), `${label}-`));
-  const sql = await openSql({ dataDir: dir, schema: "relayer_test", timeoutMs: 10_000 });
+  const sql = await openSql({ dataDir: dir, schema: "relayer_test", timeoutMs: 10_000, embedded });
   const journal = new Journal(sql);
   await journal.migrate();
   return {
