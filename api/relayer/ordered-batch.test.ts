@@ -63,6 +63,25 @@ describe("OrderedBatch", () => {
     assert.deepEqual(r.batches, [[0], [1, 2], [3, 4]]);
   });
 
+  it("with a budget, closes a batch before the item that would pass it; a heavier item goes alone", async () => {
+    const r = recorder();
+    r.hold();
+    // Weight = the item itself; at most 10 a batch, and at most 8 items.
+    const batch = new OrderedBatch(r.send, 8, { weightOf: (item: number) => item, max: 10 });
+    const items = [1, 4, 5, 2, 12, 3, 3, 3, 1];
+    const tickets = items.map(() => batch.take());
+    const answers = items.map((item, i) => batch.submit(tickets[i]!, item));
+    for (let i = 0; i < 6; i++) {
+      r.answerNext();
+      await tick();
+    }
+    assert.deepEqual(
+      await Promise.all(answers),
+      items.map((item) => item * 10),
+    );
+    assert.deepEqual(r.batches, [[1], [4, 5], [2], [12], [3, 3, 3, 1]]);
+  });
+
   it("a released ticket lets later ones go; releasing a submitted one changes nothing", async () => {
     const r = recorder();
     const batch = new OrderedBatch(r.send, 8);
@@ -115,9 +134,16 @@ describe("OrderedBatch", () => {
       fc.asyncProperty(
         fc.array(fc.record({ release: fc.boolean(), delay: fc.nat(3) }), { minLength: 1, maxLength: 30 }),
         fc.integer({ min: 1, max: 5 }),
-        async (plan, maxBatch) => {
+        fc.option(fc.integer({ min: 1, max: 6 })),
+        async (plan, maxBatch, maxWeight) => {
           const r = recorder();
-          const batch = new OrderedBatch(r.send, maxBatch);
+          // Item i weighs i % 4 + 1.
+          const weightOf = (item: number) => (item % 4) + 1;
+          const batch = new OrderedBatch(
+            r.send,
+            maxBatch,
+            maxWeight === null ? undefined : { weightOf, max: maxWeight },
+          );
           const tickets = plan.map(() => batch.take());
           const order = plan.map((p, i) => ({ ...p, i })).sort((x, y) => x.delay - y.delay || y.i - x.i);
           const answers: Promise<number>[] = [];
@@ -131,6 +157,10 @@ describe("OrderedBatch", () => {
           const submitted = plan.flatMap((p, i) => (p.release ? [] : [i]));
           assert.deepEqual(sent, submitted);
           assert.ok(r.batches.every((b) => b.length >= 1 && b.length <= maxBatch));
+          if (maxWeight !== null)
+            assert.ok(
+              r.batches.every((b) => b.length === 1 || b.reduce((sum, item) => sum + weightOf(item), 0) <= maxWeight),
+            );
         },
       ),
       { seed, numRuns: 200 },

@@ -12,6 +12,12 @@ type Entry<T, R> = {
   readonly reject: (error: unknown) => void;
 };
 
+/** A bound on a batch's total weight (an item heavier than it goes alone). */
+export interface BatchBudget<T> {
+  readonly weightOf: (item: T) => number;
+  readonly max: number;
+}
+
 export class OrderedBatch<T, R> {
   private taken = 0;
   /** The first ticket neither sent nor released. */
@@ -20,13 +26,22 @@ export class OrderedBatch<T, R> {
   private busy = false;
   private readonly sendAll: (items: readonly T[]) => Promise<PromiseSettledResult<R>[]>;
   private readonly maxBatch: number;
+  private readonly budget: BatchBudget<T> | undefined;
 
-  /** `sendAll` answers each item in order; a throw fails every item of the batch. */
-  constructor(sendAll: (items: readonly T[]) => Promise<PromiseSettledResult<R>[]>, maxBatch: number) {
+  /**
+   * `sendAll` answers each item in order; a throw fails every item of the batch. A batch holds at
+   * most `maxBatch` items and, with `budget`, items of at most `budget.max` weight together.
+   */
+  constructor(
+    sendAll: (items: readonly T[]) => Promise<PromiseSettledResult<R>[]>,
+    maxBatch: number,
+    budget?: BatchBudget<T>,
+  ) {
     if (!Number.isInteger(maxBatch) || maxBatch < 1)
       throw new Error(`maxBatch must be a positive integer: ${maxBatch}`);
     this.sendAll = sendAll;
     this.maxBatch = maxBatch;
+    this.budget = budget;
   }
 
   take(): number {
@@ -55,9 +70,15 @@ export class OrderedBatch<T, R> {
   private pump(): void {
     if (this.busy) return;
     const batch: Entry<T, R>[] = [];
+    let weight = 0;
     while (batch.length < this.maxBatch) {
       const entry = this.ready.get(this.next);
       if (entry === undefined) break;
+      if (entry !== "released" && this.budget) {
+        const more = this.budget.weightOf(entry.item);
+        if (batch.length > 0 && weight + more > this.budget.max) break;
+        weight += more;
+      }
       this.ready.delete(this.next);
       this.next++;
       if (entry !== "released") batch.push(entry);

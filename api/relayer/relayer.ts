@@ -99,6 +99,8 @@ export class Relayer {
   private readonly balance: Cached<bigint>;
   /** Writes whose transactions (and their replacements and rebroadcasts) go only to the private client. */
   private readonly privateWrites = new Set<string>();
+  /** Each signed transaction's gas limit: a broadcast batch's budget (MAX_BROADCAST_GAS). */
+  private readonly gasOf = new WeakMap<TxRow, bigint>();
   /** Receipts that came back with their transaction's broadcast, for mined() to find at once. */
   private readonly receipts = new WeakMap<TxRow, TransactionReceipt>();
 
@@ -112,6 +114,7 @@ export class Relayer {
     this.broadcasts = new OrderedBatch(
       (txs) => this.broadcastAll(txs),
       options.broadcastClient ? MAX_BROADCAST_BATCH : 1,
+      { weightOf: (tx) => Number(this.gasOf.get(tx) ?? 0n), max: MAX_BROADCAST_GAS },
     );
   }
 
@@ -255,7 +258,9 @@ export class Relayer {
       maxFeePerGas: fees.maxFeePerGas,
       maxPriorityFeePerGas: fees.maxPriorityFeePerGas,
     });
-    return { hash: keccak256(raw), writeId, nonce, raw, sentAt: this.now() };
+    const tx: TxRow = { hash: keccak256(raw), writeId, nonce, raw, sentAt: this.now() };
+    this.gasOf.set(tx, call.gas);
+    return tx;
   }
 
   /**
@@ -368,6 +373,16 @@ type Answered = TransactionReceipt | null | undefined;
 
 /** Most transactions in one JSON-RPC batch (nodes cap a batch's size; Geth at 1000, some providers at 50). */
 const MAX_BROADCAST_BATCH = 32;
+
+/**
+ * Most gas (the transactions' limits) in one broadcast batch. A batch is answered once its last
+ * transaction is in (Hardhat mines each as it arrives), so every write in it waits for the whole
+ * batch, and the node's time for a batch follows its gas. By count alone, bench:writes' spawns
+ * (1.3M gas each with the margin) went 32 at a time and in lock-step: all estimating, then all
+ * broadcasting, then all answered while the node idled (50-58 spawns/s, 1.56 of 2 cores busy).
+ * 10M is about 8 spawns, which breaks the waves up, and still the full 32 votes (150k each).
+ */
+const MAX_BROADCAST_GAS = 10_000_000;
 
 /** A value read from the chain, reused for `ttlMs`; concurrent readers share one read. */
 class Cached<T> {
