@@ -43,7 +43,9 @@ export function traceRequest<T>(name: string, task: () => Promise<T>): Promise<T
     } finally {
       const end = performance.now() - trace.t0;
       const spans = trace.spans.map(([n, s, e]) => [n, round(s), round(e)]);
-      console.error(`writes-trace ${JSON.stringify({ name, total: round(end), spans })}`);
+      console.error(
+        `writes-trace ${JSON.stringify({ name, at: round(performance.timeOrigin + trace.t0), total: round(end), spans })}`,
+      );
     }
   });
 }

@@ -3,8 +3,9 @@
  * POST /api/agents/workers/:tokenId/vote) against the same transactions sent directly by viem
  * with the relayer's key (the baseline), in the same run, with the same concurrency:
  *
- * 1. A Hardhat node, the ecosystem deployed and seeded, the exchange in this process and Ponder
- *    (the read API and its relayer) on PGlite, all on free ports in a temp dir (writes/services.ts).
+ * 1. A Hardhat node, the ecosystem deployed and seeded, the exchange (a process of its own, as npm
+ *    start runs it) and Ponder (the read API and its relayer) on PGlite, all on free ports in a
+ *    temp dir (writes/services.ts).
  * 2. At each concurrency level (8, then 32 writes in flight), spawns, then votes: rounds alternate
  *    direct, api, direct, api, each after one untimed warm-up write and once the round before is
  *    indexed. Every spawn has its own owner and symbol; every vote its own voter (given 10 ALPHA
@@ -84,7 +85,11 @@ async function measureKind(
   const rpc: Record<PathName, Counts> = { direct: new Map(), api: new Map() };
   const cpu: Record<PathName, Map<string, number>> = { direct: new Map(), api: new Map() };
   const cpuUntilVisible: Record<PathName, Map<string, number>> = { direct: new Map(), api: new Map() };
-  const pids = { chain: s.chain.service.pid, "ponder (API, indexer)": s.ponder.service.pid };
+  const pids = {
+    chain: s.chain.service.pid,
+    "ponder (API, indexer)": s.ponder.service.pid,
+    exchange: s.exchange.service.pid,
+  };
   for (const step of plan) {
     // The API's relayer sent from the same account since the last direct round.
     if (step.path === "direct") resyncDirect();
@@ -210,7 +215,7 @@ try {
 } catch (error) {
   console.error(`\nbenchmark failed: ${(error as Error).stack ?? error}`);
   if (notes.length) console.error(notes.join("\n"));
-  printLogs([started.chain?.service, started.ponder?.service], 40);
+  printLogs([started.chain?.service, started.exchange?.service, started.ponder?.service], 40);
   exitCode = 1;
 } finally {
   await stopServices(started);

@@ -35,7 +35,7 @@ export function snapshotCpu(pids: Record<string, number | undefined>): CpuSnapsh
   return {
     "machine (all processes)": machineBusyMs(),
     ...Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, cpuMs(pid)])),
-    "bench (exchange, clients)": (self.user + self.system) / 1000,
+    "bench (clients)": (self.user + self.system) / 1000,
   };
 }
 

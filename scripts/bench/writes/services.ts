@@ -1,17 +1,18 @@
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import type { Address } from "viem";
-import { exchangeEnv, parseEnv } from "../../../config/env.ts";
-import { seedDemoBeforeLoad } from "../../../exchange/demo/reference-data.ts";
-import { type RunningExchange, startExchange } from "../../../exchange/server/start.ts";
 import {
   type Chain,
-  deployAndSeed,
-  type Ponder,
-  startChain,
   createPrivateDatabase,
+  deployAndSeed,
+  freePort,
+  type Ponder,
+  ROOT,
+  Service,
+  startChain,
   startPonder,
   type Viem,
+  waitFor,
   waitIndexed,
 } from "../../../test/support/ecosystem/harness.ts";
 import { ExchangeClient } from "../../../test/support/exchange/signing-client.ts";
@@ -19,10 +20,15 @@ import type { WritesBenchConfig } from "./config.ts";
 import { RpcCounter } from "./rpc-count.ts";
 
 /**
- * Everything the writes benchmark runs against, as test/ecosystem/writes.test.ts starts it: a
- * Hardhat node on a free port, the ecosystem deployed and seeded, the exchange in this process
- * (identity, balances, fee holds) and Ponder (the read API with its relayer) on PGlite, all in
- * one temp dir. The harness kills its children if this process exits without stopping them.
+ * Everything the writes benchmark runs against: a Hardhat node on a free port, the ecosystem
+ * deployed and seeded, the exchange (identity, balances, fee holds) and Ponder (the read API with
+ * its relayer), all in one temp dir. The harness kills its children if this process exits without
+ * stopping them.
+ *
+ * The exchange runs as npm start runs it, in a process of its own (on PGlite). It used to run in
+ * this process, where its work (HTTP, PGlite commits: 58% of this thread in the API's spawn
+ * rounds) delayed the clients' own timing and next requests: an API-path-only cost no
+ * deployment has.
  */
 
 const SERVICE_SECRET = "service-secret-for-the-writes-bench";
@@ -37,7 +43,8 @@ export interface Services {
   relayer: Address;
   alpha: Address;
   alphaWorkerId: bigint;
-  exchange: RunningExchange;
+  /** The exchange's process and URL. */
+  exchange: { url: string; service: Service };
   ponder: Ponder;
   /** Admin calls on the exchange (users, keys, deposits). */
   admin: ExchangeClient;
@@ -72,19 +79,8 @@ export async function startServices(
   started.alpha = alpha.token.toLowerCase() as Address;
   started.alphaWorkerId = alpha.workerId;
 
-  log("starting the exchange (in this process) and Ponder...");
-  started.exchange = await startExchange(
-    parseEnv(exchangeEnv, {
-      EXCHANGE_PORT: "0",
-      EXCHANGE_DATA_DIR: join(tmp, "exchange", "data"),
-      EXCHANGE_SERVER_KEY: "22".repeat(32),
-      EXCHANGE_ADMIN_TOKEN: ADMIN_TOKEN,
-      EXCHANGE_SERVICE_SECRET: SERVICE_SECRET,
-      RATE_LIMIT_PER_MINUTE: "100000000",
-      SIGNED_RATE_LIMIT_PER_MINUTE: "100000000",
-    }),
-    { log: () => {}, beforeLoad: seedDemoBeforeLoad },
-  );
+  log("starting the exchange (a process of its own) and Ponder...");
+  started.exchange = await startExchangeProcess(tmp);
   if (cfg.BENCH_WRITES_COUNT_RPC) {
     started.rpc = new RpcCounter(started.chain.url);
     await started.rpc.start();
@@ -122,9 +118,38 @@ export { writesReady } from "../../../test/support/ecosystem/writes.ts";
 export async function stopServices(started: StartedSoFar): Promise<void> {
   const quietly = (what: Promise<unknown> | undefined) => what?.catch(() => {});
   await quietly(started.ponder?.stop());
-  await quietly(started.exchange?.close());
+  await quietly(started.exchange?.service.stop());
   await quietly(started.rpc?.close());
   await quietly(started.closeViem?.());
   await quietly(started.chain?.stop());
   await quietly(started.dropDatabase?.());
+}
+
+/** `node exchange/server/main.ts` with the demo market's reference data, on a free port, once it answers. */
+async function startExchangeProcess(tmp: string): Promise<{ url: string; service: Service }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const { DATABASE_URL: _own, ...inherited } = process.env;
+  const service = new Service("exchange", process.execPath, ["exchange/server/main.ts"], join(tmp, "exchange.log"), {
+    cwd: ROOT,
+    env: {
+      ...inherited,
+      EXCHANGE_HOST: "127.0.0.1",
+      EXCHANGE_PORT: String(port),
+      EXCHANGE_DATA_DIR: join(tmp, "exchange", "data"),
+      EXCHANGE_DEMO: "true",
+      DEMO_CREDENTIALS: join(tmp, "exchange", "demo-credentials.json"),
+      EXCHANGE_SERVER_KEY: "22".repeat(32),
+      EXCHANGE_ADMIN_TOKEN: ADMIN_TOKEN,
+      EXCHANGE_SERVICE_SECRET: SERVICE_SECRET,
+      RATE_LIMIT_PER_MINUTE: "100000000",
+      SIGNED_RATE_LIMIT_PER_MINUTE: "100000000",
+    },
+  });
+  await waitFor(
+    `the exchange on port ${port}`,
+    async () => (await fetch(`${url}/api/healthcheck`).catch(() => undefined))?.ok,
+    { timeoutMs: 120_000, alive: [service] },
+  );
+  return { url, service };
 }
