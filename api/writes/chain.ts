@@ -168,24 +168,39 @@ export class WriteChain {
   }
 
   spawnedIn(receipt: TransactionReceipt) {
-    const [event] = parseEventLogs({ abi: AgentSpawnerAbi, eventName: "AgentSpawned", logs: receipt.logs }).filter(
-      (log) => log.address.toLowerCase() === this.contracts.spawner.toLowerCase(),
-    );
+    const [event] = parseEventLogs({
+      abi: AgentSpawnerAbi,
+      eventName: "AgentSpawned",
+      logs: this.logsOf(receipt, "spawner"),
+    });
     return event?.args;
   }
 
   voteIn(receipt: TransactionReceipt) {
-    const [event] = parseEventLogs({ abi: WorkerVotingAbi, eventName: "VoteCast", logs: receipt.logs }).filter(
-      (log) => log.address.toLowerCase() === this.contracts.voting.toLowerCase(),
-    );
+    const [event] = parseEventLogs({
+      abi: WorkerVotingAbi,
+      eventName: "VoteCast",
+      logs: this.logsOf(receipt, "voting"),
+    });
     return event?.args;
   }
 
   proposalIn(receipt: TransactionReceipt) {
-    const [event] = parseEventLogs({ abi: WorkerVotingAbi, eventName: "ProposalCreated", logs: receipt.logs }).filter(
-      (log) => log.address.toLowerCase() === this.contracts.voting.toLowerCase(),
-    );
+    const [event] = parseEventLogs({
+      abi: WorkerVotingAbi,
+      eventName: "ProposalCreated",
+      logs: this.logsOf(receipt, "voting"),
+    });
     return event?.args;
+  }
+
+  /**
+   * The receipt's logs emitted by one of the contracts, filtered before decoding: a spawn's
+   * receipt holds a dozen logs of the token, pool and registry that need no ABI decoding here.
+   */
+  private logsOf(receipt: TransactionReceipt, contract: "spawner" | "voting") {
+    const address = this.contracts[contract].toLowerCase();
+    return receipt.logs.filter((log) => log.address.toLowerCase() === address);
   }
 
   async blockTime(blockNumber: bigint): Promise<number> {
