@@ -14,7 +14,7 @@ import {
 } from "viem";
 import type { Journal, NewWrite, TxRow } from "./journal.ts";
 import { mark, now, span } from "../../lib/stage-trace.ts";
-import { OrderedBatch } from "./ordered-batch.ts";
+import { OrderedBatch } from "../../lib/ordered-batch.ts";
 
 /**
  * One relayer account sending the API's transactions. Nonces are handed out one at a time under a

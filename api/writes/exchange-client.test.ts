@@ -133,20 +133,35 @@ describe("ExchangeClient.verify", () => {
   });
 });
 
+/** A client whose exchange answers each fee-hold call of a batch with `answer(call)`. */
+function feeHoldsWith(answer: (call: any) => { status: number; body: unknown }) {
+  return clientWith(({ url, body }) => {
+    assert.equal(url, "http://exchange.test:7001/internal/fee-holds/batch");
+    return json(200, {
+      results: (body as { calls: any[] }).calls.map((call) => {
+        const { status, body: payload } = answer(call);
+        return status < 300 ? { status, hold: payload } : { status, error: payload };
+      }),
+    });
+  });
+}
+
 describe("ExchangeClient.hold", () => {
-  it("posts the hold and accepts 201 (made) and 200 (already made)", async () => {
+  it("posts the hold as a batch call and accepts 201 (made) and 200 (already made)", async () => {
     for (const status of [201, 200]) {
-      const { client, sent } = clientWith(() => json(status, { holdId: "w-1" }));
+      const { client, sent } = feeHoldsWith(() => ({ status, body: { holdId: "w-1" } }));
       await client.hold(hold);
-      assert.equal(sent[0].url, "http://exchange.test:7001/internal/fee-holds");
       assert.equal(sent[0].method, "POST");
       assert.equal(sent[0].headers["x-service-secret"], "s3cret");
-      assert.deepEqual(sent[0].body, hold);
+      assert.deepEqual(sent[0].body, { calls: [{ action: "hold", ...hold }] });
     }
   });
 
   it("turns 400 INSUFFICIENT_BALANCE into 402 INSUFFICIENT_FEE naming the fee", async () => {
-    const { client } = clientWith(() => json(400, { code: "INSUFFICIENT_BALANCE", message: "available 1.0 USDC" }));
+    const { client } = feeHoldsWith(() => ({
+      status: 400,
+      body: { code: "INSUFFICIENT_BALANCE", message: "available 1.0 USDC" },
+    }));
     const error = await apiErrorOf(client.hold(hold));
     assert.equal(error.status, 402);
     assert.equal(error.code, "INSUFFICIENT_FEE");
@@ -154,41 +169,106 @@ describe("ExchangeClient.hold", () => {
     assert.match(error.message, /available 1\.0 USDC/);
   });
 
-  it("answers 500 INTERNAL to any other 4xx, and 503 to a 5xx", async () => {
-    const { client } = clientWith(() => json(400, { code: "INVALID_PARAM", message: "amount: bad" }));
-    const invalid = await apiErrorOf(client.hold(hold));
+  it("answers 500 INTERNAL to any other 4xx, and 503 to a 5xx, of the call or of the request", async () => {
+    const invalid = await apiErrorOf(
+      feeHoldsWith(() => ({ status: 400, body: { code: "INVALID_PARAM", message: "amount: bad" } })).client.hold(hold),
+    );
     assert.equal(invalid.status, 500);
     assert.equal(invalid.code, "INTERNAL");
     assert.match(invalid.message, /400 INVALID_PARAM/);
-    const conflict = await apiErrorOf(clientWith(() => new Response(null, { status: 409 })).client.hold(hold));
+    const conflict = await apiErrorOf(
+      feeHoldsWith(() => ({ status: 409, body: { code: "HOLD_CONFLICT", message: "" } })).client.hold(hold),
+    );
     assert.equal(conflict.status, 500);
-    assert.equal(conflict.code, "INTERNAL");
-    const down = await apiErrorOf(clientWith(() => json(503, { code: "UNAVAILABLE", message: "" })).client.hold(hold));
+    const down = await apiErrorOf(
+      feeHoldsWith(() => ({ status: 503, body: { code: "UNAVAILABLE", message: "" } })).client.hold(hold),
+    );
     assert.equal(down.status, 503);
+    const whole = await apiErrorOf(clientWith(() => json(503, { code: "UNAVAILABLE", message: "" })).client.hold(hold));
+    assert.equal(whole.status, 503);
+    const refused = await apiErrorOf(clientWith(() => new Response(null, { status: 404 })).client.hold(hold));
+    assert.equal(refused.status, 500);
+    const unreadable = await apiErrorOf(clientWith(() => json(200, { results: [] })).client.hold(hold));
+    assert.equal(unreadable.status, 500);
+    assert.match(unreadable.message, /unreadably/);
+  });
+});
+
+describe("ExchangeClient fee-hold batches", () => {
+  it("sends a call at once when idle; calls made while a request is out share the next, each with its own answer", async () => {
+    let release: (() => void) | undefined;
+    const { client, sent } = clientWith(async ({ body }) => {
+      const calls = (body as { calls: any[] }).calls;
+      if (sent.length === 1) await new Promise<void>((resolve) => (release = resolve));
+      return json(200, {
+        results: calls.map((call) =>
+          call.holdId === "w-poor"
+            ? { status: 400, error: { code: "INSUFFICIENT_BALANCE", message: "0 USDC available" } }
+            : { status: call.action === "hold" ? 201 : 200, hold: { holdId: call.holdId } },
+        ),
+      });
+    });
+    const first = client.hold(hold);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(sent.length, 1, "the first call went alone, at once");
+    const later = [
+      client.settle("w-0", "0xabc"),
+      client.hold({ ...hold, holdId: "w-poor" }),
+      client.release("w-2"),
+    ].map((p) =>
+      p.then(
+        () => "ok",
+        (error: ApiError) => error.code,
+      ),
+    );
+    assert.equal(sent.length, 1, "the others wait for the request in flight");
+    release!();
+    await first;
+    assert.deepEqual(await Promise.all(later), ["ok", "INSUFFICIENT_FEE", "ok"]);
+    assert.equal(sent.length, 2);
+    assert.deepEqual(sent[1].body, {
+      calls: [
+        { action: "settle", holdId: "w-0", reference: "0xabc" },
+        { action: "hold", ...hold, holdId: "w-poor" },
+        { action: "release", holdId: "w-2" },
+      ],
+    });
+  });
+
+  it("fails every call of a request that got no answer, and the next request still goes", async () => {
+    let calls = 0;
+    const { client } = clientWith(({ body }) =>
+      ++calls === 1
+        ? Promise.reject(new TypeError("fetch failed"))
+        : json(200, { results: (body as { calls: any[] }).calls.map(() => ({ status: 200, hold: {} })) }),
+    );
+    const error = await apiErrorOf(client.settle("w-1", "0x1"));
+    assert.equal(error.status, 503);
+    await client.settle("w-1", "0x1");
   });
 });
 
 describe("ExchangeClient.settle and release", () => {
   it("settles with the reference, and only 200 is success", async () => {
-    const { client, sent } = clientWith(() => json(200, {}));
+    const { client, sent } = feeHoldsWith(() => ({ status: 200, body: {} }));
     await client.settle("w-1", "0xabc");
-    assert.equal(sent[0].url, "http://exchange.test:7001/internal/fee-holds/w-1/settle");
-    assert.deepEqual(sent[0].body, { reference: "0xabc" });
+    assert.deepEqual(sent[0].body, { calls: [{ action: "settle", holdId: "w-1", reference: "0xabc" }] });
     const missing = await apiErrorOf(
-      clientWith(() => json(404, { code: "NOT_FOUND", message: "" })).client.settle("w", "r"),
+      feeHoldsWith(() => ({ status: 404, body: { code: "NOT_FOUND", message: "" } })).client.settle("w", "r"),
     );
     assert.equal(missing.status, 500);
   });
 
   it("releases, and a hold the exchange never made (404) is fine", async () => {
     for (const status of [200, 404]) {
-      const { client, sent } = clientWith(() => json(status, { code: "NOT_FOUND", message: "no such hold" }));
+      const { client, sent } = feeHoldsWith(() => ({ status, body: { code: "NOT_FOUND", message: "no such hold" } }));
       await client.release("w-1");
-      assert.equal(sent[0].url, "http://exchange.test:7001/internal/fee-holds/w-1/release");
       assert.equal(sent[0].headers["x-service-secret"], "s3cret");
-      assert.deepEqual(sent[0].body, {});
+      assert.deepEqual(sent[0].body, { calls: [{ action: "release", holdId: "w-1" }] });
     }
-    const refused = await apiErrorOf(clientWith(() => json(400, { code: "X", message: "" })).client.release("w-1"));
+    const refused = await apiErrorOf(
+      feeHoldsWith(() => ({ status: 400, body: { code: "X", message: "" } })).client.release("w-1"),
+    );
     assert.equal(refused.status, 500);
     const down = await apiErrorOf(
       clientWith(() => Promise.reject(new TypeError("fetch failed"))).client.release("w-1"),

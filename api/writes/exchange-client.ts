@@ -2,6 +2,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import type { Address } from "viem";
 import { z } from "zod";
 import { ApiError } from "../../lib/http/index.ts";
+import { OrderedBatch } from "../../lib/ordered-batch.ts";
 import { writeError } from "./errors.ts";
 
 /**
@@ -9,6 +10,13 @@ import { writeError } from "./errors.ts";
  * keys and their secrets; this process never sees a secret), and the fee holds that charge a
  * user's exchange balance for an on-chain action. Every call has a deadline; an exchange that does
  * not answer is a 503, never a hang.
+ *
+ * Fee-hold calls go through the exchange's batch route: an idle client sends a call at once, and
+ * the calls made while one request is out share the next (at most FEE_HOLD_BATCH_MAX). Under load
+ * a spawn's hold and the settles of the spawns mined meanwhile then cost one request and one
+ * commit instead of one each (bench:writes, PGlite: about 1.5 ms of the exchange's CPU per commit
+ * of one hold, 0.15 ms per hold in a commit of ten). A call waits at most for the request in
+ * flight and then its own: two deadlines.
  */
 
 export interface Caller {
@@ -52,16 +60,36 @@ const callerSchema = z.object({
 });
 const errorSchema = z.object({ code: z.string(), message: z.string() });
 
+/** Most calls in one batch request (the exchange's FEE_HOLD_BATCH_MAX). */
+export const FEE_HOLD_BATCH_MAX = 100;
+
+type FeeHoldCall =
+  | ({ readonly action: "hold" } & FeeHold)
+  | { readonly action: "settle"; readonly holdId: string; readonly reference: string }
+  | { readonly action: "release"; readonly holdId: string };
+
+/** One call's answer, as its single route would have given it. */
+interface CallAnswer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+const batchAnswer = z.object({
+  results: z.array(z.object({ status: z.number().int(), hold: z.unknown().optional(), error: z.unknown().optional() })),
+});
+
 export const exchangeUnavailable = (why: string) =>
   new ApiError(503, "UNAVAILABLE", `The exchange, which verifies signatures and holds fees, is unavailable: ${why}`);
 
 export class ExchangeClient {
   private readonly options: ExchangeClientOptions;
   private readonly fetch: typeof fetch;
+  private readonly feeHoldCalls: OrderedBatch<FeeHoldCall, CallAnswer>;
 
   constructor(options: ExchangeClientOptions) {
     this.options = options;
     this.fetch = options.fetch ?? fetch;
+    this.feeHoldCalls = new OrderedBatch((calls) => this.sendFeeHoldCalls(calls), FEE_HOLD_BATCH_MAX);
   }
 
   /** Who signed the request; 401 UNAUTHORIZED (the exchange's message) when nobody valid did. */
@@ -77,7 +105,7 @@ export class ExchangeClient {
    * 402 INSUFFICIENT_FEE when the available balance does not cover it.
    */
   async hold(hold: FeeHold): Promise<void> {
-    const { status, body } = await this.call("POST", "/internal/fee-holds", hold);
+    const { status, body } = await this.feeHoldCalls.send({ action: "hold", ...hold });
     if (status === 200 || status === 201) return;
     const error = errorSchema.safeParse(body);
     if (error.success && error.data.code === "INSUFFICIENT_BALANCE")
@@ -90,14 +118,27 @@ export class ExchangeClient {
 
   /** Charges a held fee for good (the transaction was mined); idempotent. */
   async settle(holdId: string, reference: string): Promise<void> {
-    const { status, body } = await this.call("POST", `/internal/fee-holds/${holdId}/settle`, { reference });
+    const { status, body } = await this.feeHoldCalls.send({ action: "settle", holdId, reference });
     if (status !== 200) throw this.unexpected(status, body);
   }
 
   /** Gives a held fee back (nothing was mined); idempotent, and a hold never made is fine. */
   async release(holdId: string): Promise<void> {
-    const { status, body } = await this.call("POST", `/internal/fee-holds/${holdId}/release`, {});
+    const { status, body } = await this.feeHoldCalls.send({ action: "release", holdId });
     if (status !== 200 && status !== 404) throw this.unexpected(status, body);
+  }
+
+  /** One request for the calls gathered; a failure of the request fails each of them alike. */
+  private async sendFeeHoldCalls(calls: readonly FeeHoldCall[]): Promise<PromiseSettledResult<CallAnswer>[]> {
+    const { status, body } = await this.call("POST", "/internal/fee-holds/batch", { calls });
+    if (status !== 200) throw this.unexpected(status, body);
+    const answer = batchAnswer.safeParse(body);
+    if (!answer.success || answer.data.results.length !== calls.length)
+      throw new ApiError(500, "INTERNAL", `exchange answered a batch of ${calls.length} fee-hold calls unreadably`);
+    return answer.data.results.map((result) => ({
+      status: "fulfilled",
+      value: { status: result.status, body: result.error ?? result.hold },
+    }));
   }
 
   private async call(method: string, path: string, payload: unknown): Promise<{ status: number; body: unknown }> {

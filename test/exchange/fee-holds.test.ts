@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { randomUUID } from "node:crypto";
+import { formatUnits, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
@@ -14,6 +15,8 @@ import { backendKinds, createBackend, type Backend } from "../support/exchange/b
 import { ExchangeClient, type Answer, type Credentials } from "../support/exchange/signing-client.ts";
 
 const quiet = () => {};
+/** a - b of two ETH amounts (decimal text or JSON numbers), exactly. */
+const ethMinus = (a: unknown, b: unknown) => formatUnits(parseUnits(String(a), 18) - parseUnits(String(b), 18), 18);
 
 for (const kind of backendKinds()) {
   describe(`exchange fee holds on ${kind}`, () => {
@@ -66,6 +69,7 @@ for (const kind of backendKinds()) {
       internal("POST", `/internal/fee-holds/${holdId}/settle`, reference === undefined ? {} : { reference });
     const release = (holdId: string) => internal("POST", `/internal/fee-holds/${holdId}/release`);
     const get = (holdId: string) => internal("GET", `/internal/fee-holds/${holdId}`);
+    const batch = (calls: Record<string, unknown>[]) => internal("POST", "/internal/fee-holds/batch", { calls });
 
     const eth = async (who: Credentials) => {
       const res = await api.signed(who, "GET", "/api/balances");
@@ -142,7 +146,7 @@ for (const kind of backendKinds()) {
       assert.equal(typeof settled.body.resolvedAt, "string");
       assert.deepEqual(await eth(user), { available: "0.75", locked: "0" });
       const after = await ledgerRow("ETH");
-      assert.equal(Number(after.burned) - Number(before.burned), 0.25);
+      assert.equal(ethMinus(after.burned, before.burned), "0.25");
       assert.equal(after.deposited, before.deposited);
 
       // Settling again answers the settled hold (its first reference kept); releasing it is a conflict.
@@ -266,6 +270,104 @@ for (const kind of backendKinds()) {
       await ledgerRow("ETH");
     });
 
+    it("answers a batch's calls in order, each as its own route would, sharing commits", async () => {
+      const rich = await api.user(0, { ETH: "1" });
+      const poor = await api.user(0, { ETH: "0.1" });
+      const [a, b, c] = [randomUUID(), randomUUID(), randomUUID()];
+      const burned = (await ledgerRow("ETH")).burned;
+      const answer = await batch([
+        { action: "hold", holdId: a, userId: rich.userId, currency: "ETH", amount: "0.25", memo: "spawn fee" },
+        { action: "hold", holdId: b, userId: rich.userId, currency: "ETH", amount: 0.5 },
+        { action: "hold", holdId: c, userId: poor.userId, currency: "ETH", amount: "0.2" },
+        // Calls on one hold run in the order given: a, just held above, is settled here.
+        { action: "settle", holdId: a, reference: "0xaaa" },
+        { action: "release", holdId: randomUUID() },
+        { action: "hold", holdId: randomUUID(), userId: randomUUID(), currency: "ETH", amount: "0.1" },
+        { action: "hold", holdId: randomUUID(), userId: rich.userId, currency: "NOPE", amount: "0.1" },
+      ]);
+      assert.equal(answer.status, 200, answer.text);
+      const results = answer.body.results as any[];
+      assert.deepEqual(
+        results.map((r) => [r.status, r.hold?.status ?? r.error.code]),
+        [
+          [201, "held"],
+          [201, "held"],
+          [400, "INSUFFICIENT_BALANCE"],
+          [200, "settled"],
+          [404, "NOT_FOUND"],
+          [404, "NOT_FOUND"],
+          [400, "UNKNOWN_CURRENCY"],
+        ],
+      );
+      assert.equal(results[0].hold.holdId, a);
+      assert.equal(results[3].hold.reference, "0xaaa");
+      assert.match(results[2].error.message, /0\.1 ETH available, 0\.2 required/);
+      assert.deepEqual(await eth(rich), { available: "0.25", locked: "0.5" });
+      assert.deepEqual(await eth(poor), { available: "0.1", locked: "0" });
+      assert.equal(ethMinus((await ledgerRow("ETH")).burned, burned), "0.25");
+      // The same calls again are repeats: the stored holds, nothing moves.
+      const again = await batch([
+        { action: "hold", holdId: b, userId: rich.userId, currency: "ETH", amount: "0.5" },
+        { action: "settle", holdId: a, reference: "0xother" },
+        { action: "release", holdId: b },
+        { action: "settle", holdId: b },
+      ]);
+      assert.deepEqual(
+        (again.body.results as any[]).map((r) => [r.status, r.hold?.status ?? r.error.code]),
+        [
+          [200, "held"],
+          [200, "settled"],
+          [200, "released"],
+          [409, "HOLD_CONFLICT"],
+        ],
+      );
+      assert.equal(again.body.results[1].hold.reference, "0xaaa", "the first reference is kept");
+      assert.deepEqual(await eth(rich), { available: "0.75", locked: "0" });
+      await ledgerRow("ETH");
+    });
+
+    it("lets exactly the holds that fit succeed when they race in batches and alone", async () => {
+      const user = await api.user(0, { ETH: "1" });
+      const call = () => ({
+        action: "hold",
+        holdId: randomUUID(),
+        userId: user.userId,
+        currency: "ETH",
+        amount: "0.1",
+      });
+      const answers = await Promise.all([
+        batch(Array.from({ length: 6 }, call)),
+        batch(Array.from({ length: 6 }, call)),
+        ...Array.from({ length: 4 }, () => hold(call())),
+      ]);
+      const statuses = [
+        ...answers.slice(0, 2).flatMap((a) => (a.body.results as any[]).map((r) => r.status)),
+        ...answers.slice(2).map((a) => a.status),
+      ];
+      assert.equal(statuses.filter((s) => s === 201).length, 10, JSON.stringify(statuses));
+      assert.equal(statuses.filter((s) => s === 400).length, 6, JSON.stringify(statuses));
+      assert.deepEqual(await eth(user), { available: "0", locked: "1" });
+      await ledgerRow("ETH");
+    });
+
+    it("refuses a batch that is not valid as a whole, and runs none of it", async () => {
+      const user = await api.user(0, { ETH: "1" });
+      const good = { action: "hold", holdId: randomUUID(), userId: user.userId, currency: "ETH", amount: "0.1" };
+      expectError(await batch([]), 400, "INVALID_PARAM", /calls/);
+      expectError(await batch([good, { ...good, holdId: "nope" }]), 400, "INVALID_PARAM", /holdId/);
+      expectError(await batch([good, { action: "burn", holdId: randomUUID() }]), 400, "INVALID_PARAM");
+      expectError(await batch([{ action: "release", holdId: randomUUID(), amount: "1" }]), 400, "INVALID_PARAM");
+      expectError(
+        await batch(Array.from({ length: 101 }, () => ({ action: "release", holdId: randomUUID() }))),
+        400,
+        "INVALID_PARAM",
+        /calls/,
+      );
+      expectError(await internal("POST", "/internal/fee-holds/batch", { calls: [good] }, null), 401, "UNAUTHORIZED");
+      assert.deepEqual(await eth(user), { available: "1", locked: "0" }, "nothing of a refused batch ran");
+      expectError(await get(good.holdId), 404, "NOT_FOUND");
+    });
+
     it("keeps open holds across a restart; they can then be settled or released", async () => {
       const user = await api.user(0, { ETH: "1" });
       const toSettle = randomUUID();
@@ -275,7 +377,7 @@ for (const kind of backendKinds()) {
         (await hold({ holdId: toRelease, userId: user.userId, currency: "ETH", amount: "0.3" })).status,
         201,
       );
-      const burnedBefore = Number((await ledgerRow("ETH")).burned);
+      const burnedBefore = (await ledgerRow("ETH")).burned;
       await server.close();
       await start();
       assert.deepEqual(await eth(user), { available: "0.5", locked: "0.5" });
@@ -285,7 +387,7 @@ for (const kind of backendKinds()) {
       assert.equal((await settle(toSettle, "0xafter")).body.status, "settled");
       assert.equal((await release(toRelease)).body.status, "released");
       assert.deepEqual(await eth(user), { available: "0.8", locked: "0" });
-      assert.equal(Number((await ledgerRow("ETH")).burned) - burnedBefore, 0.2);
+      assert.equal(ethMinus((await ledgerRow("ETH")).burned, burnedBefore), "0.2");
       // And a settled hold stays settled across another restart.
       await server.close();
       await start();
@@ -322,6 +424,9 @@ for (const kind of backendKinds()) {
         assert.match(op.responses["404"].description, /NOT_FOUND/);
       }
       assert.ok(doc.paths["/internal/fee-holds/{holdId}"].get.responses["404"]);
+      const batched = doc.paths["/internal/fee-holds/batch"].post;
+      assert.deepEqual(batched.security, [{ ServiceSecret: [] }]);
+      assert.ok(batched.responses["200"].content["application/json"].schema.properties.results);
     });
   });
 }

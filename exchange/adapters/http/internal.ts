@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { createRouteServer, OpenAPIHono } from "../../../lib/http/index.ts";
 import { signatureRejection, verifySignedRequest, type ReplayGuard } from "../auth/index.ts";
-import type { Exchange } from "../../application/index.ts";
+import { DatabaseUnavailableError, DomainError, type Exchange } from "../../application/index.ts";
+import { apiErrorOf } from "./domain-errors.ts";
 import { decimalText, storedText } from "./schemas.ts";
 import { serve as serveExact } from "./serve.ts";
 import { feeHoldView } from "./views.ts";
@@ -55,6 +56,23 @@ const settleBody = z.strictObject({
     .meta({ description: "What settled it, e.g. the transaction hash; kept on the hold" }),
 });
 
+/** Most calls in one batch: bounds the request's size and the commit it adds to. */
+export const FEE_HOLD_BATCH_MAX = 100;
+
+const batchCall = z.discriminatedUnion("action", [
+  feeHoldBody.extend({ action: z.literal("hold") }),
+  settleBody.extend({ action: z.literal("settle"), holdId: uuid("a fee hold id") }),
+  z.strictObject({ action: z.literal("release"), holdId: uuid("a fee hold id") }),
+]);
+
+const batchBody = z.strictObject({
+  calls: z
+    .array(batchCall)
+    .min(1)
+    .max(FEE_HOLD_BATCH_MAX)
+    .meta({ description: `1 to ${FEE_HOLD_BATCH_MAX} calls, each as the single-hold route's body plus its action` }),
+});
+
 const feeHoldSchema = z.object({
   holdId: z.uuid(),
   userId: z.uuid(),
@@ -64,6 +82,18 @@ const feeHoldSchema = z.object({
   reference: z.string().nullable().meta({ description: "The settle's reference; null otherwise" }),
   createdAt: z.string().meta({ description: "ISO 8601 UTC" }),
   resolvedAt: z.string().nullable().meta({ description: "When it was settled or released; null while held" }),
+});
+
+const batchResult = z.object({
+  status: z
+    .number()
+    .int()
+    .meta({ description: "What the single-hold route would have answered: 200, 201, 4xx or 503" }),
+  hold: feeHoldSchema.optional().meta({ description: "The hold, when status is 200 or 201" }),
+  error: z
+    .object({ code: z.string(), message: z.string() })
+    .optional()
+    .meta({ description: "The error, as the single-hold route would have answered it" }),
 });
 
 const unavailable = {
@@ -168,6 +198,51 @@ export function internalApi(
     {
       ...feeHolds,
       method: "post",
+      path: "/internal/fee-holds/batch",
+      summary:
+        "Several hold, settle and release calls in one request (the ecosystem API's calls made while one was out)",
+      description:
+        "Each call is what its single-hold route takes, plus `action`; each is answered as that route would answer it, in order, in " +
+        "`results`. Calls on different holds run together and share commits; calls on one hold run in the order given. A batch that " +
+        "is not valid as a whole is 400 and nothing runs.",
+      body: batchBody,
+      response: z.object({ results: z.array(batchResult) }),
+    },
+    async ({ body, c }) => {
+      const results = await Promise.all(
+        body.calls.map(async (call) => {
+          try {
+            if (call.action === "hold") {
+              const { row, created } = await exchange.holdFee({
+                holdId: call.holdId,
+                userId: call.userId,
+                currency: call.currency,
+                amount: call.amount,
+                memo: call.memo ?? null,
+              });
+              return { status: created ? 201 : 200, hold: feeHoldView(exchange, row) };
+            }
+            const row =
+              call.action === "settle"
+                ? await exchange.settleFeeHold(call.holdId, call.reference ?? null)
+                : await exchange.releaseFeeHold(call.holdId);
+            return { status: 200, hold: feeHoldView(exchange, row) };
+          } catch (error) {
+            const answer = batchErrorOf(error);
+            return { status: answer.status, error: { code: answer.code, message: answer.message } };
+          }
+        }),
+      );
+      return c.json({ results });
+    },
+  );
+
+  serveExact(
+    app,
+    "/internal",
+    {
+      ...feeHolds,
+      method: "post",
       path: "/internal/fee-holds/{holdId}/settle",
       summary: "Settle a held fee: the action was mined, the fee is burned (leaves the exchange)",
       description:
@@ -212,4 +287,11 @@ export function internalApi(
     async ({ params, c }) => c.json(feeHoldView(exchange, await exchange.feeHold(params.holdId))),
   );
   return app;
+}
+
+/** One call's expected failure as its single route would answer it; anything else is a bug (500 for the batch). */
+function batchErrorOf(error: unknown): { status: number; code: string; message: string } {
+  if (error instanceof DomainError) return apiErrorOf(error);
+  if (error instanceof DatabaseUnavailableError) return { status: 503, code: "UNAVAILABLE", message: error.message };
+  throw error;
 }

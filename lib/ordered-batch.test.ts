@@ -63,6 +63,22 @@ describe("OrderedBatch", () => {
     assert.deepEqual(r.batches, [[0], [1, 2], [3, 4]]);
   });
 
+  it("send: an idle sender sends at once; a busy one gathers what comes for its next call", async () => {
+    const r = recorder();
+    r.hold();
+    const batch = new OrderedBatch(r.send, 8);
+    const first = batch.send(1);
+    assert.deepEqual(r.batches, [[1]], "the first item did not wait for company");
+    const later = [batch.send(2), batch.send(3), batch.send(4)];
+    assert.deepEqual(r.batches, [[1]]);
+    r.answerNext();
+    assert.equal(await first, 10);
+    await tick();
+    assert.deepEqual(r.batches, [[1], [2, 3, 4]]);
+    r.answerNext();
+    assert.deepEqual(await Promise.all(later), [20, 30, 40]);
+  });
+
   it("with a budget, closes a batch before the item that would pass it; a heavier item goes alone", async () => {
     const r = recorder();
     r.hold();

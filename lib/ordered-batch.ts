@@ -4,6 +4,8 @@
  * releases the ticket; nothing after a ticket is sent before that ticket is settled one way or
  * the other. The relayer takes a ticket with each nonce, so its transactions reach the node in
  * nonce order, and the ones journalled while a broadcast was out share the next JSON-RPC batch.
+ * With `send` (a ticket taken and submitted at once) it is plain coalescing: an idle sender sends
+ * an item at once, a busy one gathers the items for its next call (the API's exchange calls).
  */
 
 type Entry<T, R> = {
@@ -53,6 +55,11 @@ export class OrderedBatch<T, R> {
     return new Promise<R>((resolve, reject) => {
       this.settle(ticket, { item, resolve, reject });
     });
+  }
+
+  /** Sends `item` after every item submitted or ticket taken before it; resolves with its own answer. */
+  send(item: T): Promise<R> {
+    return this.submit(this.take(), item);
   }
 
   /** Gives up a ticket whose item will not be sent, so later ones are not held behind it. */
