@@ -1,7 +1,9 @@
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
 import type { Journal, NewWrite, TxRow, WriteRow } from "./journal.ts";
+import type { Sql } from "./sql.ts";
 import { openTestJournal } from "../../test/support/api/journal.ts";
+import { SqlUnavailableError } from "./sql.ts";
 
 const write = (id: string, overrides: Partial<NewWrite> = {}): NewWrite => ({
   id,
@@ -180,5 +182,101 @@ describe.each(["thread", "here"] as const)("Journal (PGlite %s)", (embedded) => 
     assert.deepEqual(await journal.txsOf("w-1"), []);
     assert.equal(await journal.maxNonce(), -1);
     assert.equal(await journal.byKey("u-1", "k-1"), undefined);
+  });
+});
+
+describe("Journal batches", () => {
+  let journal: Journal;
+  let close: (() => Promise<void>) | undefined;
+  /** Statements the journal ran, by their first words; while `failing` is set, those on relayer_tx throw it. */
+  const ran: string[] = [];
+  let failing: Error | undefined;
+
+  beforeAll(async () => {
+    ({ journal, close } = await openTestJournal("journal-batches", "here", (sql: Sql) => ({
+      query: async <R>(text: string, params?: readonly unknown[]) => {
+        ran.push(text.trim().split(/\s+/).slice(0, 3).join(" "));
+        if (failing && text.includes("relayer_tx")) throw failing;
+        return sql.query<R>(text, params);
+      },
+      close: () => sql.close(),
+    })));
+  });
+  afterAll(() => close?.());
+  beforeEach(async () => {
+    await journal.clear();
+    ran.length = 0;
+  });
+
+  it("runs what is asked while a statement is out as one statement per kind, each op with its own answer", async () => {
+    await journal.insertWrite(write("w-0", { idempotencyKey: "k-0" }));
+    ran.length = 0;
+    // The first goes at once; the rest wait for it, then share one statement per kind.
+    const first = journal.insertWrite(write("w-1"));
+    const rest = [
+      journal.insertWrite(write("w-2", { idempotencyKey: "k-2" })),
+      journal.insertWrite(write("w-3", { idempotencyKey: "k-0" })),
+      journal.insertWrite(write("w-4", { idempotencyKey: "k-2" })),
+      journal.addTx(tx("0x01", "w-0", 1)),
+      journal.finish("w-0", 201, '{"a":1}'),
+    ];
+    assert.equal(await first, null);
+    const [w2, w3, w4] = await Promise.all(rest);
+    assert.equal(w2, null);
+    assert.equal((w3 as WriteRow).id, "w-0", "a key already used answers its write");
+    assert.equal((w4 as WriteRow).id, "w-2", "the same key twice in one batch: the first one wins");
+    assert.deepEqual(ran, [
+      "insert into relayed_write",
+      "insert into relayed_write",
+      "insert into relayer_tx",
+      "update relayed_write as",
+      "select * from",
+      "select * from",
+    ]);
+    assert.equal((await journal.byId("w-0"))?.answerBody, '{"a":1}');
+    assert.deepEqual(await journal.txsOf("w-0"), [tx("0x01", "w-0", 1)]);
+    assert.deepEqual(
+      (await journal.openWrites()).map((w) => w.id),
+      ["w-1", "w-2"],
+    );
+  });
+
+  it("fails only the op that is wrong when a shared statement fails; the database away fails them all", async () => {
+    await journal.insertWrite(write("w-1"));
+    const blocker = journal.finish("w-1", 200, "{}");
+    const adds = [
+      journal.addTx(tx("0x01", "w-1", 1)),
+      journal.addTx(tx("0x02", "missing", 2)),
+      journal.addTx(tx("0x03", "w-1", 3)),
+    ];
+    await blocker;
+    const outcomes = await Promise.allSettled(adds);
+    assert.deepEqual(
+      outcomes.map((o) => o.status),
+      ["fulfilled", "rejected", "fulfilled"],
+    );
+    assert.deepEqual(
+      (await journal.txsOf("w-1")).map((t) => t.hash),
+      ["0x01", "0x03"],
+    );
+
+    // A shared statement that finds the database away fails every op of it; none is retried alone.
+    failing = new SqlUnavailableError("relayer database: no answer in 10 ms");
+    ran.length = 0;
+    const blocker2 = journal.finish("w-1", 200, "{}");
+    const failed = [journal.addTx(tx("0x06", "w-1", 6)), journal.addTx(tx("0x07", "w-1", 7))];
+    await blocker2;
+    const all = await Promise.allSettled(failed);
+    failing = undefined;
+    assert.deepEqual(
+      all.map((o) => (o.status === "rejected" ? (o.reason as Error).name : "ok")),
+      ["SqlUnavailableError", "SqlUnavailableError"],
+      "not retried op by op: the database is away",
+    );
+    assert.deepEqual(ran, ["update relayed_write as", "insert into relayer_tx"]);
+    assert.deepEqual(
+      (await journal.txsOf("w-1")).map((t) => t.hash),
+      ["0x01", "0x03"],
+    );
   });
 });

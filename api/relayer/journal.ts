@@ -1,10 +1,17 @@
-import type { Sql } from "./sql.ts";
+import { OrderedBatch } from "../../lib/ordered-batch.ts";
+import { type Sql, SqlUnavailableError } from "./sql.ts";
 
 /**
  * What survives a restart of the API process: every relayed write from the moment it is accepted
  * (so a fee hold or a signed transaction is never forgotten), each transaction signed for it
  * (hash, nonce and the raw bytes, written before the bytes are broadcast), and the answer given,
  * which an Idempotency-Key retry gets again.
+ *
+ * The statements of every write (journalled, its transaction added, finished) go through one
+ * coalescer: an idle journal runs a statement at once; the ones asked for while a batch runs go
+ * together in the next, one multi-row statement per kind. With 32 spawns in flight on PGlite, a
+ * one-row statement costs 0.5-0.9 ms of CPU against about 0.07 ms a row in a statement of ten
+ * (the writes' thread spent about a third of its CPU in the journal before).
  */
 
 /** The API's relayed writes, and the agent runtime's transactions (agents/runtime), which journal alike. */
@@ -87,11 +94,38 @@ const toWrite = (r: WriteRecord): WriteRow => ({
   createdAt: Number(r.created_at),
 });
 
+/** A statement of a write that can share a batch with other writes' statements. */
+type Op =
+  | { readonly kind: "insertWrite"; readonly row: NewWrite }
+  | { readonly kind: "addTx"; readonly tx: TxRow; readonly newWrite: NewWrite | undefined }
+  | { readonly kind: "finish"; readonly id: string; readonly status: number; readonly body: string };
+
+/** Most statements in one batch, and most bytes of rows (raw transactions and answers). */
+const BATCH_MAX = 64;
+const BATCH_BYTES = 4_000_000;
+
+const weightOf = (op: Op) =>
+  op.kind === "addTx" ? op.tx.raw.length + 200 : op.kind === "finish" ? op.body.length + 100 : 200;
+
+const writeJson = (w: NewWrite) => ({
+  id: w.id,
+  user_id: w.userId,
+  kind: w.kind,
+  idempotency_key: w.idempotencyKey,
+  request_hash: w.requestHash,
+  fee_held: w.feeHeld,
+  created_at: w.createdAt,
+});
+const WRITE_RECORDSET = `json_to_recordset($P::json) as x(id text, user_id text, kind text, idempotency_key text,
+  request_hash text, fee_held boolean, created_at bigint)`;
+
 export class Journal {
   private readonly sql: Sql;
+  private readonly batch: OrderedBatch<Op, boolean>;
 
   constructor(sql: Sql) {
     this.sql = sql;
+    this.batch = new OrderedBatch((ops) => this.runBatch(ops), BATCH_MAX, { weightOf, max: BATCH_BYTES });
   }
 
   async migrate(): Promise<void> {
@@ -118,13 +152,7 @@ export class Journal {
 
   /** Inserts a write; with an Idempotency-Key already taken, returns the existing row instead. */
   async insertWrite(row: NewWrite): Promise<WriteRow | null> {
-    const inserted = await this.sql.query<WriteRecord>(
-      `insert into relayed_write (id, user_id, kind, idempotency_key, request_hash, fee_held, state, created_at)
-       values ($1, $2, $3, $4, $5, $6, 'open', $7)
-       on conflict (user_id, idempotency_key) do nothing returning *`,
-      [row.id, row.userId, row.kind, row.idempotencyKey, row.requestHash, row.feeHeld, row.createdAt],
-    );
-    if (inserted.length > 0) return null;
+    if (await this.batch.send({ kind: "insertWrite", row })) return null;
     return (await this.byKey(row.userId, row.idempotencyKey!))!;
   }
 
@@ -142,10 +170,7 @@ export class Journal {
   }
 
   async finish(id: string, status: number, body: string): Promise<void> {
-    await this.sql.query(
-      "update relayed_write set state = 'done', answer_status = $2, answer_body = $3 where id = $1",
-      [id, status, body],
-    );
+    await this.batch.send({ kind: "finish", id, status, body });
   }
 
   /** Forgets a write that never reached the chain, so a retry with its key runs afresh. */
@@ -169,32 +194,9 @@ export class Journal {
    * instead of two before the broadcast (the foreign key is checked at the statement's end).
    */
   async addTx(tx: TxRow, newWrite?: NewWrite): Promise<void> {
-    const txParams = [tx.hash, tx.writeId, tx.nonce, tx.raw, tx.sentAt];
-    if (newWrite === undefined) {
-      await this.sql.query(
-        "insert into relayer_tx (hash, write_id, nonce, raw, sent_at) values ($1, $2, $3, $4, $5) on conflict (hash) do nothing",
-        txParams,
-      );
-      return;
-    }
-    if (newWrite.id !== tx.writeId)
+    if (newWrite !== undefined && newWrite.id !== tx.writeId)
       throw new Error(`transaction of ${tx.writeId} journalled with write ${newWrite.id}`);
-    await this.sql.query(
-      `with write as (
-         insert into relayed_write (id, user_id, kind, idempotency_key, request_hash, fee_held, state, created_at)
-         values ($2, $6, $7, $8, $9, $10, 'open', $11) on conflict do nothing
-       )
-       insert into relayer_tx (hash, write_id, nonce, raw, sent_at) values ($1, $2, $3, $4, $5) on conflict (hash) do nothing`,
-      [
-        ...txParams,
-        newWrite.userId,
-        newWrite.kind,
-        newWrite.idempotencyKey,
-        newWrite.requestHash,
-        newWrite.feeHeld,
-        newWrite.createdAt,
-      ],
-    );
+    await this.batch.send({ kind: "addTx", tx, newWrite });
   }
 
   async dropTx(hash: string): Promise<void> {
@@ -224,5 +226,89 @@ export class Journal {
   async clear(): Promise<void> {
     await this.sql.query("delete from relayer_tx");
     await this.sql.query("delete from relayed_write");
+  }
+
+  /**
+   * Runs a batch: one statement per kind, each answering all of its ops. A statement that fails
+   * for another reason than the database being away (a transaction of a write that is not there)
+   * is run again op by op, so one bad op fails alone.
+   */
+  private async runBatch(ops: readonly Op[]): Promise<PromiseSettledResult<boolean>[]> {
+    const results: PromiseSettledResult<boolean>[] = new Array(ops.length);
+    for (const kind of ["insertWrite", "addTx", "finish"] as const) {
+      const at = ops.flatMap((op, i) => (op.kind === kind ? [i] : []));
+      if (at.length === 0) continue;
+      const group = at.map((i) => ops[i]!);
+      try {
+        const answers = await this.runGroup(group);
+        at.forEach((i, n) => (results[i] = { status: "fulfilled", value: answers[n]! }));
+      } catch (error) {
+        if (group.length === 1 || error instanceof SqlUnavailableError) {
+          for (const i of at) results[i] = { status: "rejected", reason: error };
+          continue;
+        }
+        for (const [n, i] of at.entries())
+          results[i] = await this.runGroup([group[n]!]).then(
+            ([value]): PromiseSettledResult<boolean> => ({ status: "fulfilled", value: value! }),
+            (reason: unknown): PromiseSettledResult<boolean> => ({ status: "rejected", reason }),
+          );
+      }
+    }
+    return results;
+  }
+
+  /** Ops of one kind in one statement; for each, whether it inserted (insertWrite) or true. */
+  private async runGroup(ops: readonly Op[]): Promise<boolean[]> {
+    const first = ops[0]!;
+    if (first.kind === "insertWrite") {
+      const rows = ops.map((op) => (op as Extract<Op, { kind: "insertWrite" }>).row);
+      const inserted = await this.sql.query<{ id: string }>(
+        `insert into relayed_write (id, user_id, kind, idempotency_key, request_hash, fee_held, state, created_at)
+         select id, user_id, kind, idempotency_key, request_hash, fee_held, 'open', created_at
+         from ${WRITE_RECORDSET.replace("$P", "$1")}
+         on conflict (user_id, idempotency_key) do nothing returning id`,
+        [JSON.stringify(rows.map(writeJson))],
+      );
+      const ids = new Set(inserted.map((r) => r.id));
+      return rows.map((row) => ids.has(row.id));
+    }
+    if (first.kind === "addTx") {
+      const adds = ops as readonly Extract<Op, { kind: "addTx" }>[];
+      const txs = JSON.stringify(
+        adds.map(({ tx }) => ({
+          hash: tx.hash,
+          write_id: tx.writeId,
+          nonce: tx.nonce,
+          raw: tx.raw,
+          sent_at: tx.sentAt,
+        })),
+      );
+      const insertTxs = `insert into relayer_tx (hash, write_id, nonce, raw, sent_at)
+        select hash, write_id, nonce, raw, sent_at
+        from json_to_recordset($1::json) as x(hash text, write_id text, nonce bigint, raw text, sent_at bigint)
+        on conflict (hash) do nothing`;
+      const newWrites = adds.flatMap(({ newWrite }) => (newWrite ? [writeJson(newWrite)] : []));
+      // A write journalled with its transaction goes in the same statement (one round trip; the
+      // foreign key is checked at the statement's end), and a write already there stays as it is.
+      if (newWrites.length === 0) await this.sql.query(insertTxs, [txs]);
+      else
+        await this.sql.query(
+          `with write as (
+             insert into relayed_write (id, user_id, kind, idempotency_key, request_hash, fee_held, state, created_at)
+             select id, user_id, kind, idempotency_key, request_hash, fee_held, 'open', created_at
+             from ${WRITE_RECORDSET.replace("$P", "$2")} on conflict do nothing
+           )
+           ${insertTxs}`,
+          [txs, JSON.stringify(newWrites)],
+        );
+      return ops.map(() => true);
+    }
+    const finishes = ops as readonly Extract<Op, { kind: "finish" }>[];
+    await this.sql.query(
+      `update relayed_write as w set state = 'done', answer_status = x.status, answer_body = x.body
+       from json_to_recordset($1::json) as x(id text, status integer, body text) where w.id = x.id`,
+      [JSON.stringify(finishes.map(({ id, status, body }) => ({ id, status, body })))],
+    );
+    return ops.map(() => true);
   }
 }

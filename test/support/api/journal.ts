@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Journal, openSql } from "../../../api/relayer/index.ts";
+import { Journal, openSql, type Sql } from "../../../api/relayer/index.ts";
 
 /**
  * A relayer journal on embedded PGlite in a temporary directory (openSql creates the directory,
@@ -10,10 +10,12 @@ import { Journal, openSql } from "../../../api/relayer/index.ts";
 export async function openTestJournal(
   label: string,
   embedded: "thread" | "here" = "thread",
+  /** Stands between the journal and its database (a test counting or failing statements). */
+  wrap: (sql: Sql) => Sql = (sql) => sql,
 ): Promise<{ journal: Journal; close(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), `${label}-`));
   const sql = await openSql({ dataDir: dir, schema: "relayer_test", timeoutMs: 10_000, embedded });
-  const journal = new Journal(sql);
+  const journal = new Journal(wrap(sql));
   await journal.migrate();
   return {
     journal,
