@@ -57,32 +57,111 @@ async function apiErrorOf(promise: Promise<unknown>): Promise<ApiError> {
   assert.fail("expected a rejection");
 }
 
+/** A client whose exchange answers each signature check of a batch with `answer(request)`. */
+function verifiesWith(answer: (request: SignedRequest) => { status: number; body: unknown }) {
+  return clientWith(({ url, body }) => {
+    assert.equal(url, "http://exchange.test:7001/internal/verify-signature/batch");
+    return json(200, {
+      results: (body as { requests: SignedRequest[] }).requests.map((request) => {
+        const { status, body: payload } = answer(request);
+        return status === 200 ? { status, caller: payload } : { status, error: payload };
+      }),
+    });
+  });
+}
+
 describe("ExchangeClient.verify", () => {
   it("posts the signed request with the service secret and returns the caller, address lower-cased", async () => {
-    const { client, sent } = clientWith(() =>
-      json(200, { userId: "u-1", level: 25, address: "0xAbCdEf0123456789aBcDeF0123456789AbCdEf01" }),
-    );
+    const { client, sent } = verifiesWith(() => ({
+      status: 200,
+      body: { userId: "u-1", level: 25, address: "0xAbCdEf0123456789aBcDeF0123456789AbCdEf01" },
+    }));
     const caller = await client.verify(request);
     assert.deepEqual(caller, { userId: "u-1", level: 25, address: "0xabcdef0123456789abcdef0123456789abcdef01" });
     assert.equal(sent.length, 1);
-    assert.equal(sent[0].url, "http://exchange.test:7001/internal/verify-signature");
     assert.equal(sent[0].method, "POST");
     assert.equal(sent[0].headers["x-service-secret"], "s3cret");
     assert.equal(sent[0].headers["content-type"], "application/json");
-    assert.deepEqual(sent[0].body, request, "the exact signed request, body bytes included");
+    assert.deepEqual(sent[0].body, { requests: [request] }, "the exact signed request, body bytes included");
   });
 
   it("keeps a caller without a linked address as null", async () => {
-    const { client } = clientWith(() => json(200, { userId: "u-2", level: 0, address: null }));
+    const { client } = verifiesWith(() => ({ status: 200, body: { userId: "u-2", level: 0, address: null } }));
     assert.deepEqual(await client.verify(request), { userId: "u-2", level: 0, address: null });
   });
 
   it("turns the exchange's 401 into 401 UNAUTHORIZED with the exchange's message", async () => {
-    const { client } = clientWith(() => json(401, { code: "UNAUTHORIZED", message: "signature does not match" }));
+    const { client } = verifiesWith(() => ({
+      status: 401,
+      body: { code: "UNAUTHORIZED", message: "signature does not match" },
+    }));
     const error = await apiErrorOf(client.verify(request));
     assert.equal(error.status, 401);
     assert.equal(error.code, "UNAUTHORIZED");
     assert.equal(error.message, "signature does not match");
+  });
+
+  it("checks the requests made while one check is out together, each answered on its own, in order", async () => {
+    let release: (() => void) | undefined;
+    const { client, sent } = clientWith(async ({ body }) => {
+      const requests = (body as { requests: SignedRequest[] }).requests;
+      if (sent.length === 1) await new Promise<void>((resolve) => (release = resolve));
+      return json(200, {
+        results: requests.map((r) =>
+          r.headers["API-Signature"] === "bad"
+            ? { status: 401, error: { code: "UNAUTHORIZED", message: "bad signature" } }
+            : { status: 200, caller: { userId: r.headers["API-PublicKey"], level: 1, address: null } },
+        ),
+      });
+    });
+    const signedBy = (publicKey: string, signature = "sig") => ({
+      ...request,
+      headers: { "API-PublicKey": publicKey, "API-Signature": signature },
+    });
+    const first = client.verify(signedBy("pk-0"));
+    const later = [
+      client.verify(signedBy("pk-1")),
+      client.verify(signedBy("pk-2", "bad")),
+      client.verify(signedBy("pk-3")),
+    ].map((p) =>
+      p.then(
+        (caller) => caller.userId,
+        (error: ApiError) => error.code,
+      ),
+    );
+    assert.equal(sent.length, 1);
+    release!();
+    assert.equal((await first).userId, "pk-0");
+    assert.deepEqual(await Promise.all(later), ["pk-1", "UNAUTHORIZED", "pk-3"]);
+    assert.equal(sent.length, 2);
+    assert.deepEqual(
+      (sent[1].body as { requests: SignedRequest[] }).requests.map((r) => r.headers["API-PublicKey"]),
+      ["pk-1", "pk-2", "pk-3"],
+    );
+  });
+
+  it("sends a large request alone rather than past the exchange's body limit", async () => {
+    let release: (() => void) | undefined;
+    const { client, sent } = clientWith(async ({ body }) => {
+      const requests = (body as { requests: SignedRequest[] }).requests;
+      if (sent.length === 1) await new Promise<void>((resolve) => (release = resolve));
+      return json(200, {
+        results: requests.map(() => ({ status: 200, caller: { userId: "u", level: 1, address: null } })),
+      });
+    });
+    const big = { ...request, body: "x".repeat(16 * 1024) };
+    const checks = [
+      client.verify(request),
+      client.verify(big),
+      client.verify(big),
+      client.verify(big),
+      client.verify(request),
+    ];
+    release!();
+    await Promise.all(checks);
+    for (const one of sent)
+      assert.ok(JSON.stringify(one.body).length < 64 * 1024, "every batch fits the exchange's limit");
+    assert.ok(sent.length >= 3, `batches: ${sent.length}`);
   });
 
   it("answers 503 UNAVAILABLE when the exchange cannot be reached (fetch rejects)", async () => {
@@ -121,15 +200,21 @@ describe("ExchangeClient.verify", () => {
       assert.equal(error.code, "UNAVAILABLE");
       assert.match(error.message, new RegExp(`answered ${status}`));
     }
+    const limited = await apiErrorOf(
+      verifiesWith(() => ({ status: 429, body: { code: "RATE_LIMITED", message: "" } })).client.verify(request),
+    );
+    assert.equal(limited.status, 503, "a check the exchange could not make now");
   });
 
   it("answers 500 INTERNAL (an operator's problem, not the client's) to any other 4xx", async () => {
-    const { client } = clientWith(() => json(403, { code: "FORBIDDEN", message: "wrong service secret" }));
-    const error = await apiErrorOf(client.verify(request));
-    assert.equal(error.status, 500);
-    assert.equal(error.code, "INTERNAL");
-    assert.match(error.message, /403 FORBIDDEN/);
-    assert.doesNotMatch(error.message, /wrong service secret/, "the exchange's message is not passed to the client");
+    for (const status of [401, 403]) {
+      const { client } = clientWith(() => json(status, { code: "FORBIDDEN", message: "wrong service secret" }));
+      const error = await apiErrorOf(client.verify(request));
+      assert.equal(error.status, 500, "a refused service secret is not the client's 401");
+      assert.equal(error.code, "INTERNAL");
+      assert.match(error.message, new RegExp(`${status} FORBIDDEN`));
+      assert.doesNotMatch(error.message, /wrong service secret/, "the exchange's message is not passed to the client");
+    }
   });
 });
 

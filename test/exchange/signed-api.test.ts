@@ -531,6 +531,67 @@ for (const kind of backendKinds()) {
         assert.equal(bad.status, 401);
         assert.equal((await ask("wrong-secret-wrong-secret", { method: "POST", url, body, headers })).status, 401);
       });
+
+      it("checks a batch of requests in order, each answered as the single route would; a signature is used once", async () => {
+        const url = "http://ecosystem.local/api/launchpad/spawn";
+        const signed = (who: typeof vip, body: string, timestamp?: number) => ({
+          method: "POST",
+          url,
+          body,
+          headers: signRequest({
+            publicKey: who.publicKey,
+            privateKey: who.privateKey,
+            method: "POST",
+            url,
+            body,
+            timestamp,
+          }),
+        });
+        const ask = (payload: unknown, secret = backend.env.EXCHANGE_SERVICE_SECRET!) =>
+          fetch(`${server.url}/internal/verify-signature/batch`, {
+            method: "POST",
+            headers: { "x-service-secret": secret, "content-type": "application/json" },
+            body: JSON.stringify(payload),
+          });
+        const once = signed(buyer, '{"name":"Once"}', Date.now());
+        const answer = await ask({
+          requests: [
+            signed(vip, '{"name":"A"}'),
+            { ...signed(vip, '{"name":"B"}'), body: '{"name":"C"}' },
+            once,
+            once,
+            { ...signed(buyer, "{}"), headers: { "API-PublicKey": "nobody", "API-Signature": "x" } },
+          ],
+        });
+        assert.equal(answer.status, 200);
+        const { results } = (await answer.json()) as { results: any[] };
+        assert.deepEqual(results[0], {
+          status: 200,
+          caller: { userId: vip.userId, level: 25, address: "0x00000000000000000000000000000000000000aa" },
+        });
+        assert.deepEqual(
+          results.map((r) => [r.status, r.caller?.userId ?? r.error.code]),
+          [
+            [200, vip.userId],
+            [401, "UNAUTHORIZED"],
+            [200, buyer.userId],
+            [401, "UNAUTHORIZED"],
+            [401, "UNAUTHORIZED"],
+          ],
+        );
+        assert.match(results[3].error.message, /already used|replay/i);
+        // A timestamped signature used in a batch is used up for the single route too.
+        const single = await fetch(`${server.url}/internal/verify-signature`, {
+          method: "POST",
+          headers: { "x-service-secret": backend.env.EXCHANGE_SERVICE_SECRET!, "content-type": "application/json" },
+          body: JSON.stringify(once),
+        });
+        assert.equal(single.status, 401);
+        assert.equal((await ask({ requests: [] })).status, 400);
+        assert.equal((await ask({ requests: Array.from({ length: 101 }, () => once) })).status, 400);
+        assert.equal((await ask({ requests: [{ ...once, extra: 1 }] })).status, 400);
+        assert.equal((await ask({ requests: [once] }, "wrong-secret-wrong-secret")).status, 401);
+      });
     });
 
     describe("restart", () => {

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { createRouteServer, OpenAPIHono } from "../../../lib/http/index.ts";
+import { ApiError, createRouteServer, OpenAPIHono } from "../../../lib/http/index.ts";
 import { signatureRejection, verifySignedRequest, type ReplayGuard } from "../auth/index.ts";
 import { DatabaseUnavailableError, DomainError, type Exchange } from "../../application/index.ts";
 import { apiErrorOf } from "./domain-errors.ts";
@@ -55,6 +55,9 @@ const settleBody = z.strictObject({
     .optional()
     .meta({ description: "What settled it, e.g. the transaction hash; kept on the hold" }),
 });
+
+/** Most requests checked in one batch. */
+export const VERIFY_BATCH_MAX = 100;
 
 /** Most calls in one batch: bounds the request's size and the commit it adds to. */
 export const FEE_HOLD_BATCH_MAX = 100;
@@ -115,6 +118,29 @@ export function internalApi(
   },
 ) {
   const app = new OpenAPIHono();
+  /** The caller of a forwarded request, or the ApiError a signed route would have answered. */
+  const verifyOne = async (request: z.infer<typeof verifyBody>) => {
+    const verdict = await verifySignedRequest({
+      method: request.method,
+      url: request.url,
+      body: request.body,
+      headers: {
+        publicKey: request.headers["API-PublicKey"],
+        signature: request.headers["API-Signature"],
+        timestamp: request.headers["API-Timestamp"],
+      },
+      resolveKey: (publicKey) => exchange.resolveKey(publicKey),
+      now: options.now ?? Date.now,
+      windowMs: options.timestampWindowMs,
+      maxFutureMs: options.timestampMaxFutureMs,
+      requireTimestamp: options.requireTimestamp,
+      // The same cache as the exchange's own signed routes: a signature is used once, anywhere.
+      replay: options.replay,
+    });
+    if (!verdict.ok) throw signatureRejection(verdict);
+    const user = exchange.user(verdict.userId)!;
+    return { userId: user.id, level: user.level, address: user.address };
+  };
   serve(
     app,
     "/internal",
@@ -128,27 +154,46 @@ export function internalApi(
       body: verifyBody,
       response: verifiedCaller,
     },
-    async ({ body: request, c }) => {
-      const verdict = await verifySignedRequest({
-        method: request.method,
-        url: request.url,
-        body: request.body,
-        headers: {
-          publicKey: request.headers["API-PublicKey"],
-          signature: request.headers["API-Signature"],
-          timestamp: request.headers["API-Timestamp"],
-        },
-        resolveKey: (publicKey) => exchange.resolveKey(publicKey),
-        now: options.now ?? Date.now,
-        windowMs: options.timestampWindowMs,
-        maxFutureMs: options.timestampMaxFutureMs,
-        requireTimestamp: options.requireTimestamp,
-        // The same cache as the exchange's own signed routes: a signature is used once, anywhere.
-        replay: options.replay,
-      });
-      if (!verdict.ok) throw signatureRejection(verdict);
-      const user = exchange.user(verdict.userId)!;
-      return c.json({ userId: user.id, level: user.level, address: user.address });
+    async ({ body: request, c }) => c.json(await verifyOne(request)),
+  );
+
+  serve(
+    app,
+    "/internal",
+    {
+      method: "post",
+      path: "/internal/verify-signature/batch",
+      tag: "Internal",
+      summary: "Who signed each of several requests (the ecosystem API's checks made while one was out)",
+      description:
+        "Each item is what /internal/verify-signature takes, and is answered as that route would answer it, in order, in " +
+        "`results`: 200 with the caller, or 401 UNAUTHORIZED (429 RATE_LIMITED) with the error. A signature used once is " +
+        "used up, within a batch too. A batch that is not valid as a whole is 400 and nothing is checked.",
+      access: "internal",
+      unlimited: true,
+      body: z.strictObject({ requests: z.array(verifyBody).min(1).max(VERIFY_BATCH_MAX) }),
+      response: z.object({
+        results: z.array(
+          z.object({
+            status: z.number().int(),
+            caller: verifiedCaller.optional().meta({ description: "Who signed it, when status is 200" }),
+            error: z.object({ code: z.string(), message: z.string() }).optional(),
+          }),
+        ),
+      }),
+    },
+    async ({ body, c }) => {
+      const results = [];
+      // In order: the replay cache sees each signature as a one-at-a-time caller would send it.
+      for (const request of body.requests) {
+        try {
+          results.push({ status: 200, caller: await verifyOne(request) });
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          results.push({ status: error.status, error: { code: error.code, message: error.message } });
+        }
+      }
+      return c.json({ results });
     },
   );
 
