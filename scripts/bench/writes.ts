@@ -98,9 +98,7 @@ async function measureKind(
     const before = s.rpc?.snapshot();
     const cpuBefore = snapshotCpu(pids);
     log(`${kind}s, round ${step.round}, ${step.path}: ${step.jobs.length} writes, ${step.level} in flight`);
-    const t0 = process.hrtime.bigint() / 1000n;
     const result = await runRound(step.jobs, step.level, writers[step.path]);
-    console.log(`round-window ${step.path} ${t0} ${process.hrtime.bigint() / 1000n}`);
     addCpu(cpu[step.path], cpuBefore, snapshotCpu(pids));
     const failed = result.samples.filter((s) => s.key === undefined);
     for (const s of failed.slice(0, 3)) notes.push(`${step.path} ${kind} round ${step.round} failed: ${s.error}`);
