@@ -81,12 +81,15 @@ interface CallAnswer {
   readonly body: unknown;
 }
 
+/** A batch route's answer: one result per item, in order (`hold` or `caller` on success). */
 const batchAnswer = z.object({
-  results: z.array(z.object({ status: z.number().int(), hold: z.unknown().optional(), error: z.unknown().optional() })),
-});
-const verifyAnswer = z.object({
   results: z.array(
-    z.object({ status: z.number().int(), caller: z.unknown().optional(), error: z.unknown().optional() }),
+    z.object({
+      status: z.number().int(),
+      hold: z.unknown().optional(),
+      caller: z.unknown().optional(),
+      error: z.unknown().optional(),
+    }),
   ),
 });
 
@@ -145,33 +148,40 @@ export class ExchangeClient {
     if (status !== 200 && status !== 404) throw this.unexpected(status, body);
   }
 
-  /** One request for the calls gathered; a failure of the request fails each of them alike. */
-  private async sendFeeHoldCalls(calls: readonly FeeHoldCall[]): Promise<PromiseSettledResult<CallAnswer>[]> {
-    const { status, body } = await this.call("POST", "/internal/fee-holds/batch", { calls });
-    if (status !== 200) throw this.unexpected(status, body);
-    const answer = batchAnswer.safeParse(body);
-    if (!answer.success || answer.data.results.length !== calls.length)
-      throw new ApiError(500, "INTERNAL", `exchange answered a batch of ${calls.length} fee-hold calls unreadably`);
-    return answer.data.results.map((result) => ({
-      status: "fulfilled",
-      value: { status: result.status, body: result.error ?? result.hold },
-    }));
+  private sendFeeHoldCalls(calls: readonly FeeHoldCall[]) {
+    return this.sendBatch("/internal/fee-holds/batch", "fee-hold calls", { calls }, calls.length, "hold");
   }
 
-  /** One request for the signed requests gathered (in order: each signature is used up as it is checked). */
-  private async sendVerifications(requests: readonly SignedRequest[]): Promise<PromiseSettledResult<CallAnswer>[]> {
-    const { status, body } = await this.call("POST", "/internal/verify-signature/batch", { requests });
+  /** In order: each signature is used up as it is checked. */
+  private sendVerifications(requests: readonly SignedRequest[]) {
+    return this.sendBatch(
+      "/internal/verify-signature/batch",
+      "signature checks",
+      { requests },
+      requests.length,
+      "caller",
+    );
+  }
+
+  /**
+   * One request for the items gathered, each answered `{status, <field> | error}`, in order; a
+   * failure of the request fails every item alike.
+   */
+  private async sendBatch(
+    path: string,
+    what: string,
+    payload: unknown,
+    count: number,
+    field: "hold" | "caller",
+  ): Promise<PromiseSettledResult<CallAnswer>[]> {
+    const { status, body } = await this.call("POST", path, payload);
     if (status !== 200) throw this.unexpected(status, body);
-    const answer = verifyAnswer.safeParse(body);
-    if (!answer.success || answer.data.results.length !== requests.length)
-      throw new ApiError(
-        500,
-        "INTERNAL",
-        `exchange answered a batch of ${requests.length} signature checks unreadably`,
-      );
+    const answer = batchAnswer.safeParse(body);
+    if (!answer.success || answer.data.results.length !== count)
+      throw new ApiError(500, "INTERNAL", `exchange answered a batch of ${count} ${what} unreadably`);
     return answer.data.results.map((result) => ({
       status: "fulfilled",
-      value: { status: result.status, body: result.error ?? result.caller },
+      value: { status: result.status, body: result.error ?? result[field] },
     }));
   }
 

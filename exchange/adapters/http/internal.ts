@@ -225,13 +225,7 @@ export function internalApi(
       ],
     },
     async ({ body, c }) => {
-      const { row, created } = await exchange.holdFee({
-        holdId: body.holdId,
-        userId: body.userId,
-        currency: body.currency,
-        amount: body.amount,
-        memo: body.memo ?? null,
-      });
+      const { row, created } = await exchange.holdFee(holdArgsOf(body));
       if (!created) c.header("Idempotent-Replay", "true");
       return c.json(feeHoldView(exchange, row), created ? 201 : 200);
     },
@@ -258,13 +252,7 @@ export function internalApi(
         body.calls.map(async (call) => {
           try {
             if (call.action === "hold") {
-              const { row, created } = await exchange.holdFee({
-                holdId: call.holdId,
-                userId: call.userId,
-                currency: call.currency,
-                amount: call.amount,
-                memo: call.memo ?? null,
-              });
+              const { row, created } = await exchange.holdFee(holdArgsOf(call));
               return { status: created ? 201 : 200, hold: feeHoldView(exchange, row) };
             }
             const row =
@@ -332,6 +320,16 @@ export function internalApi(
     async ({ params, c }) => c.json(feeHoldView(exchange, await exchange.feeHold(params.holdId))),
   );
   return app;
+}
+
+function holdArgsOf(body: z.infer<typeof feeHoldBody>) {
+  return {
+    holdId: body.holdId,
+    userId: body.userId,
+    currency: body.currency,
+    amount: body.amount,
+    memo: body.memo ?? null,
+  };
 }
 
 /** One call's expected failure as its single route would answer it; anything else is a bug (500 for the batch). */
