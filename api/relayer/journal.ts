@@ -241,7 +241,7 @@ export class Journal {
       const group = at.map((i) => ops[i]!);
       try {
         const answers = await this.runGroup(group);
-        at.forEach((i, n) => (results[i] = { status: "fulfilled", value: answers[n]! }));
+        for (const [n, i] of at.entries()) results[i] = { status: "fulfilled", value: answers[n]! };
       } catch (error) {
         if (group.length === 1 || error instanceof SqlUnavailableError) {
           for (const i of at) results[i] = { status: "rejected", reason: error };
