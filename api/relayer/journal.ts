@@ -95,10 +95,10 @@ const toWrite = (r: WriteRecord): WriteRow => ({
 });
 
 /** A statement of a write that can share a batch with other writes' statements. */
-type Op =
-  | { readonly kind: "insertWrite"; readonly row: NewWrite }
-  | { readonly kind: "addTx"; readonly tx: TxRow; readonly newWrite: NewWrite | undefined }
-  | { readonly kind: "finish"; readonly id: string; readonly status: number; readonly body: string };
+type InsertWriteOp = { readonly kind: "insertWrite"; readonly row: NewWrite };
+type AddTxOp = { readonly kind: "addTx"; readonly tx: TxRow; readonly newWrite: NewWrite | undefined };
+type FinishOp = { readonly kind: "finish"; readonly id: string; readonly status: number; readonly body: string };
+type Op = InsertWriteOp | AddTxOp | FinishOp;
 
 /** Most statements in one batch, and most bytes of rows (raw transactions and answers). */
 const BATCH_MAX = 64;
@@ -116,8 +116,12 @@ const writeJson = (w: NewWrite) => ({
   fee_held: w.feeHeld,
   created_at: w.createdAt,
 });
-const WRITE_RECORDSET = `json_to_recordset($P::json) as x(id text, user_id text, kind text, idempotency_key text,
-  request_hash text, fee_held boolean, created_at bigint)`;
+/** Inserts the writes of the JSON array in `param` (writeJson rows) as open. */
+const insertWritesSql = (param: string) => `insert into relayed_write (id, user_id, kind, idempotency_key, request_hash,
+    fee_held, state, created_at)
+  select id, user_id, kind, idempotency_key, request_hash, fee_held, 'open', created_at
+  from json_to_recordset(${param}::json) as x(id text, user_id text, kind text, idempotency_key text, request_hash text,
+    fee_held boolean, created_at bigint)`;
 
 export class Journal {
   private readonly sql: Sql;
@@ -258,57 +262,49 @@ export class Journal {
   }
 
   /** Ops of one kind in one statement; for each, whether it inserted (insertWrite) or true. */
-  private async runGroup(ops: readonly Op[]): Promise<boolean[]> {
-    const first = ops[0]!;
-    if (first.kind === "insertWrite") {
-      const rows = ops.map((op) => (op as Extract<Op, { kind: "insertWrite" }>).row);
-      const inserted = await this.sql.query<{ id: string }>(
-        `insert into relayed_write (id, user_id, kind, idempotency_key, request_hash, fee_held, state, created_at)
-         select id, user_id, kind, idempotency_key, request_hash, fee_held, 'open', created_at
-         from ${WRITE_RECORDSET.replace("$P", "$1")}
-         on conflict (user_id, idempotency_key) do nothing returning id`,
-        [JSON.stringify(rows.map(writeJson))],
-      );
-      const ids = new Set(inserted.map((r) => r.id));
-      return rows.map((row) => ids.has(row.id));
-    }
-    if (first.kind === "addTx") {
-      const adds = ops as readonly Extract<Op, { kind: "addTx" }>[];
-      const txs = JSON.stringify(
-        adds.map(({ tx }) => ({
-          hash: tx.hash,
-          write_id: tx.writeId,
-          nonce: tx.nonce,
-          raw: tx.raw,
-          sent_at: tx.sentAt,
-        })),
-      );
-      const insertTxs = `insert into relayer_tx (hash, write_id, nonce, raw, sent_at)
-        select hash, write_id, nonce, raw, sent_at
-        from json_to_recordset($1::json) as x(hash text, write_id text, nonce bigint, raw text, sent_at bigint)
-        on conflict (hash) do nothing`;
-      const newWrites = adds.flatMap(({ newWrite }) => (newWrite ? [writeJson(newWrite)] : []));
-      // A write journalled with its transaction goes in the same statement (one round trip; the
-      // foreign key is checked at the statement's end), and a write already there stays as it is.
-      if (newWrites.length === 0) await this.sql.query(insertTxs, [txs]);
-      else
-        await this.sql.query(
-          `with write as (
-             insert into relayed_write (id, user_id, kind, idempotency_key, request_hash, fee_held, state, created_at)
-             select id, user_id, kind, idempotency_key, request_hash, fee_held, 'open', created_at
-             from ${WRITE_RECORDSET.replace("$P", "$2")} on conflict do nothing
-           )
-           ${insertTxs}`,
-          [txs, JSON.stringify(newWrites)],
-        );
-      return ops.map(() => true);
-    }
-    const finishes = ops as readonly Extract<Op, { kind: "finish" }>[];
+  private runGroup(ops: readonly Op[]): Promise<boolean[]> {
+    // runBatch groups by kind, so every op here is of the first one's kind.
+    const kind = ops[0]!.kind;
+    if (kind === "insertWrite") return this.insertWrites(ops.map((op) => (op as InsertWriteOp).row));
+    if (kind === "addTx") return this.addTxs(ops as readonly AddTxOp[]);
+    return this.finishAll(ops as readonly FinishOp[]);
+  }
+
+  private async insertWrites(rows: readonly NewWrite[]): Promise<boolean[]> {
+    const inserted = await this.sql.query<{ id: string }>(
+      `${insertWritesSql("$1")} on conflict (user_id, idempotency_key) do nothing returning id`,
+      [JSON.stringify(rows.map(writeJson))],
+    );
+    const ids = new Set(inserted.map((r) => r.id));
+    return rows.map((row) => ids.has(row.id));
+  }
+
+  private async addTxs(adds: readonly AddTxOp[]): Promise<boolean[]> {
+    const txs = JSON.stringify(
+      adds.map(({ tx }) => ({ hash: tx.hash, write_id: tx.writeId, nonce: tx.nonce, raw: tx.raw, sent_at: tx.sentAt })),
+    );
+    const insertTxs = `insert into relayer_tx (hash, write_id, nonce, raw, sent_at)
+      select hash, write_id, nonce, raw, sent_at
+      from json_to_recordset($1::json) as x(hash text, write_id text, nonce bigint, raw text, sent_at bigint)
+      on conflict (hash) do nothing`;
+    const newWrites = adds.flatMap(({ newWrite }) => (newWrite ? [writeJson(newWrite)] : []));
+    // A write journalled with its transaction goes in the same statement (one round trip; the
+    // foreign key is checked at the statement's end), and a write already there stays as it is.
+    if (newWrites.length === 0) await this.sql.query(insertTxs, [txs]);
+    else
+      await this.sql.query(`with write as (${insertWritesSql("$2")} on conflict do nothing) ${insertTxs}`, [
+        txs,
+        JSON.stringify(newWrites),
+      ]);
+    return adds.map(() => true);
+  }
+
+  private async finishAll(finishes: readonly FinishOp[]): Promise<boolean[]> {
     await this.sql.query(
       `update relayed_write as w set state = 'done', answer_status = x.status, answer_body = x.body
        from json_to_recordset($1::json) as x(id text, status integer, body text) where w.id = x.id`,
       [JSON.stringify(finishes.map(({ id, status, body }) => ({ id, status, body })))],
     );
-    return ops.map(() => true);
+    return finishes.map(() => true);
   }
 }

@@ -57,17 +57,46 @@ async function apiErrorOf(promise: Promise<unknown>): Promise<ApiError> {
   assert.fail("expected a rejection");
 }
 
-/** A client whose exchange answers each signature check of a batch with `answer(request)`. */
-function verifiesWith(answer: (request: SignedRequest) => { status: number; body: unknown }) {
+/**
+ * A client whose exchange answers the batch route `path` ({<items>: [...]}) with one result per
+ * item: `answer(item)`, under `field` when its status is below 300, else as the error.
+ */
+function batchRouteWith(
+  path: string,
+  items: "requests" | "calls",
+  field: "caller" | "hold",
+  answer: (item: any) => { status: number; body: unknown },
+) {
   return clientWith(({ url, body }) => {
-    assert.equal(url, "http://exchange.test:7001/internal/verify-signature/batch");
+    assert.equal(url, `http://exchange.test:7001${path}`);
     return json(200, {
-      results: (body as { requests: SignedRequest[] }).requests.map((request) => {
-        const { status, body: payload } = answer(request);
-        return status === 200 ? { status, caller: payload } : { status, error: payload };
+      results: (body as Record<string, any[]>)[items]!.map((item) => {
+        const { status, body: payload } = answer(item);
+        return status < 300 ? { status, [field]: payload } : { status, error: payload };
       }),
     });
   });
+}
+
+/** A client whose exchange answers each signature check of a batch with `answer(request)`. */
+const verifiesWith = (answer: (request: SignedRequest) => { status: number; body: unknown }) =>
+  batchRouteWith("/internal/verify-signature/batch", "requests", "caller", answer);
+
+/** A client whose exchange answers each fee-hold call of a batch with `answer(call)`. */
+const feeHoldsWith = (answer: (call: any) => { status: number; body: unknown }) =>
+  batchRouteWith("/internal/fee-holds/batch", "calls", "hold", answer);
+
+/**
+ * A client whose exchange holds its first request until `release()`, so the calls made meanwhile
+ * gather; every request's items are answered by `results(items)`.
+ */
+function holdingFirst(items: "requests" | "calls", results: (items: any[]) => unknown[]) {
+  let release: (() => void) | undefined;
+  const { client, sent } = clientWith(async ({ body }) => {
+    if (sent.length === 1) await new Promise<void>((resolve) => (release = resolve));
+    return json(200, { results: results((body as Record<string, any[]>)[items]!) });
+  });
+  return { client, sent, release: () => release!() };
 }
 
 describe("ExchangeClient.verify", () => {
@@ -102,18 +131,13 @@ describe("ExchangeClient.verify", () => {
   });
 
   it("checks the requests made while one check is out together, each answered on its own, in order", async () => {
-    let release: (() => void) | undefined;
-    const { client, sent } = clientWith(async ({ body }) => {
-      const requests = (body as { requests: SignedRequest[] }).requests;
-      if (sent.length === 1) await new Promise<void>((resolve) => (release = resolve));
-      return json(200, {
-        results: requests.map((r) =>
-          r.headers["API-Signature"] === "bad"
-            ? { status: 401, error: { code: "UNAUTHORIZED", message: "bad signature" } }
-            : { status: 200, caller: { userId: r.headers["API-PublicKey"], level: 1, address: null } },
-        ),
-      });
-    });
+    const { client, sent, release } = holdingFirst("requests", (requests: SignedRequest[]) =>
+      requests.map((r) =>
+        r.headers["API-Signature"] === "bad"
+          ? { status: 401, error: { code: "UNAUTHORIZED", message: "bad signature" } }
+          : { status: 200, caller: { userId: r.headers["API-PublicKey"], level: 1, address: null } },
+      ),
+    );
     const signedBy = (publicKey: string, signature = "sig") => ({
       ...request,
       headers: { "API-PublicKey": publicKey, "API-Signature": signature },
@@ -130,7 +154,7 @@ describe("ExchangeClient.verify", () => {
       ),
     );
     assert.equal(sent.length, 1);
-    release!();
+    release();
     assert.equal((await first).userId, "pk-0");
     assert.deepEqual(await Promise.all(later), ["pk-1", "UNAUTHORIZED", "pk-3"]);
     assert.equal(sent.length, 2);
@@ -141,14 +165,9 @@ describe("ExchangeClient.verify", () => {
   });
 
   it("sends a large request alone rather than past the exchange's body limit", async () => {
-    let release: (() => void) | undefined;
-    const { client, sent } = clientWith(async ({ body }) => {
-      const requests = (body as { requests: SignedRequest[] }).requests;
-      if (sent.length === 1) await new Promise<void>((resolve) => (release = resolve));
-      return json(200, {
-        results: requests.map(() => ({ status: 200, caller: { userId: "u", level: 1, address: null } })),
-      });
-    });
+    const { client, sent, release } = holdingFirst("requests", (requests) =>
+      requests.map(() => ({ status: 200, caller: { userId: "u", level: 1, address: null } })),
+    );
     const big = { ...request, body: "x".repeat(16 * 1024) };
     const checks = [
       client.verify(request),
@@ -157,7 +176,7 @@ describe("ExchangeClient.verify", () => {
       client.verify(big),
       client.verify(request),
     ];
-    release!();
+    release();
     await Promise.all(checks);
     for (const one of sent)
       assert.ok(JSON.stringify(one.body).length < 64 * 1024, "every batch fits the exchange's limit");
@@ -218,19 +237,6 @@ describe("ExchangeClient.verify", () => {
   });
 });
 
-/** A client whose exchange answers each fee-hold call of a batch with `answer(call)`. */
-function feeHoldsWith(answer: (call: any) => { status: number; body: unknown }) {
-  return clientWith(({ url, body }) => {
-    assert.equal(url, "http://exchange.test:7001/internal/fee-holds/batch");
-    return json(200, {
-      results: (body as { calls: any[] }).calls.map((call) => {
-        const { status, body: payload } = answer(call);
-        return status < 300 ? { status, hold: payload } : { status, error: payload };
-      }),
-    });
-  });
-}
-
 describe("ExchangeClient.hold", () => {
   it("posts the hold as a batch call and accepts 201 (made) and 200 (already made)", async () => {
     for (const status of [201, 200]) {
@@ -281,18 +287,13 @@ describe("ExchangeClient.hold", () => {
 
 describe("ExchangeClient fee-hold batches", () => {
   it("sends a call at once when idle; calls made while a request is out share the next, each with its own answer", async () => {
-    let release: (() => void) | undefined;
-    const { client, sent } = clientWith(async ({ body }) => {
-      const calls = (body as { calls: any[] }).calls;
-      if (sent.length === 1) await new Promise<void>((resolve) => (release = resolve));
-      return json(200, {
-        results: calls.map((call) =>
-          call.holdId === "w-poor"
-            ? { status: 400, error: { code: "INSUFFICIENT_BALANCE", message: "0 USDC available" } }
-            : { status: call.action === "hold" ? 201 : 200, hold: { holdId: call.holdId } },
-        ),
-      });
-    });
+    const { client, sent, release } = holdingFirst("calls", (calls) =>
+      calls.map((call) =>
+        call.holdId === "w-poor"
+          ? { status: 400, error: { code: "INSUFFICIENT_BALANCE", message: "0 USDC available" } }
+          : { status: call.action === "hold" ? 201 : 200, hold: { holdId: call.holdId } },
+      ),
+    );
     const first = client.hold(hold);
     await new Promise((resolve) => setImmediate(resolve));
     assert.equal(sent.length, 1, "the first call went alone, at once");
@@ -307,7 +308,7 @@ describe("ExchangeClient fee-hold batches", () => {
       ),
     );
     assert.equal(sent.length, 1, "the others wait for the request in flight");
-    release!();
+    release();
     await first;
     assert.deepEqual(await Promise.all(later), ["ok", "INSUFFICIENT_FEE", "ok"]);
     assert.equal(sent.length, 2);

@@ -64,11 +64,11 @@ const errorSchema = z.object({ code: z.string(), message: z.string() });
  * Most requests in one verification batch (the exchange's VERIFY_BATCH_MAX), and about the most
  * bytes: the exchange takes request bodies of at most 64 KiB; a larger request goes alone.
  */
-export const VERIFY_BATCH_MAX = 100;
+const VERIFY_BATCH_MAX = 100;
 const VERIFY_BATCH_BYTES = 48 * 1024;
 
 /** Most calls in one batch request (the exchange's FEE_HOLD_BATCH_MAX). */
-export const FEE_HOLD_BATCH_MAX = 100;
+const FEE_HOLD_BATCH_MAX = 100;
 
 type FeeHoldCall =
   | ({ readonly action: "hold" } & FeeHold)

@@ -26,8 +26,8 @@ import {
   type ReplayGuard,
 } from "../auth/index.ts";
 import type { MarketData } from "../marketdata/market-data.ts";
-import { DatabaseUnavailableError, type Exchange } from "../../application/index.ts";
-import { domainErrorAnswer } from "./domain-errors.ts";
+import type { Exchange } from "../../application/index.ts";
+import { knownErrorAnswer } from "./domain-errors.ts";
 import { adminApi } from "./admin.ts";
 import { aggregatorApi } from "./aggregator.ts";
 import { ALIAS_BASE } from "./alias.ts";
@@ -95,9 +95,6 @@ const SIGNED = [
 ];
 
 const unavailable = (message: string) => new ApiError(503, "UNAVAILABLE", message);
-
-/** Only the database being away is a 503; any other error stays a bug (500). */
-const isUnavailable = (error: Error) => error instanceof DatabaseUnavailableError;
 
 /** The exchange's HTTP server: {base_url} and {aggregator_url}, plus internal and admin endpoints. */
 export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
@@ -263,7 +260,7 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
   app.onError(
     errorHandler({
       log: options.log,
-      classify: (error) => (isUnavailable(error) ? unavailable(error.message) : domainErrorAnswer(error)),
+      classify: knownErrorAnswer,
     }),
   );
   return app;

@@ -1,6 +1,6 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError } from "../../../lib/http/index.ts";
-import { DomainError, type DomainErrorCode } from "../../application/index.ts";
+import { DatabaseUnavailableError, DomainError, type DomainErrorCode } from "../../application/index.ts";
 
 // The one place where the exchange's rejections meet HTTP: every domain error code and the status
 // it is answered with (exchange/README.md lists them). A code without a status does not compile.
@@ -30,7 +30,12 @@ export function apiErrorOf(failure: { readonly code: DomainErrorCode; readonly m
   return new ApiError(DOMAIN_ERROR_STATUS[failure.code], failure.code, failure.message);
 }
 
-/** For the app's onError: a DomainError thrown by a command is the client's answer, not a bug. */
-export function domainErrorAnswer(error: Error): ApiError | undefined {
+/**
+ * The answer to an expected failure: a DomainError's, or 503 while the database is away. Anything
+ * else is a bug (undefined: the caller lets it through to a 500). The app's onError and the batch
+ * routes' per-item answers both classify with this.
+ */
+export function knownErrorAnswer(error: Error): ApiError | undefined {
+  if (error instanceof DatabaseUnavailableError) return new ApiError(503, "UNAVAILABLE", error.message);
   return error instanceof DomainError ? apiErrorOf(error) : undefined;
 }

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { ApiError, createRouteServer, OpenAPIHono } from "../../../lib/http/index.ts";
 import { signatureRejection, verifySignedRequest, type ReplayGuard } from "../auth/index.ts";
-import { DatabaseUnavailableError, DomainError, type Exchange } from "../../application/index.ts";
-import { apiErrorOf } from "./domain-errors.ts";
+import type { Exchange } from "../../application/index.ts";
+import { knownErrorAnswer } from "./domain-errors.ts";
 import { decimalText, storedText } from "./schemas.ts";
 import { serve as serveExact } from "./serve.ts";
 import { feeHoldView } from "./views.ts";
@@ -56,11 +56,14 @@ const settleBody = z.strictObject({
     .meta({ description: "What settled it, e.g. the transaction hash; kept on the hold" }),
 });
 
-/** Most requests checked in one batch. */
-export const VERIFY_BATCH_MAX = 100;
+/** Most requests checked in one batch (the ecosystem API's client sends at most this many). */
+const VERIFY_BATCH_MAX = 100;
 
 /** Most calls in one batch: bounds the request's size and the commit it adds to. */
-export const FEE_HOLD_BATCH_MAX = 100;
+const FEE_HOLD_BATCH_MAX = 100;
+
+/** One item's failure in a batch's answer, as its single route would have answered it. */
+const itemError = z.object({ code: z.string(), message: z.string() });
 
 const batchCall = z.discriminatedUnion("action", [
   feeHoldBody.extend({ action: z.literal("hold") }),
@@ -93,10 +96,7 @@ const batchResult = z.object({
     .int()
     .meta({ description: "What the single-hold route would have answered: 200, 201, 4xx or 503" }),
   hold: feeHoldSchema.optional().meta({ description: "The hold, when status is 200 or 201" }),
-  error: z
-    .object({ code: z.string(), message: z.string() })
-    .optional()
-    .meta({ description: "The error, as the single-hold route would have answered it" }),
+  error: itemError.optional().meta({ description: "The error, as the single-hold route would have answered it" }),
 });
 
 const unavailable = {
@@ -177,7 +177,7 @@ export function internalApi(
           z.object({
             status: z.number().int(),
             caller: verifiedCaller.optional().meta({ description: "Who signed it, when status is 200" }),
-            error: z.object({ code: z.string(), message: z.string() }).optional(),
+            error: itemError.optional(),
           }),
         ),
       }),
@@ -185,14 +185,8 @@ export function internalApi(
     async ({ body, c }) => {
       const results = [];
       // In order: the replay cache sees each signature as a one-at-a-time caller would send it.
-      for (const request of body.requests) {
-        try {
-          results.push({ status: 200, caller: await verifyOne(request) });
-        } catch (error) {
-          if (!(error instanceof ApiError)) throw error;
-          results.push({ status: error.status, error: { code: error.code, message: error.message } });
-        }
-      }
+      for (const request of body.requests)
+        results.push(await itemAnswer(async () => ({ status: 200, caller: await verifyOne(request) })));
       return c.json({ results });
     },
   );
@@ -249,8 +243,8 @@ export function internalApi(
     },
     async ({ body, c }) => {
       const results = await Promise.all(
-        body.calls.map(async (call) => {
-          try {
+        body.calls.map((call) =>
+          itemAnswer(async () => {
             if (call.action === "hold") {
               const { row, created } = await exchange.holdFee(holdArgsOf(call));
               return { status: created ? 201 : 200, hold: feeHoldView(exchange, row) };
@@ -260,11 +254,8 @@ export function internalApi(
                 ? await exchange.settleFeeHold(call.holdId, call.reference ?? null)
                 : await exchange.releaseFeeHold(call.holdId);
             return { status: 200, hold: feeHoldView(exchange, row) };
-          } catch (error) {
-            const answer = batchErrorOf(error);
-            return { status: answer.status, error: { code: answer.code, message: answer.message } };
-          }
-        }),
+          }),
+        ),
       );
       return c.json({ results });
     },
@@ -332,9 +323,16 @@ function holdArgsOf(body: z.infer<typeof feeHoldBody>) {
   };
 }
 
-/** One call's expected failure as its single route would answer it; anything else is a bug (500 for the batch). */
-function batchErrorOf(error: unknown): { status: number; code: string; message: string } {
-  if (error instanceof DomainError) return apiErrorOf(error);
-  if (error instanceof DatabaseUnavailableError) return { status: 503, code: "UNAVAILABLE", message: error.message };
-  throw error;
+/**
+ * A batch item's answer: what `run` answers, or its expected failure as the item's single route
+ * would answer it (the app's own classification). Anything else is a bug: the batch's 500.
+ */
+async function itemAnswer<A>(run: () => Promise<A>): Promise<A | { status: number; error: z.infer<typeof itemError> }> {
+  try {
+    return await run();
+  } catch (error) {
+    const answer = error instanceof ApiError ? error : knownErrorAnswer(error as Error);
+    if (answer === undefined) throw error;
+    return { status: answer.status, error: { code: answer.code, message: answer.message } };
+  }
 }
