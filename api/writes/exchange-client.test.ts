@@ -183,6 +183,29 @@ describe("ExchangeClient.verify", () => {
     assert.ok(sent.length >= 3, `batches: ${sent.length}`);
   });
 
+  it("counts a batch's bytes as sent: bodies of multi-byte characters or quotes still fit", async () => {
+    const { client, sent, release } = holdingFirst("requests", (requests) =>
+      requests.map(() => ({ status: 200, caller: { userId: "u", level: 1, address: null } })),
+    );
+    // 16 KiB of bytes each (the ecosystem API's body limit): 5,461 characters of 3 bytes, or 8,192 quotes that escape to 16 KiB.
+    const wide = { ...request, body: "\u4e2d".repeat(5461) };
+    const quoted = { ...request, body: '"'.repeat(8192) };
+    const checks = [
+      client.verify(request),
+      client.verify(wide),
+      client.verify(wide),
+      client.verify(quoted),
+      client.verify(wide),
+    ];
+    release();
+    await Promise.all(checks);
+    for (const one of sent)
+      assert.ok(
+        Buffer.byteLength(JSON.stringify(one.body)) < 64 * 1024,
+        "every batch fits the exchange's limit in bytes",
+      );
+  });
+
   it("answers 503 UNAVAILABLE when the exchange cannot be reached (fetch rejects)", async () => {
     const { client } = clientWith(() => Promise.reject(new TypeError("fetch failed")));
     const error = await apiErrorOf(client.verify(request));

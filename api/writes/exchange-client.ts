@@ -61,8 +61,8 @@ const callerSchema = z.object({
 const errorSchema = z.object({ code: z.string(), message: z.string() });
 
 /**
- * Most requests in one verification batch (the exchange's VERIFY_BATCH_MAX), and about the most
- * bytes: the exchange takes request bodies of at most 64 KiB; a larger request goes alone.
+ * Most requests in one verification batch (the exchange's VERIFY_BATCH_MAX), and the most bytes
+ * of them: the exchange takes request bodies of at most 64 KiB; a larger request goes alone.
  */
 const VERIFY_BATCH_MAX = 100;
 const VERIFY_BATCH_BYTES = 48 * 1024;
@@ -107,7 +107,9 @@ export class ExchangeClient {
     this.fetch = options.fetch ?? fetch;
     this.feeHoldCalls = new OrderedBatch((calls) => this.sendFeeHoldCalls(calls), FEE_HOLD_BATCH_MAX);
     this.verifications = new OrderedBatch((requests) => this.sendVerifications(requests), VERIFY_BATCH_MAX, {
-      weightOf: (request) => request.body.length + request.url.length + 500,
+      // Bytes as sent: a body's characters can take up to 3 bytes each in UTF-8, and quotes or
+      // control characters grow when escaped, so its length would undercount.
+      weightOf: (request) => Buffer.byteLength(JSON.stringify(request)) + 20,
       max: VERIFY_BATCH_BYTES,
     });
   }
