@@ -6007,12 +6007,50 @@ export const BoosterAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint256",
+        "name": "price",
+        "type": "uint256"
+      }
+    ],
+    "name": "InvalidPrice",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint8",
+        "name": "bits",
+        "type": "uint8"
+      },
+      {
+        "internalType": "uint256",
+        "name": "value",
+        "type": "uint256"
+      }
+    ],
+    "name": "SafeCastOverflowedUintDowncast",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "uint8",
         "name": "tier",
         "type": "uint8"
       }
     ],
     "name": "UnknownTier",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint120",
+        "name": "price",
+        "type": "uint120"
+      }
+    ],
+    "name": "ZeroDuration",
     "type": "error"
   },
   {
@@ -6333,6 +6371,30 @@ export const BoosterAbi = [
         "internalType": "bool",
         "name": "",
         "type": "bool"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "agentNftId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint8",
+        "name": "tier",
+        "type": "uint8"
+      }
+    ],
+    "name": "quoteBoost",
+    "outputs": [
+      {
+        "internalType": "uint64",
+        "name": "expiresAt",
+        "type": "uint64"
       }
     ],
     "stateMutability": "view",

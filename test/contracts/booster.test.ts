@@ -88,7 +88,7 @@ describe("Booster", async () => {
       );
     });
 
-    it("configureTier rejects tier 0 and a zero duration", async () => {
+    it("configureTier rejects tier 0, a zero duration and a price above 120 bits", async () => {
       await load();
       await viem.assertions.revertWithCustomErrorWithArgs(
         booster.write.configureTier([0, 1n, DAY, true], { account: admin.account }),
@@ -102,6 +102,15 @@ describe("Booster", async () => {
         "InvalidDuration",
         [0n],
       );
+      // Prices are stored beside each boost's credit rate, in 120 bits.
+      const tooDear = 2n ** 120n;
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        booster.write.configureTier([1, tooDear, DAY, true], { account: admin.account }),
+        booster,
+        "InvalidPrice",
+        [tooDear],
+      );
+      await booster.write.configureTier([4, tooDear - 1n, DAY, true], { account: admin.account });
       assert.deepEqual(await booster.read.tierConfig([1]), { ...TIERS[1], enabled: true });
     });
 
@@ -199,18 +208,60 @@ describe("Booster", async () => {
       assert.deepEqual(await booster.read.boostOf([alpha.nftId]), [true, 1, t0 + 2n * DAY]);
     });
 
-    it("a higher tier upgrades the boost from now, keeping any longer remaining time", async () => {
+    it("a higher tier upgrades: the time left is credited at the price it was bought at", async () => {
       const { alpha } = await load();
       const t0 = (await now()) + 10n;
       await boostAt(t0, dave, alpha.nftId, 1);
       const t1 = t0 + 2n * HOUR;
-      assert.equal(await boostAt(t1, dave, alpha.nftId, 3), t1 + 7n * DAY);
-      assert.deepEqual(await booster.read.boostOf([alpha.nftId]), [true, 3, t1 + 7n * DAY]);
-      // A tier whose duration is shorter than the time left never cuts it.
+      // 22 hours of tier 1 (0.01 a day) are worth 15.4 hours of tier 3 (0.1 a week), plus its week.
+      const upgraded = t1 + 55_440n + 7n * DAY;
+      assert.equal(await boostAt(t1, dave, alpha.nftId, 3), upgraded);
+      assert.deepEqual(await booster.read.boostOf([alpha.nftId]), [true, 3, upgraded]);
+      // A dearer tier gives fewer, dearer seconds: the expiry comes closer, the value stays.
       await booster.write.configureTier([4, TIERS[1].price, HOUR, true], { account: admin.account });
-      await time.setNextBlockTimestamp(t1 + HOUR);
+      const t2 = t1 + HOUR;
+      // 182.4 hours of tier 3 are worth 10.857 hours at 0.01 an hour (39,085 s, rounded down).
+      await time.setNextBlockTimestamp(t2);
       await booster.write.boost([alpha.nftId, 4], { account: bob.account, value: TIERS[1].price });
-      assert.deepEqual(await booster.read.boostOf([alpha.nftId]), [true, 4, t1 + 7n * DAY]);
+      assert.deepEqual(await booster.read.boostOf([alpha.nftId]), [true, 4, t2 + 39_085n + HOUR]);
+    });
+
+    // Issue 24, finding 7: the upgrade kept all sixty days, at tier 3, for 0.7 (they list at 0.857).
+    it("sixty tier-1 days then a tier-3 boost buy 49 days of tier 3, not sixty", async () => {
+      const { alpha } = await load();
+      const t0 = (await now()) + 10n;
+      for (let i = 0n; i < 60n; i++) await boostAt(t0 + i, dave, alpha.nftId, 1);
+      assert.deepEqual(await booster.read.boostOf([alpha.nftId]), [true, 1, t0 + 60n * DAY]);
+      // 60 days less the 60 s the boosts took, each tier-1 second worth 0.7 of a tier-3 second.
+      const expiresAt = await boostAt(t0 + 60n, dave, alpha.nftId, 3);
+      assert.equal(expiresAt, t0 + 60n + 3_628_758n + 7n * DAY);
+      // The event carries the new tier and expiry: what the indexer stores.
+      assert.deepEqual(await booster.read.boostOf([alpha.nftId]), [true, 3, expiresAt]);
+    });
+
+    // BoostUpgrade.t.sol checks the quote against every boost of its fuzz runs.
+    it("quoteBoost gives the expiry a boost would set, and reverts as the boost would", async () => {
+      const { alpha, queenId } = await load();
+      const expiresAt = await boostAt((await now()) + 10n, dave, alpha.nftId, 3);
+      assert.equal(await booster.read.quoteBoost([alpha.nftId, 3]), expiresAt + TIERS[3].duration);
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        booster.read.quoteBoost([alpha.nftId, 1]),
+        booster,
+        "BoostDowngrade",
+        [alpha.nftId, 3, 1, expiresAt],
+      );
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        booster.read.quoteBoost([alpha.nftId, 4]),
+        booster,
+        "UnknownTier",
+        [4],
+      );
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        booster.read.quoteBoost([queenId, 1]),
+        registry,
+        "WrongAgentKind",
+        [queenId, KIND_QUEEN],
+      );
     });
 
     // Issue 9, item 6: a tier-3 boost paid at 0.1 was replaced by a stranger's tier 1 for 0.01.
