@@ -2,8 +2,10 @@
  * `npm start`: the platform on this machine. Starts a local Hardhat node, deploys every
  * contract, seeds demo activity, then runs the indexer and ecosystem API (Ponder), the
  * exchange (with its demo market) and the market-making bot, prints what it did and keeps
- * running until Ctrl-C, which stops everything it started.
- * Logs of long-running services go to .data/logs/.
+ * running until Ctrl-C (or SIGTERM), which stops everything it started. Once the platform runs,
+ * a service that crashes is restarted while the others keep serving (scripts/lib/supervisor.ts);
+ * the chain is not, since its state lived in its memory.
+ * Logs of long-running services go to .data/logs/, their states and pids to .data/logs/status.json.
  */
 import { existsSync } from "node:fs";
 import { readFile, rm } from "node:fs/promises";
@@ -54,7 +56,18 @@ async function bookHasBothSides(pair: string): Promise<boolean> {
 const supervisor = new Supervisor();
 try {
   await supervisor.task("build", hardhat, ["build", "--quiet"]);
-  supervisor.service("chain", hardhat, ["node", "--hostname", "127.0.0.1", "--port", String(env.CHAIN_PORT)]);
+  supervisor.service({
+    name: "chain",
+    command: hardhat,
+    args: ["node", "--hostname", "127.0.0.1", "--port", String(env.CHAIN_PORT)],
+    // A new node would be a different, empty chain under the same id and addresses: the index,
+    // the agents' journal and the relayer's would describe transactions it never had.
+    restart: false,
+    notRestarted:
+      "the chain's state lived in that process's memory, and a new node would be another chain. " +
+      "The exchange keeps trading and the ecosystem API keeps serving what it indexed; the agents " +
+      "and the signed writes wait for a chain that will not return. Press Ctrl-C and npm start again for a fresh chain.",
+  });
   await waitUntil(`the local chain at ${rpcUrl}`, () => rpcAnswers(rpcUrl));
   // A local node's accounts are unlocked: never sign with a key from the caller's environment here.
   const chainEnvVars = { RPC_URL: rpcUrl, DEPLOYER_PRIVATE_KEY: "" };
@@ -72,9 +85,13 @@ try {
 
   // The exchange keeps its data (PGlite in EXCHANGE_DATA_DIR, or its schema in DATABASE_URL)
   // across restarts, unlike the chain; EXCHANGE_DEMO fills an empty one with the demo market.
-  supervisor.service("exchange", process.execPath, ["exchange/server/main.ts"], {
-    EXCHANGE_DEMO: "true",
-    DEMO_CREDENTIALS: credentialsFile,
+  // A restarted exchange reloads its books from that store before it answers /api/ready.
+  supervisor.service({
+    name: "exchange",
+    command: process.execPath,
+    args: ["exchange/server/main.ts"],
+    env: { EXCHANGE_DEMO: "true", DEMO_CREDENTIALS: credentialsFile },
+    ready: async () => (await fetch(`${exchangeUrl}/api/ready`, { signal: AbortSignal.timeout(2000) })).ok,
   });
   await waitUntil(`the exchange at ${exchangeUrl}`, exchangeAnswers, 120_000);
   // The ecosystem API verifies signed writes through the exchange with its service secret: the
@@ -94,17 +111,20 @@ try {
     await supervisor.task("prune", "./node_modules/.bin/ponder", ["db", "prune"]);
     await forgetChainSyncData(env.DATABASE_URL, LOCAL_CHAIN_ID);
   }
-  supervisor.service(
-    "indexer",
-    "./node_modules/.bin/ponder",
-    ["start", "--schema", env.DATABASE_SCHEMA, "--port", String(env.PORT)],
-    {
+  // A restarted indexer resumes from its checkpoint in the same schema (after Ponder's lock of
+  // the killed process expires, 25 s at most); ready is Ponder's /ready, its backfill done.
+  supervisor.service({
+    name: "indexer",
+    command: "./node_modules/.bin/ponder",
+    args: ["start", "--schema", env.DATABASE_SCHEMA, "--port", String(env.PORT)],
+    env: {
       RPC_URL: rpcUrl,
       CHAIN_ID: String(LOCAL_CHAIN_ID),
       EXCHANGE_URL: exchangeUrl,
       EXCHANGE_SERVICE_SECRET: serviceSecret,
     },
-  );
+    ready: async () => (await fetch(`${apiUrl}/ready`, { signal: AbortSignal.timeout(2000) })).ok,
+  });
   await waitUntil(
     `the ecosystem API at ${apiUrl}`,
     async () => (await fetch(`${apiUrl}/health`, { signal: AbortSignal.timeout(2000) })).ok,
@@ -128,9 +148,13 @@ try {
   // The agent runtime: every worker, the queen and the scouts, acting with the node's accounts.
   // Running means acting: a worker's first trade is on the chain and indexed. Watched on the chain
   // and Ponder's /status, so the wait spends none of the user's API quota.
-  supervisor.service("agents", process.execPath, ["agents/runtime/main.ts"], {
-    RPC_URL: rpcUrl,
-    CHAIN_ID: String(LOCAL_CHAIN_ID),
+  // A restarted runtime first finishes the intents its journal holds, then acts again.
+  supervisor.service({
+    name: "agents",
+    command: process.execPath,
+    args: ["agents/runtime/main.ts"],
+    env: { RPC_URL: rpcUrl, CHAIN_ID: String(LOCAL_CHAIN_ID) },
+    ready: /agents: running/,
   });
   const { contracts } = await readDeployment(LOCAL_CHAIN_ID);
   let firstAgentBlock = -1n;
@@ -158,9 +182,13 @@ try {
   );
 
   // The bot waits for valid keys in the file itself (the exchange writes them just after it listens).
-  supervisor.service("bot", process.execPath, ["exchange/bot/main.ts"], {
-    EXCHANGE_URL: exchangeUrl,
-    DEMO_CREDENTIALS: credentialsFile,
+  // A restarted bot cancels its leftover quotes, then quotes again.
+  supervisor.service({
+    name: "bot",
+    command: process.execPath,
+    args: ["exchange/bot/main.ts"],
+    env: { EXCHANGE_URL: exchangeUrl, DEMO_CREDENTIALS: credentialsFile },
+    ready: /bot: quoting/,
   });
   await waitUntil(`the demo credentials in ${credentialsFile}`, async () => existsSync(credentialsFile), 30_000);
   await waitUntil("the bot's first quotes on ETH_USDT", () => bookHasBothSides("ETH_USDT"), 60_000);
@@ -168,6 +196,7 @@ try {
   console.error((error as Error).message);
   await supervisor.stop(1);
 }
+supervisor.supervise();
 
 console.log(`
 Platform running:
@@ -185,7 +214,8 @@ Platform running:
     market-making bot trading on it (BOT_SEED in .data/logs/bot.log)
   signed writes (spawn, vote, propose)  ${apiUrl}/api/launchpad/spawn  (relayer: deployments/31337.json accounts.relayer)
   agents (workers, queen, scouts)       ${apiUrl}/api/agents/action-logs  (npm run agents; journal in .data/agents)
-  logs: .data/logs/{chain,indexer,exchange,bot,agents}.log
+  logs: .data/logs/{chain,indexer,exchange,bot,agents}.log   states and pids: .data/logs/status.json
+  a service that crashes is restarted (not the chain: its state is in memory); Ctrl-C stops all
 
 A signed order as trader-1 (signature = HMAC-SHA256 of publicKey + URL + body + timestamp, lowercase hex;
 the timestamp makes it single-use and valid for 30 s):
