@@ -2,17 +2,21 @@
  * `npm start` as a new user runs it: the "Platform running" banner may appear only once every
  * service answers with the seeded state. The first answers after the banner are compared with the
  * chain itself, so a banner printed while the indexer is still catching up fails here.
+ * Then, in the same run, each service is SIGKILLed in turn (as an out-of-memory kill would): the
+ * others keep answering, the killed one answers again after its restart, the output says what
+ * happened, and SIGTERM stops everything.
  */
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll, beforeAll, test } from "vitest";
+import { afterAll, beforeAll, describe, test } from "vitest";
 import WebSocket from "ws";
 import { createPublicClient, http, parseAbi } from "viem";
 import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { readDeployment } from "../../lib/deployments.ts";
+import { indexedBlock } from "../../lib/ponder-status.ts";
 import { freePort } from "../support/net/free-port.ts";
 
 const BANNER = "Platform running:";
@@ -29,6 +33,8 @@ const STARTUP_TIMEOUT_MS = 300_000;
 let start: ChildProcess | undefined;
 let dataDir = "";
 let bannerAt = 0;
+/** Everything `npm start` printed (stdout and stderr). */
+let output = "";
 const urls = { chain: "", api: "", exchange: "" };
 
 beforeAll(async () => {
@@ -50,7 +56,6 @@ beforeAll(async () => {
     DATABASE_URL: "",
   };
   start = spawn(process.execPath, ["scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  let output = "";
   await new Promise<void>((resolve, reject) => {
     const timer = setTimeout(
       () => reject(new Error(`no banner within ${STARTUP_TIMEOUT_MS} ms:\n${output}`)),
@@ -259,4 +264,217 @@ test("the README's signed writes: trader-1 votes on ALPHA's open proposal, trade
   assert.deepEqual([noTokens.status, noTokens.body.code], [403, "NO_HOLDINGS"]);
   const newcomer = await post("newcomer", `/api/agents/workers/${alpha}/vote`, { proposalId, vote: "no" });
   assert.deepEqual([newcomer.status, newcomer.body.code], [403, "LEVEL_TOO_LOW"]);
+});
+
+describe("a service killed by SIGKILL, as an out-of-memory kill would, while the platform runs", () => {
+  interface Status {
+    state: string;
+    pid: number | null;
+    restarts: number;
+  }
+  /** `npm start` writes each service's state and pid to .data/logs/status.json (README, "Commands"). */
+  const status = async () =>
+    (JSON.parse(await readFile(join(".data", "logs", "status.json"), "utf8")) as { services: Record<string, Status> })
+      .services;
+  const alive = (pid: number) => {
+    try {
+      process.kill(pid, 0);
+      return true;
+    } catch {
+      return false;
+    }
+  };
+  const answers = async (url: string, init: RequestInit = {}) => {
+    const response = await fetch(url, { ...init, signal: AbortSignal.timeout(5_000) }).catch(() => undefined);
+    return response?.status ?? 0;
+  };
+  const chainAnswers = async () =>
+    answers(urls.chain, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_blockNumber", params: [] }),
+    });
+  /** Unlimited health routes, so the probes spend none of the per-IP quotas. */
+  const probes: Record<string, () => Promise<boolean>> = {
+    chain: async () => (await chainAnswers()) === 200,
+    exchange: async () => (await answers(`${urls.exchange}/api/healthcheck`)) === 200,
+    indexer: async () => (await answers(`${urls.api}/health`)) === 200,
+  };
+  /** Polls `check`; reads that count against a per-IP quota (60 a minute) poll every second. */
+  async function waitFor(
+    what: string,
+    check: () => boolean | Promise<boolean>,
+    timeoutMs: number,
+    pollMs = 250,
+  ): Promise<void> {
+    const deadline = Date.now() + timeoutMs;
+    while (!(await check())) {
+      assert.ok(Date.now() < deadline, `${what} within ${timeoutMs / 1000} s; npm start said:\n${output.slice(-3000)}`);
+      await new Promise((resolve) => setTimeout(resolve, pollMs));
+    }
+  }
+  const botQuotesBothSides = async () => {
+    const levels = await getJson<{ isBid: boolean; price: number }[]>(
+      `${urls.exchange}/api/orderbook?currencyPairCode=ETH_USDT`,
+    );
+    return levels.some((l) => l.isBid && l.price !== 1000) && levels.some((l) => !l.isBid);
+  };
+  /**
+   * SIGKILLs `name`, checks that every other service still answers (the HTTP ones) or still runs
+   * as the same process (agents, bot) while it is away, and waits for the supervisor's lines
+   * saying it was restarted and is ready again.
+   */
+  async function killAndWatch(name: string, readyWithinMs: number): Promise<{ before: Status; after: Status }> {
+    const before = (await status())[name]!;
+    const others = Object.entries(await status()).filter(([other, s]) => other !== name && s.state === "running");
+    process.kill(before.pid!, "SIGKILL");
+    await waitFor(
+      `"${name} exited unexpectedly (SIGKILL)"`,
+      () => output.includes(`${name} exited unexpectedly (SIGKILL)`),
+      10_000,
+    );
+    for (const [other, s] of others) {
+      if (probes[other]) assert.ok(await probes[other](), `${other} answers while ${name} is down`);
+      assert.ok(alive(s.pid!), `${other} (pid ${s.pid}) still runs while ${name} is down`);
+    }
+    await waitFor(
+      `"${name} ready again"`,
+      () => new RegExp(`${name} ready again \\(pid \\d+\\)`).test(output),
+      readyWithinMs,
+    );
+    const after = (await status())[name]!;
+    assert.equal(after.state, "running");
+    assert.equal(after.restarts, before.restarts + 1);
+    assert.notEqual(after.pid, before.pid);
+    assert.match(output, new RegExp(`${name} restarted \\(pid ${after.pid}\\)`));
+    for (const [other, s] of others) {
+      const now = (await status())[other]!;
+      assert.deepEqual([now.pid, now.restarts], [s.pid, s.restarts], `${other} was not restarted`);
+    }
+    return { before, after };
+  }
+  const credential = async (label: string) =>
+    (
+      JSON.parse(await readFile(join(dataDir, "demo-credentials.json"), "utf8")) as {
+        label: string;
+        publicKey: string;
+        privateKey: string;
+      }[]
+    ).find((c) => c.label === label)!;
+  async function signedExchange(label: string, method: string, path: string, body = "") {
+    const url = `${urls.exchange}${path}`;
+    const headers = signRequest({ ...(await credential(label)), method, url, body, timestamp: Date.now() });
+    const response = await fetch(url, {
+      method,
+      headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
+      ...(body ? { body } : {}),
+      signal: AbortSignal.timeout(10_000),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  }
+  const hasBid = async (price: number) =>
+    (
+      await getJson<{ isBid: boolean; price: number }[]>(`${urls.exchange}/api/orderbook?currencyPairCode=ETH_USDT`)
+    ).some((level) => level.isBid && level.price === price);
+
+  test("the exchange: the others keep serving; it comes back with its books rebuilt from its store", async () => {
+    // A bid far below the bot's ladder, so nothing fills it: it must be on the book after the restart.
+    const placed = await signedExchange(
+      "trader-1",
+      "POST",
+      "/api/orders",
+      JSON.stringify({ isBid: true, currencyPairCode: "ETH_USDT", amount: "0.01", price: "1000.00" }),
+    );
+    assert.equal(placed.status, 201, JSON.stringify(placed.body));
+    assert.ok(await hasBid(1000));
+    await killAndWatch("exchange", 60_000);
+    assert.match(output, /exchange exited unexpectedly \(SIGKILL\) after \d+(\.\d)? (s|min); restarting in 500 ms/);
+    const order = await signedExchange("trader-1", "GET", `/api/orders/${placed.body.id}`);
+    assert.deepEqual([order.status, order.body.status, order.body.remainingAmount], [200, "open", 0.01]);
+    assert.ok(await hasBid(1000), "the rebuilt book holds the order placed before the kill");
+    // The bot, not restarted, trades on the new process by itself.
+    await waitFor("the bot's quotes on both sides again", botQuotesBothSides, 30_000, 1000);
+  });
+
+  test("the ecosystem API (indexer and relayer): the others keep serving; it resumes its index and its writes", async () => {
+    const chain = createPublicClient({ transport: http(urls.chain, { timeout: 5_000 }) });
+    const headAtKill = await chain.getBlockNumber();
+    // Ponder waits for the killed process's lock of its schema to expire (25 s), then recovers.
+    await killAndWatch("indexer", 120_000);
+    await waitFor(
+      `the index to pass block ${headAtKill}, the head when it was killed`,
+      async () => BigInt(await indexedBlock(urls.api)) >= headAtKill,
+      60_000,
+    );
+    const overview = await getJson<{ hive: { totalWorkers: number } }>(`${urls.api}/api/agents/overview`);
+    assert.ok(overview.hive.totalWorkers > 0);
+    await waitFor(
+      "the signed writes to answer 401 (not 503) to an unsigned request",
+      async () => (await answers(`${urls.api}/api/launchpad/spawn`, { method: "POST" })) === 401,
+      30_000,
+      1000,
+    );
+  });
+
+  test("the agents: the others keep serving; they resume from their journal and act again", async () => {
+    const chain = createPublicClient({ transport: http(urls.chain, { timeout: 5_000 }) });
+    const { contracts } = await readDeployment(31337);
+    await killAndWatch("agents", 60_000);
+    const restartedAt = await chain.getBlockNumber();
+    await waitFor(
+      "an agent action recorded after the restart",
+      async () =>
+        (
+          await chain.getContractEvents({
+            address: contracts.ActionLog,
+            abi: ACTION_LOG_ABI,
+            eventName: "ActionRecorded",
+            fromBlock: restartedAt + 1n,
+          })
+        ).some((log) => Buffer.from(log.args.payload!.slice(2), "hex").toString("utf8").includes('"intent"')),
+      60_000,
+    );
+  });
+
+  test("the bot: the others keep serving; it quotes again", async () => {
+    await killAndWatch("bot", 60_000);
+    assert.ok(await hasBid(1000), "the restarted bot cancels only its own leftovers");
+    await waitFor("the bot's quotes on both sides of ETH_USDT", botQuotesBothSides, 30_000, 1000);
+  });
+
+  test("the chain is not restarted (its state was in its memory): it says so, and the others keep serving", async () => {
+    const before = await status();
+    process.kill(before.chain!.pid!, "SIGKILL");
+    await waitFor(
+      "the chain's exit reported",
+      () => /chain exited unexpectedly \(SIGKILL\).*not restarted/.test(output),
+      10_000,
+    );
+    // Long enough for a service that cannot live without the chain to crash and be restarted.
+    await new Promise((resolve) => setTimeout(resolve, 15_000));
+    const after = await status();
+    assert.deepEqual([after.chain!.state, after.chain!.pid], ["down", null]);
+    assert.equal(await chainAnswers(), 0, "nothing answers at the chain's port");
+    for (const name of ["exchange", "indexer", "agents", "bot"]) {
+      assert.deepEqual(
+        [after[name]!.state, after[name]!.pid, after[name]!.restarts],
+        ["running", before[name]!.pid, before[name]!.restarts],
+        `${name} keeps running as the same process`,
+      );
+      assert.ok(alive(after[name]!.pid!));
+    }
+    assert.ok(await hasBid(1000), "the exchange keeps serving");
+    const tokens = await getJson<{ items: unknown[] }>(`${urls.api}/api/launchpad/tokens`);
+    assert.ok(tokens.items.length > 0, "the ecosystem API keeps serving what it indexed");
+  });
+
+  test("only SIGTERM (or Ctrl-C) stops everything, and nothing is left running", async () => {
+    const before = await status();
+    const exited = new Promise<number | null>((resolve) => start!.once("exit", resolve));
+    process.kill(start!.pid!, "SIGTERM");
+    assert.equal(await exited, 0);
+    for (const [name, s] of Object.entries(before)) if (s.pid) assert.ok(!alive(s.pid), `${name} was stopped`);
+    assert.ok(Object.values(await status()).every((s) => s.state === "stopped"));
+    assert.doesNotMatch(output.slice(output.indexOf("SIGTERM: stopping")), /restart/);
+  });
 });
