@@ -393,6 +393,41 @@ describe("limits and errors", () => {
     }
   });
 
+  it("an IPv6 /64 is one client: addresses of one /64 share one request quota and one set of stream places", async () => {
+    // Behind a trusted proxy, as an IPv6 client is seen when the test cannot bind many addresses.
+    const proxied = createEcosystemApi({
+      db: database.db as never,
+      rateLimitPerMinute: 4,
+      trustProxy: true,
+      streams: { pollMs: 20, reorgWindowBlocks: 240, maxConnectionsPerIp: 2, maxConnections: 100 },
+    });
+    const from = (ip: string, path: string) => proxied.request(path, { headers: { "x-forwarded-for": ip } });
+    const readers: SseReader[] = [];
+    try {
+      readers.push(await openSse(from("2001:db8:5:5::1", "/api/launchpad/stream")));
+      readers.push(await openSse(from("2001:db8:5:5:aaaa:bbbb:cccc:2", "/api/agents/action-logs/stream")));
+      const third = await from("2001:db8:5:5::3", "/api/launchpad/stream");
+      assert.equal(third.status, 429, "the /64's two stream places are taken");
+      assert.match(((await third.json()) as { message: string }).message, /open streams per client/);
+      // Three requests of the /64's quota of 4 are spent: one more, then 429, whatever the address.
+      assert.equal((await from("2001:db8:5:5::4", "/api/agents/workers")).status, 200);
+      const over = await from("2001:db8:5:5:ffff::5", "/api/agents/workers");
+      assert.equal(over.status, 429);
+      assert.equal(((await over.json()) as { code: string }).code, "RATE_LIMITED");
+      assert.equal(
+        (await from("2001:db8:5:6::1", "/api/agents/workers")).status,
+        200,
+        "the next /64 is another client",
+      );
+      // An IPv4 client reaching a dual-stack socket is the same client as over IPv4.
+      for (let i = 0; i < 2; i++) assert.equal((await from("198.51.100.7", "/api/agents/workers")).status, 200);
+      for (let i = 0; i < 2; i++) assert.equal((await from("::ffff:198.51.100.7", "/api/agents/workers")).status, 200);
+      assert.equal((await from("198.51.100.7", "/api/agents/workers")).status, 429);
+    } finally {
+      await Promise.all(readers.map((r) => r.close()));
+    }
+  });
+
   it("sends resync to a client that falls behind by more than the queue holds, and ends its stream", async () => {
     const slowApp = createEcosystemApi({
       db: database.db as never,

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
 import { Hono, type Context, type MiddlewareHandler } from "hono";
-import { createAuthFailureGuard, subscriberOf } from "./auth-failures.ts";
+import { createAuthFailureGuard } from "./auth-failures.ts";
 import { ApiError, errorHandler } from "./errors.ts";
 
 /** An app whose auth accepts the header "x-ok: yes" and whose handler can fail with 401 itself. */
@@ -124,15 +124,5 @@ describe("a client named directly (a WebSocket LOGIN)", () => {
       (error: unknown) => error instanceof ApiError && error.status === 429,
     );
     assert.throws(() => guard.check({} as Context), /no keyOf/);
-  });
-});
-
-describe("subscriberOf", () => {
-  it("keeps IPv4 and groups IPv6 by /64", () => {
-    assert.equal(subscriberOf("203.0.113.7"), "203.0.113.7");
-    assert.equal(subscriberOf("2001:db8:1:2:aaaa::1"), "2001:db8:1:2::/64");
-    assert.equal(subscriberOf("2001:DB8:1:2:bbbb:cccc:dddd:eeee"), "2001:db8:1:2::/64");
-    assert.equal(subscriberOf("2001:db8::1"), "2001:db8:0:0::/64");
-    assert.equal(subscriberOf("::1"), "0:0:0:0::/64");
   });
 });

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from "hono";
+import { ipKey } from "./client-ip.ts";
 import { ApiError, rateLimited } from "./errors.ts";
 
 // Failed authentications per client, checked BEFORE credentials are: a client flooding bad
@@ -11,8 +12,8 @@ export interface AuthFailureGuardOptions {
   readonly limit: number;
   readonly windowMs?: number;
   /**
-   * The client of a request, usually clientIp(c, ...); IPv6 addresses are grouped by /64 (one
-   * subscriber). Without it only checkClient and failClient serve (a WebSocket gateway).
+   * The client of a request, usually clientIp(c, ...). Clients are keyed by ipKey (IPv6 by its
+   * /64, as every per-IP limit). Without it only checkClient and failClient serve (a WebSocket gateway).
    */
   readonly keyOf?: (c: Context) => string;
   /** Clients tracked at once (default 100 000, a few MB); see overflow below. */
@@ -98,13 +99,13 @@ export function createAuthFailureGuard(options: AuthFailureGuardOptions): AuthFa
 
   const requestKey = (c: Context) => {
     if (options.keyOf === undefined) throw new Error("this guard has no keyOf: use checkClient and failClient");
-    return subscriberOf(options.keyOf(c));
+    return ipKey(options.keyOf(c));
   };
   const guard: AuthFailureGuard = {
     check: (c) => checkKey(requestKey(c)),
     fail: (c) => failKey(requestKey(c)),
-    checkClient: (client) => checkKey(subscriberOf(client)),
-    failClient: (client) => failKey(subscriberOf(client)),
+    checkClient: (client) => checkKey(ipKey(client)),
+    failClient: (client) => failKey(ipKey(client)),
     wrap(authenticate) {
       return async (c, next) => {
         guard.check(c);
@@ -123,20 +124,4 @@ export function createAuthFailureGuard(options: AuthFailureGuardOptions): AuthFa
     size: () => windows.size,
   };
   return guard;
-}
-
-/** IPv4 as is; IPv6 by its /64 prefix, since one subscriber usually holds a whole /64. */
-export function subscriberOf(address: string): string {
-  if (!address.includes(":")) return address;
-  const [head = "", tail] = address.toLowerCase().split("::", 2);
-  const left = head === "" ? [] : head.split(":");
-  const right = tail === undefined || tail === "" ? [] : tail.split(":");
-  const groups =
-    tail === undefined
-      ? left
-      : [...left, ...Array<string>(Math.max(0, 8 - left.length - right.length)).fill("0"), ...right];
-  return `${groups
-    .slice(0, 4)
-    .map((g) => g.replace(/^0+(?=.)/, ""))
-    .join(":")}::/64`;
 }

@@ -2,13 +2,13 @@
 export { ApiError, errorHandler, invalidParam, notFound, rateLimited, sendError } from "./errors.ts";
 export type { ErrorBody, ErrorMappingOptions } from "./errors.ts";
 export { parseInput } from "./validate.ts";
-export { clientIp, clientIpOfRequest } from "./client-ip.ts";
+export { clientIp, clientIpOfRequest, ipKey } from "./client-ip.ts";
 export type { ClientIpOptions } from "./client-ip.ts";
 export { createRateLimiter, rateLimit } from "./rate-limit.ts";
 export type { RateLimitDecision, RateLimiter, RateLimiterOptions } from "./rate-limit.ts";
 export { requestId } from "./request-id.ts";
 export { signedUrlOf } from "./signed-url.ts";
-export { createAuthFailureGuard, subscriberOf } from "./auth-failures.ts";
+export { createAuthFailureGuard } from "./auth-failures.ts";
 export type { AuthFailureGuard, AuthFailureGuardOptions } from "./auth-failures.ts";
 export { createRouteServer, defineRoute, errorsOf, operationIdOf, parseBody, routeConfigOf } from "./route.ts";
 export type {

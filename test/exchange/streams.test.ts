@@ -7,6 +7,7 @@
  */
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
+import WebSocket from "ws";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { mulberry32 } from "../../lib/random.ts";
@@ -331,5 +332,64 @@ describe("failed /ws LOGINs", () => {
     const balances = await api.signed(trader, "GET", "/api/balances");
     assert.equal(balances.status, 429, balances.text);
     client.close();
+  });
+});
+
+describe("an IPv6 /64 is one client of the exchange", () => {
+  let backend: Backend;
+  let server: RunningExchange;
+
+  beforeAll(async () => {
+    // Behind a trusted proxy, as an IPv6 client is seen when the test cannot bind many addresses.
+    backend = await createBackend("pglite", {
+      TRUST_PROXY: "true",
+      WS_MAX_CONNECTIONS_PER_IP: "2",
+      RATE_LIMIT_PER_MINUTE: "5",
+    });
+    server = await startExchange(backend.env, { log: quiet, beforeLoad: seedDemoBeforeLoad });
+  });
+  afterAll(async () => {
+    await server?.close();
+    await backend?.cleanup();
+  });
+
+  /** A /ws connection forwarded for `ip`: the open socket, or the status that refused it. */
+  const connectFrom = (ip: string) =>
+    new Promise<WebSocket | number>((resolve, reject) => {
+      const socket = new WebSocket(`${server.url.replace(/^http/, "ws")}/ws`, { headers: { "x-forwarded-for": ip } });
+      socket.once("open", () => resolve(socket));
+      socket.once("unexpected-response", (request, response) => {
+        request.destroy();
+        resolve(response.statusCode ?? 0);
+      });
+      socket.once("error", reject);
+    });
+
+  it("shares the WebSocket places of a per-IP limit among the addresses of one /64", async () => {
+    const sockets = [await connectFrom("2001:db8:7:7::1"), await connectFrom("2001:db8:7:7:ffff:eeee:dddd:2")];
+    try {
+      for (const socket of sockets) assert.ok(socket instanceof WebSocket, `opened: ${socket}`);
+      const third = await connectFrom("2001:db8:7:7::3");
+      if (third instanceof WebSocket) third.close();
+      assert.equal(
+        third instanceof WebSocket ? "opened" : third,
+        429,
+        "a third address of the /64 finds its places taken",
+      );
+      const other = await connectFrom("2001:db8:7:8::1");
+      assert.ok(other instanceof WebSocket, "the next /64 is another client");
+      sockets.push(other);
+    } finally {
+      for (const socket of sockets) if (socket instanceof WebSocket) socket.close();
+    }
+    while (server.streamServer.connectionCount() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+
+  it("shares one public request quota among the addresses of one /64", async () => {
+    const get = (ip: string) =>
+      fetch(`${server.url}/api/currencies/pairs`, { headers: { "x-forwarded-for": ip } }).then((r) => r.status);
+    for (let i = 1; i <= 5; i++) assert.equal(await get(`2001:db8:9:9::${i}`), 200, `request ${i}`);
+    assert.equal(await get("2001:db8:9:9:abcd::6"), 429, "the /64's quota of 5 is spent");
+    assert.equal(await get("2001:db8:9:a::1"), 200, "the next /64 is another client");
   });
 });
