@@ -15,6 +15,7 @@ import { startExchange, type RunningExchange } from "../../exchange/server/start
 import { createBackend, type Backend } from "../support/exchange/backends.ts";
 import { type Credentials, ExchangeClient } from "../support/exchange/signing-client.ts";
 import { StreamClient } from "../support/exchange/stream-client.ts";
+import { rawUpgrades } from "../support/net/raw-upgrade.ts";
 
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const PAIR = "ALPHA_USDT";
@@ -104,5 +105,16 @@ describe.skipIf(!natsUp)("two WebSocket gateways fed by NATS", () => {
     const fills = user.events.filter((e) => e.stream === "user" && e.data.e === "fill");
     assert.equal(fills.length, 20, "trader 0 is maker or taker of every deal: one fill each");
     for (const client of [direct, ...viaGateway]) client.close();
+  });
+
+  it("answers an Upgrade to any other path and closes it at once: 120 from one IP hold nothing on a gateway", async () => {
+    const base = gateways[0]!.url.replace(/^ws/, "http").replace(/\/ws$/, "");
+    const outcomes = await rawUpgrades(base, "/other", { count: 120 });
+    const held = outcomes.filter((o) => o.openMs > 1_000).length;
+    assert.equal(held, 0, `${held} of 120 upgrade sockets to /other were still open after 1 s`);
+    for (const { status } of outcomes) assert.match(status, /^HTTP\/1\.1 (404|429) /);
+    const client = await StreamClient.connect(base);
+    assert.equal((await client.request("SUBSCRIBE", [`${PAIR}@trade`])).result, null, "/ws still serves this IP");
+    client.close();
   });
 });

@@ -14,6 +14,7 @@ import { mulberry32 } from "../../lib/random.ts";
 import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
 import { type Credentials, ExchangeClient } from "../support/exchange/signing-client.ts";
 import { LocalBook, StreamClient } from "../support/exchange/stream-client.ts";
+import { rawUpgrades } from "../support/net/raw-upgrade.ts";
 
 const PAIR = "ALPHA_USDT";
 const SEED = Number(process.env.STREAM_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -279,6 +280,41 @@ describe("exchange stream limits", () => {
     const again = await StreamClient.connect(server.url);
     for (const client of [...open, again]) client.close();
     while (server.streamServer.connectionCount() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+
+  it("answers an Upgrade to any other path and closes it at once: 120 from one IP hold nothing", async () => {
+    // Each raw socket asks to upgrade /other and then neither reads on nor closes: before, each
+    // stayed open for good, outside every limit and timeout.
+    const outcomes = await rawUpgrades(server.url, "/other", { count: 120 });
+    const held = outcomes.filter((o) => o.openMs > 1_000).length;
+    assert.equal(held, 0, `${held} of 120 upgrade sockets to /other were still open after 1 s`);
+    for (const { status } of outcomes) assert.match(status, /^HTTP\/1\.1 (404|429) /);
+    assert.ok(
+      outcomes.some((o) => o.status.startsWith("HTTP/1.1 404")),
+      "an unclaimed path is 404 while the IP has places",
+    );
+    // A target no URL parser accepts used to throw in the upgrade listener: an uncaught exception.
+    const [odd] = await rawUpgrades(server.url, "http://[/ws");
+    assert.match(odd!.status, /^HTTP\/1\.1 404 /, "a target that is no URL");
+    const client = await StreamClient.connect(server.url);
+    assert.equal((await client.request("SUBSCRIBE", [`${PAIR}@trade`])).result, null, "/ws still serves this IP");
+    client.close();
+    while (server.streamServer.connectionCount() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+  });
+
+  it("counts every upgrade against the per-IP limit, and closes each it refuses at once", async () => {
+    const open = [];
+    for (let i = 0; i < 3; i++) open.push(await StreamClient.connect(server.url));
+    for (const path of ["/ws", "/other", "/ws?x=1"]) {
+      const [outcome] = await rawUpgrades(server.url, path);
+      assert.match(outcome!.status, /^HTTP\/1\.1 429 /, path);
+      assert.ok(outcome!.openMs < 1_000, `${path}: held ${outcome!.openMs} ms`);
+    }
+    for (const client of open) client.close();
+    while (server.streamServer.connectionCount() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    const [bad] = await rawUpgrades(server.url, "/ws", { upgrade: "h2c" });
+    assert.match(bad!.status, /^HTTP\/1\.1 400 /, "an upgrade to another protocol");
+    assert.ok(bad!.openMs < 1_000, `a bad upgrade held ${bad!.openMs} ms`);
   });
 
   it("closes a connection that subscribes to nothing (4000) and one that stops answering pings", async () => {

@@ -168,27 +168,26 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
   const connections = new Set<Connection>();
   let slowConsumers = 0;
 
-  const refuse = (socket: Duplex, status: string, message: string) => {
-    socket.end(`HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nConnection: close\r\n\r\n${message}`);
-  };
-
   const onUpgrade = (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-    const url = new URL(request.url ?? "/", "http://localhost");
-    if (url.pathname !== path) return; // another upgrade handler's path, or none (Node closes it)
+    // Node stops watching an upgraded socket (no timeout, no error handler): from here it is ours
+    // to close, whatever the request was.
+    socket.on("error", () => socket.destroy());
+    // Every upgrade takes a place before its path is looked at, so none escapes the limits.
     const ip = options.clientIp(request);
     const slot = slots.acquire(ip);
     if (!slot.ok) {
       const limit = slot.refused === "total" ? "on this server" : "per IP";
-      refuse(
-        socket,
-        "429 Too Many Requests",
-        JSON.stringify({ code: "RATE_LIMITED", message: `too many WebSocket connections ${limit}` }),
-      );
-      return;
+      return refuse(socket, "429 Too Many Requests", {
+        code: "RATE_LIMITED",
+        message: `too many WebSocket connections ${limit}`,
+      });
     }
     // The raw socket's end gives the place back, whether the handshake was refused or the
     // connection opened and later closed.
     socket.once("close", slot.release);
+    // The only upgrade handler of this server (see below): a path it does not serve is nobody's.
+    if (pathOf(request.url) !== path)
+      return refuse(socket, "404 Not Found", { code: "NOT_FOUND", message: `WebSocket connections go to ${path}` });
     wss.handleUpgrade(request, socket, head, (ws) => {
       const origin = options.publicUrl?.replace(/^http/, "ws") ?? `ws://${request.headers.host ?? "localhost"}`;
       open(new Connection(ws, `${origin}${request.url ?? path}`, ip, limits, () => slowConsumers++));
@@ -304,6 +303,9 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
   }, limits.pingIntervalMs);
   heartbeat.unref();
 
+  // Node leaves an upgrade nobody answers open for good, so one handler decides for every path.
+  if (server.listenerCount("upgrade") > 0)
+    throw new Error("this server already handles upgrades: serve every WebSocket path from one handler");
   server.on("upgrade", onUpgrade);
   return {
     path,
@@ -324,6 +326,29 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
       await new Promise<void>((resolve) => wss.close(() => resolve()));
     },
   };
+}
+
+/**
+ * Answers a refused upgrade and lets the socket go once the answer is written, or after a second
+ * if the peer does not read it: a socket the server refused never stays open on the peer's terms.
+ */
+function refuse(socket: Duplex, status: string, body: { code: string; message: string }): void {
+  const text = JSON.stringify(body);
+  socket.end(
+    `HTTP/1.1 ${status}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`,
+    () => socket.destroy(),
+  );
+  const timer = setTimeout(() => socket.destroy(), 1_000);
+  socket.once("close", () => clearTimeout(timer));
+}
+
+/** The path of a request target; "" for one that is no path (then no endpoint serves it). */
+function pathOf(target: string | undefined): string {
+  try {
+    return new URL(target ?? "/", "http://localhost").pathname;
+  } catch {
+    return "";
+  }
 }
 
 function streamError(stream: string, isPair: (code: string) => boolean): ProtocolError | undefined {
