@@ -24,8 +24,12 @@ export function tickerKey(marketData: MarketData, bookVersion: number, pair: Pai
 /** The whole second a ticker is stamped with: read once for a key and its body, so they agree. */
 export const tickerSecond = (marketData: MarketData) => Math.floor(marketData.now() / 1_000_000);
 
-export function tickerView(marketData: MarketData, pair: Pair, second = tickerSecond(marketData)) {
-  const { stats, bestBid, bestAsk } = marketData.snapshot(pair);
+export function tickerView(
+  marketData: MarketData,
+  pair: Pair,
+  second = tickerSecond(marketData),
+  { stats, bestBid, bestAsk } = marketData.snapshot(pair),
+) {
   const last = stats.last?.priceTicks ?? null;
   const before = price24hAgo(stats);
   return {
