@@ -70,6 +70,8 @@ export async function startGateway(
     isPair: (code) => pairs.has(code),
     clientIp: (request) => clientIpOfRequest(request, { trustProxy: env.TRUST_PROXY }),
     publicUrl: env.GATEWAY_PUBLIC_URL,
+    // The exchange publishes a user's stream only once asked: a LOGIN waits for its answer.
+    userStreamReady: (stream) => relay.ready(stream),
     verifyLogin: env.EXCHANGE_SERVICE_SECRET ? verifyThroughExchange(env) : undefined,
     // The exchange sees the gateway's address, not the client's: the gateway counts its clients' failures.
     loginGuard: createAuthFailureGuard({ limit: env.AUTH_FAILURE_LIMIT_PER_MINUTE }),

@@ -48,6 +48,8 @@ export interface StartOptions {
   readonly recoveryDelayMs?: { readonly min: number; readonly max: number };
   /** Runs after the schema is migrated and before the books are loaded (demo reference data). */
   readonly beforeLoad?: (db: Db) => Promise<void>;
+  /** How long a gateway's interest in a user stream lasts unless renewed (nats.ts; tests shorten it). */
+  readonly natsInterestTtlMs?: number;
 }
 
 /** Opens the database, migrates it, rebuilds the books and the ledger, and serves HTTP. */
@@ -95,9 +97,10 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
   });
   const marketData = await MarketData.open(exchange);
   const streams = startExchangeStreams(exchange, marketData, { flushMs: env.WS_FLUSH_MS });
-  // With NATS, every stream is also published there for gateway processes (npm run gateway).
+  // With NATS, the streams are also published there for gateway processes (npm run gateway):
+  // market streams always, a user's while a gateway serves it.
   const nats = env.NATS_URL ? await connectNats(env.NATS_URL, "exchange") : undefined;
-  if (nats) publishToNats(streams, nats);
+  if (nats) publishToNats(streams, nats, { ttlMs: options.natsInterestTtlMs });
   // One count of failed authentications per client IP for signed HTTP requests and /ws LOGINs.
   const authFailures = createAuthFailureGuard({
     limit: env.AUTH_FAILURE_LIMIT_PER_MINUTE,

@@ -19,6 +19,9 @@ import { rawUpgrades } from "../support/net/raw-upgrade.ts";
 
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const PAIR = "ALPHA_USDT";
+/** The exchange's TTL of a gateway's interest in a user stream (30 s by default). */
+const INTEREST_TTL_MS = 1_000;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const natsUp = await connectNats(NATS_URL, "gateways-test-probe", 2_000).then(
   async (nc) => {
     await nc.close();
@@ -37,7 +40,11 @@ describe.skipIf(!natsUp)("two WebSocket gateways fed by NATS", () => {
 
   beforeAll(async () => {
     backend = await createBackend("pglite", { NATS_URL });
-    server = await startExchange(backend.env, { log: () => {}, beforeLoad: seedDemoBeforeLoad });
+    server = await startExchange(backend.env, {
+      log: () => {},
+      beforeLoad: seedDemoBeforeLoad,
+      natsInterestTtlMs: INTEREST_TTL_MS,
+    });
     api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     gateways = [];
     for (let i = 0; i < 2; i++)
@@ -105,6 +112,125 @@ describe.skipIf(!natsUp)("two WebSocket gateways fed by NATS", () => {
     const fills = user.events.filter((e) => e.stream === "user" && e.data.e === "fill");
     assert.equal(fills.length, 20, "trader 0 is maker or taker of every deal: one fill each");
     for (const client of [direct, ...viaGateway]) client.close();
+  });
+
+  const startOneGateway = () =>
+    startGateway(
+      parseEnv(gatewayEnv, {
+        NATS_URL,
+        GATEWAY_PORT: "0",
+        EXCHANGE_URL: server.url,
+        EXCHANGE_SERVICE_SECRET: backend.env.EXCHANGE_SERVICE_SECRET!,
+      }),
+      () => {},
+    );
+
+  /** What reaches NATS: the users whose stream was published, and the trades. */
+  const spyOnNats = async () => {
+    const nc = await connectNats(NATS_URL, "gateways-test-spy");
+    const users: string[] = [];
+    let trades = 0;
+    nc.subscribe("exchange.stream.>", {
+      callback: (error, message) => {
+        if (error !== null) return;
+        if (message.subject.startsWith("exchange.stream.user:")) users.push(message.subject.slice(21));
+        if (message.subject === `exchange.stream.${PAIR}@trade`) trades++;
+      },
+    });
+    await nc.flush();
+    return {
+      nc,
+      published: (userId: string) => users.filter((u) => u === userId).length,
+      trades: () => trades,
+    };
+  };
+
+  /** One deal of `maker`'s ask and `taker`'s bid; resolves once NATS carried it, and a little more. */
+  const deal = async (spy: Awaited<ReturnType<typeof spyOnNats>>, maker: Credentials, taker: Credentials) => {
+    const seen = spy.trades();
+    // Below the asks the first test left: the bid meets this ask.
+    const order = { currencyPairCode: PAIR, amount: "4", price: "0.5" };
+    const ask = await api.signed(maker, "POST", "/api/orders", { ...order, isBid: false });
+    assert.equal(ask.status, 201, ask.text);
+    const bid = await api.signed(taker, "POST", "/api/orders", { ...order, isBid: true, timeInForce: "IOC" });
+    assert.equal(bid.status, 201, bid.text);
+    for (let i = 0; spy.trades() === seen; i++) {
+      assert.ok(i < 500, "the trade reached NATS");
+      await sleep(10);
+    }
+    // The users' events follow the trade's in the same batch.
+    await sleep(200);
+  };
+
+  it("publishes a user's stream to NATS only while a gateway serves it; a LOGIN on a new gateway misses none of its events", async () => {
+    const spy = await spyOnNats();
+    const [maker, taker] = [
+      await api.user(0, { ALPHA: "1000", USDT: "1000" }),
+      await api.user(0, { ALPHA: "1000", USDT: "1000" }),
+    ];
+    // Past the exchange's catch-all period after its start (one TTL), only what gateways want is published.
+    await sleep(INTEREST_TTL_MS);
+    await deal(spy, maker, taker);
+    assert.deepEqual([spy.published(maker.userId), spy.published(taker.userId)], [0, 0], "nobody serves them");
+
+    // A gateway that just started (or restarted): its LOGIN is answered once the exchange publishes to it.
+    const fresh = await startOneGateway();
+    try {
+      const direct = await StreamClient.connect(server.url);
+      const viaGateway = await StreamClient.connect(fresh.url.replace(/^ws/, "http"), "");
+      for (const client of [direct, viaGateway]) assert.equal((await client.login(maker)).result?.userId, maker.userId);
+      await deal(spy, maker, taker);
+      await sleep(INTEREST_TTL_MS * 2); // renewals keep it
+      await deal(spy, maker, taker);
+      const userEvents = (client: StreamClient) => client.events.filter((e) => e.stream === "user");
+      await viaGateway.until(
+        () => userEvents(viaGateway).length >= userEvents(direct).length,
+        10_000,
+        "the gateway's user events",
+      );
+      const fills = userEvents(direct).filter((e) => e.data.e === "fill").length;
+      assert.equal(fills, 2, "two deals, one fill each for the maker");
+      assert.deepEqual(userEvents(viaGateway), userEvents(direct), "the same events, in the same order");
+      assert.ok(spy.published(maker.userId) > 0);
+      assert.equal(spy.published(taker.userId), 0, "only the served user's stream");
+
+      // Its last client gone, the gateway drops the user and the exchange stops publishing it.
+      viaGateway.close();
+      direct.close();
+      for (let i = 0; ; i++) {
+        const before = spy.published(maker.userId);
+        await deal(spy, maker, taker);
+        if (spy.published(maker.userId) === before) break;
+        assert.ok(i < 20, "the exchange stopped publishing the user's stream once no gateway served it");
+      }
+    } finally {
+      await fresh.close();
+      await spy.nc.close();
+    }
+  });
+
+  it("keeps a gateway's logged-in user's events flowing across an exchange restart, during and after its catch-all period", async () => {
+    const maker = await api.user(0, { ALPHA: "1000", USDT: "1000" });
+    const taker = await api.user(0, { ALPHA: "1000", USDT: "1000" });
+    const client = await StreamClient.connect(gateways[0]!.url.replace(/^ws/, "http"), "");
+    assert.equal((await client.login(maker)).result?.userId, maker.userId);
+    await server.close();
+    server = await startExchange(backend.env, { log: () => {}, natsInterestTtlMs: INTEREST_TTL_MS });
+    api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+    const spy = await spyOnNats();
+    try {
+      const fills = () => client.events.filter((e) => e.stream === "user" && e.data.e === "fill").length;
+      await deal(spy, maker, taker); // within the new process's first TTL: everything is published
+      await client.until(() => fills() === 1, 10_000, "the fill right after the restart");
+      await sleep(INTEREST_TTL_MS * 2); // past it: the gateway's renewals told the new process
+      const takerBefore = spy.published(taker.userId);
+      await deal(spy, maker, taker);
+      await client.until(() => fills() === 2, 10_000, "the fill once the catch-all period is over");
+      assert.equal(spy.published(taker.userId), takerBefore, "the taker, served nowhere, is no longer published");
+    } finally {
+      client.close();
+      await spy.nc.close();
+    }
   });
 
   it("answers an Upgrade to any other path and closes it at once: 120 from one IP hold nothing on a gateway", async () => {

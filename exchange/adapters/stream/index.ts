@@ -3,9 +3,17 @@
 export { Hub, type HubHooks, type Subscriber, wireName } from "./hub.ts";
 export { type Envelope, MarketFeed, userStream } from "./market-feed.ts";
 export { streamLimits } from "./limits.ts";
-export { connectNats, publishToNats, relayFromNats, subjectOf } from "./nats.ts";
+export {
+  connectNats,
+  type PublishOptions,
+  publishToNats,
+  type RelayOptions,
+  relayFromNats,
+  subjectOf,
+  UserInterest,
+} from "./nats.ts";
 export { ALL_TICKERS, MARKET_STREAM, parseClientMessage } from "./protocol.ts";
-export { type ExchangeStreams, startExchangeStreams } from "./streams.ts";
+export { type ExchangeStreams, type StreamSink, startExchangeStreams } from "./streams.ts";
 export {
   attachStreamServer,
   CLOSE_IDLE,

@@ -8,14 +8,20 @@ import { wsFrame } from "./ws-server.ts";
 /**
  * The exchange's side of the streams: every committed batch becomes envelopes (market-feed.ts),
  * tickers once a second (tickers.ts), and each envelope goes to this process's hub and to any
- * other sink (NATS, for gateways in other processes).
+ * other sink that wants it (NATS, for gateways in other processes).
  */
+
+/** Another destination of the envelopes (NATS), which says which streams it takes now. */
+export interface StreamSink {
+  wants(stream: string): boolean;
+  /** An envelope serialised once, as clients receive it. */
+  send(stream: string, text: string): void;
+}
 
 export interface ExchangeStreams {
   readonly hub: Hub;
   readonly feed: MarketFeed;
-  /** Adds a sink that sees every envelope (serialised once, as clients receive it). */
-  addSink(sink: (stream: string, text: string) => void): void;
+  addSink(sink: StreamSink): void;
   close(): void;
 }
 
@@ -31,15 +37,15 @@ export function startExchangeStreams(
   const hub = new Hub({}, { encode: wsFrame, flushMs });
   const feed = new MarketFeed(exchange);
   const tickers = new TickerFeed(exchange, marketData);
-  const sinks: ((stream: string, text: string) => void)[] = [];
-  // Built only when someone here or a sink may want it.
-  const wanted = (stream: string) => sinks.length > 0 || hub.has(stream);
+  const sinks: StreamSink[] = [];
+  // Built only when someone here or a sink wants it.
+  const wanted = (stream: string) => hub.has(stream) || sinks.some((sink) => sink.wants(stream));
   const publish = (envelopes: readonly Envelope[]) => {
     for (const { stream, data } of envelopes) {
       if (!wanted(stream)) continue;
       const text = envelopeText(stream, data);
       hub.publishText(stream, text);
-      for (const sink of sinks) sink(stream, text);
+      for (const sink of sinks) if (sink.wants(stream)) sink.send(stream, text);
     }
   };
   exchange.onCommitted((units) => publish(feed.batch(units, now(), wanted)));

@@ -48,7 +48,13 @@ export interface StreamServerOptions {
    * limit a LOGIN is answered RATE_LIMITED before its signature is checked.
    */
   readonly loginGuard?: Pick<AuthFailureGuard, "checkClient" | "failClient">;
-  /** The client IP of an upgrade request (X-Forwarded-For behind a trusted proxy). */
+  /**
+   * Settles once the events of a user stream just subscribed are sure to reach this server (a
+   * gateway waits for the exchange to confirm it publishes them): a LOGIN is answered only then,
+   * or UNAVAILABLE if it rejects.
+   */
+  readonly userStreamReady?: (stream: string) => Promise<void>;
+  /** The client key of an upgrade request for per-IP limits (clientIpOfRequest). */
   readonly clientIp: (request: IncomingMessage) => string;
   /** The public origin clients connect to (ws:// or wss://), when a proxy hides it. */
   readonly publicUrl?: string;
@@ -255,7 +261,20 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
       }
       if (connection.userId !== undefined) hub.unsubscribe(userStream(connection.userId), connection);
       connection.userId = result.userId;
-      hub.subscribe(userStream(result.userId), connection);
+      const stream = userStream(result.userId);
+      hub.subscribe(stream, connection);
+      try {
+        await options.userStreamReady?.(stream);
+      } catch {
+        if (connection.userId === result.userId) {
+          hub.unsubscribe(stream, connection);
+          connection.userId = undefined;
+        }
+        return connection.reply({
+          error: { code: "UNAVAILABLE", message: "the user stream could not be set up; retry" },
+          id,
+        });
+      }
       return connection.reply({ result: { stream: "user", userId: result.userId }, id });
     }
     for (const stream of message.params) {
