@@ -1,6 +1,6 @@
 /**
  * Places for long-lived connections (WebSocket, server-sent events): at most `perIp` per client
- * IP and `total` in all. A stream holds a socket and a queue for as long as its client stays, so
+ * (clientIp's key, lib/http/client-ip.ts: an IPv6 /64 is one client) and `total` in all. A stream holds a socket and a queue for as long as its client stays, so
  * their number is bounded, not only the rate they are opened at. A refusal is a value; each
  * transport answers it its own way.
  */

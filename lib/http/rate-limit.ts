@@ -62,7 +62,7 @@ export function createRateLimiter({ limit, windowMs = 60_000, now = Date.now }: 
 
 export interface RateLimitMiddlewareOptions {
   limiter: RateLimiter;
-  /** The client key, usually clientIp(c, ...). */
+  /** The client key, usually clientIp(c, ...) (an IPv6 /64 is one client: ipKey). */
   keyOf: (c: Context) => string;
 }
 
