@@ -27,6 +27,13 @@ import type { Sequencer } from "./sequencer.ts";
 // Commands on one hold id run one at a time (KeyedLock): each sees the previous one committed.
 // Open holds live in the working state (Sequencer.feeHolds, rebuilt by a reload); resolved ones
 // only in the database, which answers repeats.
+//
+// A release can arrive before its hold: the caller gave up on a hold still on its way (its
+// request timed out, or the process that sent it died and the next one released what its journal
+// had open). The release of an unknown id is therefore remembered (a tombstone), and a hold with
+// that id arriving later is refused: it would otherwise lock the fee with nobody left to release
+// it. Tombstones live in memory for TOMBSTONE_TTL_MS: a hold request cannot outlive the process
+// it was sent to (its connection dies with it), and one still in flight lands within seconds.
 
 export interface FeeHoldArgs {
   /** The caller's UUID for the hold. */
@@ -47,11 +54,18 @@ export interface FeeHoldsOptions {
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
+/** How long the release of an unknown hold id refuses a late hold with that id. */
+export const TOMBSTONE_TTL_MS = 60 * 60_000;
+/** Most tombstones kept (the oldest go first): bounded memory, whoever releases unknown ids. */
+const MAX_TOMBSTONES = 100_000;
+
 export class FeeHolds {
   private readonly seq: Sequencer;
   private readonly accounts: Accounts;
   private readonly store: ExchangeStore;
   private readonly perHold = new KeyedLock();
+  /** Hold ids released before any hold: id -> when (ms), oldest first. */
+  private readonly tombstones = new Map<string, number>();
 
   constructor(options: FeeHoldsOptions) {
     this.seq = options.sequencer;
@@ -75,6 +89,11 @@ export class FeeHolds {
     const amount = parsed.value;
     const code = currency.row.code;
     return this.perHold.run([holdId], async () => {
+      if (this.tombstoned(holdId))
+        throw new DomainError(
+          "HOLD_CONFLICT",
+          `Fee hold ${holdId} was released before it was held; nothing is held (use a new id for a new hold)`,
+        );
       const existing = this.seq.feeHolds.get(holdId) ?? (await this.store.getFeeHold(holdId));
       if (existing !== null) {
         if (existing.userId !== args.userId || existing.currency !== code || existing.amount !== amount)
@@ -141,7 +160,15 @@ export class FeeHolds {
       const open = seq.feeHolds.get(holdId);
       if (open === undefined) {
         const stored = await this.store.getFeeHold(holdId);
-        if (stored === null) throw new DomainError("NOT_FOUND", `No fee hold ${holdId}`);
+        if (stored === null) {
+          if (action === "release") this.tombstone(holdId);
+          throw new DomainError(
+            "NOT_FOUND",
+            action === "release"
+              ? `No fee hold ${holdId}; a hold with this id arriving later is refused`
+              : `No fee hold ${holdId}`,
+          );
+        }
         const step = feeHoldStep(stored.status, action);
         if (step === "repeat") return stored;
         if (step === "conflict")
@@ -168,6 +195,21 @@ export class FeeHolds {
       await this.commit(row, entry.value);
       return row;
     });
+  }
+
+  private tombstone(holdId: string): void {
+    const t = this.seq.nowMs();
+    this.tombstones.delete(holdId);
+    this.tombstones.set(holdId, t);
+    for (const [id, at] of this.tombstones) {
+      if (this.tombstones.size <= MAX_TOMBSTONES && t - at < TOMBSTONE_TTL_MS) break;
+      this.tombstones.delete(id);
+    }
+  }
+
+  private tombstoned(holdId: string): boolean {
+    const at = this.tombstones.get(holdId);
+    return at !== undefined && this.seq.nowMs() - at < TOMBSTONE_TTL_MS;
   }
 
   private commit(row: FeeHoldRow, entry: Entry): Promise<void> {

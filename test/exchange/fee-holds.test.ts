@@ -181,6 +181,53 @@ for (const kind of backendKinds()) {
       assert.equal((await ledgerRow("ETH")).burned, burned, "a release burns nothing");
     });
 
+    it("a release that overtakes its hold (a caller that gave up on a hold in flight) leaves nothing locked: the late hold is refused", async () => {
+      const user = await api.user(0, { ETH: "1" });
+      // The writes' reconcile releases what a dead writes thread left open, its hold still on the way.
+      const holdId = randomUUID();
+      const released = await release(holdId);
+      expectError(released, 404, "NOT_FOUND");
+      const late = await hold({ holdId, userId: user.userId, currency: "ETH", amount: "0.01", memo: "spawn fee" });
+      assert.deepEqual(await eth(user), { available: "1", locked: "0" }, "the late hold locked nothing");
+      expectError(late, 409, "HOLD_CONFLICT", /released before it was held/);
+      assert.match(released.body.message, /arriving later is refused/);
+      expectError(await get(holdId), 404, "NOT_FOUND");
+      // The same through the batch route the writes use, the release and the late hold in one
+      // request or in two.
+      const batched = randomUUID();
+      const answer = await batch([
+        { action: "release", holdId: batched },
+        { action: "hold", holdId: batched, userId: user.userId, currency: "ETH", amount: "0.01" },
+      ]);
+      assert.equal(answer.status, 200, answer.text);
+      assert.deepEqual(
+        answer.body.results.map((r: any) => [r.status, r.error?.code]),
+        [
+          [404, "NOT_FOUND"],
+          [409, "HOLD_CONFLICT"],
+        ],
+      );
+      const later = randomUUID();
+      assert.equal((await batch([{ action: "release", holdId: later }])).body.results[0].status, 404);
+      const lateInBatch = await batch([
+        { action: "hold", holdId: later, userId: user.userId, currency: "ETH", amount: "0.01" },
+      ]);
+      assert.deepEqual(
+        [lateInBatch.body.results[0].status, lateInBatch.body.results[0].error?.code],
+        [409, "HOLD_CONFLICT"],
+      );
+      assert.deepEqual(await eth(user), { available: "1", locked: "0" });
+      // A settle of an unknown id leaves no tombstone: only a release gives a hold up.
+      const settledFirst = randomUUID();
+      expectError(await settle(settledFirst), 404, "NOT_FOUND");
+      assert.equal(
+        (await hold({ holdId: settledFirst, userId: user.userId, currency: "ETH", amount: "0.01" })).status,
+        201,
+      );
+      assert.equal((await release(settledFirst)).status, 200);
+      assert.deepEqual(await eth(user), { available: "1", locked: "0" });
+    });
+
     it("rounds the amount up to the currency's decimals", async () => {
       const user = await api.user(0, { ETH: "1" });
       const holdId = randomUUID();

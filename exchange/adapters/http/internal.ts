@@ -214,7 +214,11 @@ export function internalApi(
           when: "amount is more than the user's available balance (the message says both)",
         },
         { status: 404, code: "NOT_FOUND", when: "no user has this userId" },
-        { status: 409, code: "HOLD_CONFLICT", when: "the holdId exists with another user, currency or amount" },
+        {
+          status: 409,
+          code: "HOLD_CONFLICT",
+          when: "the holdId exists with another user, currency or amount, or was released before it was held",
+        },
         unavailable,
       ],
     },
@@ -288,7 +292,9 @@ export function internalApi(
       method: "post",
       path: "/internal/fee-holds/{holdId}/release",
       summary: "Release a held fee back to available: the action failed",
-      description: "No body is read. Releasing a released hold answers it as it is.",
+      description:
+        "No body is read. Releasing a released hold answers it as it is. Releasing an unknown holdId answers 404 and " +
+        "refuses a hold with that id arriving later (409 HOLD_CONFLICT): a hold still on its way when its caller gave up never locks the fee.",
       params: holdParam,
       response: feeHoldSchema,
       errors: [unknownHold, { status: 409, code: "HOLD_CONFLICT", when: "the hold was settled" }, unavailable],
