@@ -37,11 +37,14 @@ function clientWith(answer: (sent: Sent) => Response | Promise<Response>, timeou
   return { client, sent };
 }
 
+const SIG = "5a".repeat(32);
+const BAD_SIG = "b".repeat(64);
+
 const request: SignedRequest = {
   method: "POST",
   url: "https://api.example/api/launchpad/spawn",
   body: '{"name":"A"}',
-  headers: { "API-PublicKey": "pk", "API-Signature": "sig", "API-Timestamp": "1700000000000" },
+  headers: { "API-PublicKey": "pk", "API-Signature": SIG, "API-Timestamp": "1700000000000" },
 };
 
 const hold = { holdId: "w-1", userId: "u-1", currency: "USDC", amount: "2.5", memo: "spawn ABC" };
@@ -133,19 +136,19 @@ describe("ExchangeClient.verify", () => {
   it("checks the requests made while one check is out together, each answered on its own, in order", async () => {
     const { client, sent, release } = holdingFirst("requests", (requests: SignedRequest[]) =>
       requests.map((r) =>
-        r.headers["API-Signature"] === "bad"
+        r.headers["API-Signature"] === BAD_SIG
           ? { status: 401, error: { code: "UNAUTHORIZED", message: "bad signature" } }
           : { status: 200, caller: { userId: r.headers["API-PublicKey"], level: 1, address: null } },
       ),
     );
-    const signedBy = (publicKey: string, signature = "sig") => ({
+    const signedBy = (publicKey: string, signature = SIG) => ({
       ...request,
       headers: { "API-PublicKey": publicKey, "API-Signature": signature },
     });
     const first = client.verify(signedBy("pk-0"));
     const later = [
       client.verify(signedBy("pk-1")),
-      client.verify(signedBy("pk-2", "bad")),
+      client.verify(signedBy("pk-2", BAD_SIG)),
       client.verify(signedBy("pk-3")),
     ].map((p) =>
       p.then(
@@ -248,15 +251,75 @@ describe("ExchangeClient.verify", () => {
     assert.equal(limited.status, 503, "a check the exchange could not make now");
   });
 
-  it("answers 500 INTERNAL (an operator's problem, not the client's) to any other 4xx", async () => {
-    for (const status of [401, 403]) {
+  it("answers 503 UNAVAILABLE (an operator's problem, never the client's 401 nor a 500) when the exchange refuses the call itself", async () => {
+    for (const status of [400, 401, 403, 404, 413]) {
       const { client } = clientWith(() => json(status, { code: "FORBIDDEN", message: "wrong service secret" }));
       const error = await apiErrorOf(client.verify(request));
-      assert.equal(error.status, 500, "a refused service secret is not the client's 401");
-      assert.equal(error.code, "INTERNAL");
+      assert.deepEqual([error.status, error.code], [503, "UNAVAILABLE"], `the call refused with ${status}`);
+      assert.equal(error.headers["Retry-After"], "2");
       assert.match(error.message, new RegExp(`${status} FORBIDDEN`));
       assert.doesNotMatch(error.message, /wrong service secret/, "the exchange's message is not passed to the client");
     }
+  });
+
+  it("refuses malformed signing headers alone with 401, before any request, so they never fail a batch", async () => {
+    // The exchange refuses a whole batch (400) when one request in it breaks its limits: one
+    // client's junk header would fail every check sent with it (issue 24, the writes' fuzz).
+    let release: (() => void) | undefined;
+    const { client, sent } = clientWith(async ({ body }) => {
+      if (sent.length === 1) await new Promise<void>((resolve) => (release = resolve));
+      const requests = (body as { requests: SignedRequest[] }).requests;
+      // The exchange's verifyBody: a key or signature past 200 characters, a timestamp past 20.
+      if (
+        requests.some(
+          (r) =>
+            (r.headers["API-PublicKey"]?.length ?? 0) > 200 ||
+            (r.headers["API-Signature"]?.length ?? 0) > 200 ||
+            (r.headers["API-Timestamp"]?.length ?? 0) > 20,
+        )
+      )
+        return json(400, { code: "INVALID_PARAM", message: "requests.3.headers.API-PublicKey: too long" });
+      return json(200, {
+        results: requests.map((r) =>
+          /^[0-9a-f]{64}$/.test(r.headers["API-Signature"] ?? "")
+            ? { status: 200, caller: { userId: r.headers["API-PublicKey"], level: 1, address: null } }
+            : { status: 401, error: { code: "UNAUTHORIZED", message: "Malformed API-Signature" } },
+        ),
+      });
+    });
+    const first = client.verify(request);
+    const junk: SignedRequest["headers"][] = [
+      { "API-PublicKey": "k".repeat(10_000), "API-Signature": SIG },
+      { "API-PublicKey": "pk", "API-Signature": "s".repeat(10_000) },
+      { "API-PublicKey": "pk", "API-Signature": SIG.toUpperCase() },
+      { "API-PublicKey": "pk", "API-Signature": SIG, "API-Timestamp": "1".repeat(21) },
+      { "API-PublicKey": "pk", "API-Signature": SIG, "API-Timestamp": "01" },
+      { "API-PublicKey": "p k", "API-Signature": SIG },
+      { "API-PublicKey": "clé", "API-Signature": SIG },
+    ];
+    const refused = junk.map((headers) =>
+      client.verify({ ...request, headers }).then(
+        () => "verified",
+        (error: ApiError) => `${error.status} ${error.code}`,
+      ),
+    );
+    const honest = client.verify({ ...request, headers: { ...request.headers, "API-PublicKey": "pk-honest" } });
+    release!();
+    await first;
+    assert.equal(
+      await honest.then(
+        (caller) => caller.userId,
+        (error: ApiError) => `${error.status} ${error.code}: ${error.message}`,
+      ),
+      "pk-honest",
+      "the honest request sent while junk was waiting is verified",
+    );
+    assert.deepEqual(await Promise.all(refused), Array(junk.length).fill("401 UNAUTHORIZED"));
+    assert.deepEqual(
+      sent.map((one) => (one.body as { requests: SignedRequest[] }).requests.map((r) => r.headers["API-PublicKey"])),
+      [["pk"], ["pk-honest"]],
+      "only well-formed requests were sent",
+    );
   });
 });
 
@@ -283,17 +346,18 @@ describe("ExchangeClient.hold", () => {
     assert.match(error.message, /available 1\.0 USDC/);
   });
 
-  it("answers 500 INTERNAL to any other 4xx, and 503 to a 5xx, of the call or of the request", async () => {
+  it("answers a refused call with its own 4xx and code, a 5xx with 503, and a refused request with 503: never a 500", async () => {
     const invalid = await apiErrorOf(
       feeHoldsWith(() => ({ status: 400, body: { code: "INVALID_PARAM", message: "amount: bad" } })).client.hold(hold),
     );
-    assert.equal(invalid.status, 500);
-    assert.equal(invalid.code, "INTERNAL");
-    assert.match(invalid.message, /400 INVALID_PARAM/);
+    assert.deepEqual([invalid.status, invalid.code, invalid.message], [400, "INVALID_PARAM", "amount: bad"]);
     const conflict = await apiErrorOf(
-      feeHoldsWith(() => ({ status: 409, body: { code: "HOLD_CONFLICT", message: "" } })).client.hold(hold),
+      feeHoldsWith(() => ({
+        status: 409,
+        body: { code: "HOLD_CONFLICT", message: "released before it was held" },
+      })).client.hold(hold),
     );
-    assert.equal(conflict.status, 500);
+    assert.deepEqual([conflict.status, conflict.code], [409, "HOLD_CONFLICT"]);
     const down = await apiErrorOf(
       feeHoldsWith(() => ({ status: 503, body: { code: "UNAVAILABLE", message: "" } })).client.hold(hold),
     );
@@ -301,10 +365,11 @@ describe("ExchangeClient.hold", () => {
     const whole = await apiErrorOf(clientWith(() => json(503, { code: "UNAVAILABLE", message: "" })).client.hold(hold));
     assert.equal(whole.status, 503);
     const refused = await apiErrorOf(clientWith(() => new Response(null, { status: 404 })).client.hold(hold));
-    assert.equal(refused.status, 500);
+    assert.deepEqual([refused.status, refused.code], [503, "UNAVAILABLE"]);
     const unreadable = await apiErrorOf(clientWith(() => json(200, { results: [] })).client.hold(hold));
-    assert.equal(unreadable.status, 500);
+    assert.deepEqual([unreadable.status, unreadable.code], [503, "UNAVAILABLE"]);
     assert.match(unreadable.message, /unreadably/);
+    for (const error of [down, whole, refused, unreadable]) assert.equal(error.headers["Retry-After"], "2");
   });
 });
 
@@ -365,7 +430,7 @@ describe("ExchangeClient.settle and release", () => {
     const missing = await apiErrorOf(
       feeHoldsWith(() => ({ status: 404, body: { code: "NOT_FOUND", message: "" } })).client.settle("w", "r"),
     );
-    assert.equal(missing.status, 500);
+    assert.deepEqual([missing.status, missing.code], [404, "NOT_FOUND"]);
   });
 
   it("releases, and a hold the exchange never made (404) is fine", async () => {
@@ -378,7 +443,7 @@ describe("ExchangeClient.settle and release", () => {
     const refused = await apiErrorOf(
       feeHoldsWith(() => ({ status: 400, body: { code: "X", message: "" } })).client.release("w-1"),
     );
-    assert.equal(refused.status, 500);
+    assert.deepEqual([refused.status, refused.code], [400, "X"]);
     const down = await apiErrorOf(
       clientWith(() => Promise.reject(new TypeError("fetch failed"))).client.release("w-1"),
     );

@@ -1,6 +1,7 @@
 import { createServer, type Server } from "node:http";
 import type { GatewayEnv } from "../../config/env.ts";
-import { clientIpOfRequest, createAuthFailureGuard } from "../../lib/http/index.ts";
+import { ExchangeInternalClient } from "../../lib/exchange-internal-client.ts";
+import { ApiError, clientIpOfRequest, createAuthFailureGuard } from "../../lib/http/index.ts";
 import {
   attachStreamServer,
   connectNats,
@@ -95,25 +96,28 @@ export async function startGateway(
 
 /** A LOGIN checked by the exchange, as a GET of the gateway's WebSocket URL with a timestamp. */
 function verifyThroughExchange(env: GatewayEnv) {
+  // The ecosystem API's client too: checks made while one is out share the next request.
+  const exchange = new ExchangeInternalClient({
+    baseUrl: env.EXCHANGE_URL,
+    serviceSecret: env.EXCHANGE_SERVICE_SECRET!,
+    timeoutMs: REQUEST_TIMEOUT_MS,
+  });
   return async (login: { apiKey: string; timestamp: string; signature: string }, url: string): Promise<LoginResult> => {
     // Required here as on the exchange's own /ws: an untimestamped login could be replayed.
     if (!/^\d{1,16}$/.test(login.timestamp))
       return { ok: false, error: { code: "UNAUTHORIZED", message: "LOGIN needs a timestamp (epoch ms)" } };
-    const response = await fetch(`${env.EXCHANGE_URL}/internal/verify-signature`, {
-      method: "POST",
-      headers: { "content-type": "application/json", "x-service-secret": env.EXCHANGE_SERVICE_SECRET! },
-      body: JSON.stringify({
+    try {
+      const caller = await exchange.verify({
         method: "GET",
         url,
         body: "",
         headers: { "API-PublicKey": login.apiKey, "API-Signature": login.signature, "API-Timestamp": login.timestamp },
-      }),
-      signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
-    });
-    const answer = (await response.json().catch(() => ({}))) as { userId?: string; message?: string };
-    if (response.ok && answer.userId) return { ok: true, userId: answer.userId };
-    if (response.status === 401)
-      return { ok: false, error: { code: "UNAUTHORIZED", message: answer.message ?? "invalid login" } };
-    return { ok: false, error: { code: "UNAVAILABLE", message: "the exchange could not verify the login; retry" } };
+      });
+      return { ok: true, userId: caller.userId };
+    } catch (error) {
+      if (error instanceof ApiError && error.status === 401)
+        return { ok: false, error: { code: "UNAUTHORIZED", message: error.message } };
+      return { ok: false, error: { code: "UNAVAILABLE", message: "the exchange could not verify the login; retry" } };
+    }
   };
 }
