@@ -59,10 +59,18 @@ describe("/openapi.json of the ecosystem API", () => {
       "429 RATE_LIMITED",
     ])
       assert.ok(codesOf(vote).includes(code), `vote documents ${code}`);
+    const headers = vote.parameters.filter((p: any) => p.in === "header");
     assert.deepEqual(
-      vote.parameters.filter((p: any) => p.in === "header").map((p: any) => p.name),
-      ["API-PublicKey", "API-Signature", "API-Timestamp"],
+      headers.map((p: any) => p.name),
+      ["API-PublicKey", "API-Signature", "API-Timestamp", "Idempotency-Key"],
     );
+    // An untimestamped signature could be replayed: the writes require API-Timestamp.
+    assert.deepEqual(
+      headers.map((p: any) => p.required ?? false),
+      [true, true, true, false],
+    );
+    for (const code of ["503 UNAVAILABLE", "504 TX_PENDING", "504 WRITE_PENDING"])
+      assert.ok(codesOf(spawn).includes(code), `spawn documents ${code}`);
     assert.ok(spawn.requestBody.content["application/json"].schema);
     assert.ok(spawn.responses["201"]);
   });

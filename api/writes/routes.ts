@@ -8,7 +8,16 @@ import { z } from "zod";
 /** The signed writes: requests and answers, as validated, typed and documented. */
 
 const RELAYED_ERRORS: readonly ErrorDoc[] = [
-  { status: 400, code: "INVALID_PARAM", when: "the Idempotency-Key header is not 1 to 200 visible ASCII characters" },
+  {
+    status: 401,
+    code: "UNAUTHORIZED",
+    when: "API-Timestamp missing (required on these writes: an untimestamped signature could be replayed), or the signature already used",
+  },
+  {
+    status: 400,
+    code: "INVALID_PARAM",
+    when: "the Idempotency-Key header is not 1 to 200 visible ASCII characters (refused before the signature is checked)",
+  },
   {
     status: 409,
     code: "IDEMPOTENCY_KEY_REUSED",
@@ -22,24 +31,40 @@ const RELAYED_ERRORS: readonly ErrorDoc[] = [
   {
     status: 503,
     code: "UNAVAILABLE",
-    when: "the exchange, the chain, the relayer's journal or the relayer's balance cannot serve the write now; nothing was charged",
+    when: "the exchange, the chain's node, the relayer's journal or the relayer's balance cannot serve the write now (each call out has a deadline); nothing was charged or sent. Retry-After says when to retry",
   },
   {
     status: 504,
     code: "TX_PENDING",
-    when: "the transaction was sent but not mined in time; it stays queued; retry with the same Idempotency-Key for the result",
+    when: "the transaction was sent but not mined in time; it stays queued; retry with the same Idempotency-Key for the result (Retry-After)",
   },
   {
     status: 504,
     code: "WRITE_PENDING",
-    when: "the write was cut off while running (a timeout, or its worker thread restarted) and may still complete; retry with the same Idempotency-Key for its answer",
+    when: "the write was cut off after it may have reached the chain (a timeout, its worker thread restarted, or the chain's node stopped answering after the broadcast) and may still complete; retry with the same Idempotency-Key for its answer (Retry-After)",
   },
 ];
 
+/** The writes' own header rules, on top of the signing headers' documentation. */
+const writeHeaders = z.object({
+  "API-Timestamp": z.string().meta({
+    description:
+      "Required on these writes: epoch milliseconds, appended to the signature text. The exchange accepts the signature once, within 30 s behind and 1 s ahead of its clock (SIGNATURE_WINDOW_MS, SIGNATURE_MAX_FUTURE_MS)",
+    pattern: "^(0|[1-9][0-9]{0,15})$",
+  }),
+  "Idempotency-Key": z.string().optional().meta({
+    description:
+      "1 to 200 visible ASCII characters (0x21-0x7E), scoped to the user: a retry with the same key and body answers the first request's answer",
+    pattern: "^[\\x21-\\x7e]{1,200}$",
+  }),
+});
+
 const RELAYED =
-  "Signed with an exchange API key (SPEC.md, Authentication; the ecosystem API verifies it through the exchange). " +
+  "Signed with an exchange API key (SPEC.md, Authentication; the ecosystem API verifies it through the exchange), " +
+  "with `API-Timestamp` required: SPEC.md leaves it optional, but a signature without it could be replayed. " +
   "The relayer account sends the transaction and the answer comes from its receipt. An `Idempotency-Key` header " +
-  "(1-200 visible ASCII characters, scoped to the user) makes a retry return the first answer instead of acting twice.";
+  "(1-200 visible ASCII characters, scoped to the user) makes a retry return the first answer instead of acting twice. " +
+  "Every 503 and 504 carries Retry-After.";
 
 export const spawnRoute = defineRoute({
   method: "post",
@@ -48,6 +73,7 @@ export const spawnRoute = defineRoute({
   tag: "launchpad",
   summary: "Spawn an agent token (signed request)",
   description: `${RELAYED} The spawn fee (the spawner's current fee, in the native token) is held from the caller's exchange balance of the native currency, charged when the spawn is mined (the contract burns it) and released if it fails. The owner is the caller's linked chain address.`,
+  requestHeaders: writeHeaders,
   body: spawnBody,
   bodyProblem,
   response: spawnResponse,
@@ -63,6 +89,7 @@ export const voteRoute = defineRoute({
   summary: "Vote on a worker parameter proposal (signed request)",
   description: `${RELAYED} The weight is the voter's token votes at the proposal's snapshot (the lesser of the votes just before the proposal and just before voting opened). Votes per user are limited (VOTE_RATE_LIMIT_PER_MINUTE) on top of the per-IP quota.`,
   params: z.object({ tokenId: tokenRefParam }),
+  requestHeaders: writeHeaders,
   body: voteBody,
   bodyProblem,
   response: voteResponse,
@@ -83,6 +110,7 @@ export const proposeRoute = defineRoute({
   summary: "Open a proposal to change a worker's config (signed request; beyond SPEC.md)",
   description: `${RELAYED} Not in SPEC.md: voters need proposals to vote on. The relayer calls WorkerVoting.proposeFor with the caller's linked chain address as the proposer, under the contract's proposer rules (at least one whole token of votes just before now); the API also asks for the voting level (20). The answer is the proposal as GET /api/agents/proposals/{proposalId} shows it, pending for the voting delay. Proposals count against the per-user vote limit.`,
   params: z.object({ tokenId: tokenRefParam }),
+  requestHeaders: writeHeaders,
   body: proposeBody,
   response: proposalSchema,
   status: 201,

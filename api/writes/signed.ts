@@ -1,7 +1,8 @@
 import { createHash } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
 import { ApiError, type AuthFailureGuard, invalidParam } from "../../lib/http/index.ts";
-import type { Caller, ExchangeClient } from "./exchange-client.ts";
+import { signingHeadersProblem } from "../../lib/exchange-internal-client.ts";
+import type { Caller, ExchangeClient, SignedRequest } from "./exchange-client.ts";
 import { span, traceRequest } from "../../lib/stage-trace.ts";
 
 /** What a verified request carries to its handler. */
@@ -22,8 +23,14 @@ export interface SignedOptions {
 
 /**
  * Verifies a signed request through the exchange, once (a verified timestamped signature is used
- * up there), and puts the caller in the context. A missing header is refused here without a
- * round trip; every 401 counts against the client's failed authentications.
+ * up there), and puts the caller in the context. Every header the writes read is judged here
+ * first, with no call out: a missing or malformed signing header is 401, a malformed
+ * Idempotency-Key 400. Every 401 counts against the client's failed authentications.
+ *
+ * API-Timestamp is required (SPEC.md leaves it optional, and the exchange's own routes accept a
+ * request without it): an untimestamped signature verifies forever, so a captured write could be
+ * replayed into a new transaction in its signer's name. With it, the exchange accepts the
+ * signature once, within its window (SIGNATURE_WINDOW_MS back, SIGNATURE_MAX_FUTURE_MS ahead).
  */
 export function signedByExchange(options: SignedOptions): MiddlewareHandler<{ Variables: SignedVariables }> {
   return options.guard.wrap((c, next) =>
@@ -31,31 +38,52 @@ export function signedByExchange(options: SignedOptions): MiddlewareHandler<{ Va
       // While the writes cannot serve, say so (503) before judging the request: a client never
       // gets a 401 for a request that could not have been served anyway.
       const exchange = options.exchange();
-      const publicKey = c.req.header("API-PublicKey");
-      const signature = c.req.header("API-Signature");
-      if (!publicKey || !signature)
-        throw new ApiError(401, "UNAUTHORIZED", "a signed request needs the API-PublicKey and API-Signature headers");
+      const headers = signingHeadersOf(c);
+      idempotencyKeyOf(c);
+      const url = signedUrl(options, c);
       const body = await c.req.text();
       c.set("rawBody", body);
-      const timestamp = c.req.header("API-Timestamp");
-      const caller = await span("verify", () =>
-        exchange.verify({
-          method: c.req.method,
-          url: options.urlOf(c),
-          body,
-          headers: {
-            "API-PublicKey": publicKey,
-            "API-Signature": signature,
-            ...(timestamp === undefined ? {} : { "API-Timestamp": timestamp }),
-          },
-        }),
-      );
+      const caller = await span("verify", () => exchange.verify({ method: c.req.method, url, body, headers }));
       c.set("caller", caller);
       await next();
     }),
   ) as MiddlewareHandler<{ Variables: SignedVariables }>;
 }
 
+/** The URL the client signed; 400 when a proxy's X-Forwarded-* headers make none. */
+function signedUrl(options: SignedOptions, c: Context): string {
+  try {
+    return options.urlOf(c);
+  } catch {
+    throw invalidParam("X-Forwarded-Host", "does not make a valid URL with the request's path");
+  }
+}
+
+/** The three signing headers, all present and well formed; 401 UNAUTHORIZED otherwise. */
+function signingHeadersOf(c: Context): Required<SignedRequest["headers"]> {
+  const headers = {
+    "API-PublicKey": c.req.header("API-PublicKey") ?? "",
+    "API-Signature": c.req.header("API-Signature") ?? "",
+    "API-Timestamp": c.req.header("API-Timestamp") ?? "",
+  };
+  if (headers["API-PublicKey"] === "" || headers["API-Signature"] === "")
+    throw new ApiError(
+      401,
+      "UNAUTHORIZED",
+      "a signed write needs the API-PublicKey, API-Signature and API-Timestamp headers",
+    );
+  if (headers["API-Timestamp"] === "")
+    throw new ApiError(
+      401,
+      "UNAUTHORIZED",
+      "a signed write needs the API-Timestamp header (epoch milliseconds, appended to the signature text): it makes the signature single-use",
+    );
+  const problem = signingHeadersProblem(headers);
+  if (problem !== undefined) throw new ApiError(401, "UNAUTHORIZED", problem);
+  return headers;
+}
+
+/** An Idempotency-Key is 1 to 200 visible ASCII characters (no spaces): bounded, and safe to log. */
 const IDEMPOTENCY_KEY = /^[\x21-\x7e]{1,200}$/;
 
 /** The Idempotency-Key header, validated; undefined when not sent. */

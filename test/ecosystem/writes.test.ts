@@ -31,7 +31,7 @@ import {
   waitIndexed,
 } from "../support/ecosystem/harness.ts";
 import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
-import { writesReady } from "../support/ecosystem/writes.ts";
+import { signedWrite, writesReady } from "../support/ecosystem/writes.ts";
 import { type Credentials, ExchangeClient } from "../support/exchange/signing-client.ts";
 
 const BACKENDS = backends();
@@ -219,11 +219,11 @@ for (const backend of BACKENDS) {
     }, 300_000);
 
     const vote = (who: Credentials, body: object, token: string = shared.alpha, headers: Record<string, string> = {}) =>
-      api.signed(who, "POST", `/api/agents/workers/${token}/vote`, body, {
+      signedWrite(api, who, `/api/agents/workers/${token}/vote`, body, {
         tamper: (h) => Object.assign(h, headers),
       });
     const spawn = (who: Credentials, body: object, headers: Record<string, string> = {}) =>
-      api.signed(who, "POST", "/api/launchpad/spawn", body, { tamper: (h) => Object.assign(h, headers) });
+      signedWrite(api, who, "/api/launchpad/spawn", body, { tamper: (h) => Object.assign(h, headers) });
     const expectError = (answer: { status: number; body: any }, status: number, code: string) =>
       assert.deepEqual([answer.status, answer.body?.code], [status, code], JSON.stringify(answer.body));
 
@@ -251,6 +251,50 @@ for (const backend of BACKENDS) {
         timestamp: stamp,
       });
       expectError(replay, 401, "UNAUTHORIZED");
+    });
+
+    test("a captured write signed without API-Timestamp cannot be replayed in its signer's name: 401, nothing sent", async () => {
+      const before = await shared.client.getTransactionCount({ address: await relayerAddress() });
+      const body = {
+        config: { slippageCapBps: 77, mevProtection: "off", signalSubscriptions: ["price"] },
+        description: "x",
+      };
+      // Signed as SPEC.md shows (no timestamp): the exchange's own routes still take it; the
+      // writes do not, since whoever captured it could send it again and again.
+      for (let i = 0; i < 2; i++) {
+        const answer = await api.signed(voters[2]!, "POST", `/api/agents/workers/${shared.alpha}/proposals`, body);
+        expectError(answer, 401, "UNAUTHORIZED");
+        assert.match(answer.body.message, /API-Timestamp/);
+      }
+      assert.equal(await shared.client.getTransactionCount({ address: await relayerAddress() }), before);
+    });
+
+    test("junk headers sent among honest writes answer 4xx, and never fail the honest ones' checks (no 5xx)", async () => {
+      const body = { proposalId: String(proposal.id), vote: "yes" };
+      const path = `/api/agents/workers/${shared.alpha}/vote`;
+      const junk = (headers: Record<string, string>) =>
+        signedWrite(api, users.newcomer!, path, body, { tamper: (h) => Object.assign(h, headers) });
+      const answers = await Promise.all([
+        ...Array.from({ length: 4 }, () => vote(users.newcomer!, body)),
+        junk({ "Idempotency-Key": "k".repeat(10_000) }),
+        junk({ "API-PublicKey": "p".repeat(300) }),
+        junk({ "API-Signature": "s".repeat(10_000) }),
+        junk({ "API-Timestamp": "9".repeat(30) }),
+        ...Array.from({ length: 4 }, () => vote(users.newcomer!, body)),
+      ]);
+      const seen = answers.map((a) => `${a.status} ${a.body?.code}`);
+      assert.deepEqual(
+        seen,
+        [
+          ...Array(4).fill("403 LEVEL_TOO_LOW"),
+          "400 INVALID_PARAM",
+          "401 UNAUTHORIZED",
+          "401 UNAUTHORIZED",
+          "401 UNAUTHORIZED",
+          ...Array(4).fill("403 LEVEL_TOO_LOW"),
+        ],
+        JSON.stringify(answers.map((a) => a.body)),
+      );
     });
 
     test("every vote rejection of SPEC.md, before any gas is spent", async () => {
@@ -318,7 +362,7 @@ for (const backend of BACKENDS) {
     test("a holder opens a proposal through the API; it is pending, names the holder and shows in the reads", async () => {
       const config = { slippageCapBps: 120, mevProtection: "batch_auction", signalSubscriptions: ["price", "news"] };
       const propose = (who: Credentials, body: object) =>
-        api.signed(who, "POST", `/api/agents/workers/${shared.alpha}/proposals`, body);
+        signedWrite(api, who, `/api/agents/workers/${shared.alpha}/proposals`, body);
       expectError(await propose(users.newcomer!, { config, description: "x" }), 403, "LEVEL_TOO_LOW");
       expectError(await propose(users.noTokens!, { config, description: "x" }), 403, "NO_HOLDINGS");
       expectError(await propose(users.noAddress!, { config, description: "x" }), 403, "NO_CHAIN_ADDRESS");

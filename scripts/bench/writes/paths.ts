@@ -3,6 +3,7 @@ import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { spawnBody } from "../../../api/writes/index.ts";
 import { AgentSpawnerAbi, WorkerVotingAbi } from "../../../indexer/abis.ts";
+import { signedWrite } from "../../../test/support/ecosystem/writes.ts";
 import type { Job } from "./fixtures.ts";
 import type { Services } from "./services.ts";
 
@@ -126,14 +127,14 @@ export function directWriters(s: Services, pollMs: number, proposalId: bigint) {
 
 export function apiWriters(s: Services, proposalId: bigint) {
   const spawn: Writer = async (job) => {
-    const answer = await s.api.signed(job.credentials!, "POST", "/api/launchpad/spawn", spawnRequest(job));
+    const answer = await signedWrite(s.api, job.credentials!, "/api/launchpad/spawn", spawnRequest(job));
     if (answer.status !== 201) throw new Error(`API spawn ${job.symbol}: ${answer.status} ${answer.text}`);
     return String(answer.body.token.address).toLowerCase();
   };
   const vote: Writer = async (job) => {
-    const answer = await s.api.signed(
+    const answer = await signedWrite(
+      s.api,
       job.credentials!,
-      "POST",
       `/api/agents/workers/${s.alpha}/vote`,
       voteRequest(proposalId),
     );
