@@ -4,6 +4,7 @@ import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError, type AuthFailureGuard, createRouteServer, OpenAPIHono } from "../../lib/http/index.ts";
 import type { ExchangeClient } from "./exchange-client.ts";
 import { proposeRoute, spawnRoute, voteRoute } from "./routes.ts";
+import { withRetryAfter } from "./errors.ts";
 import type { Answer, Writes } from "./service.ts";
 import { idempotencyKeyOf, requestHashOf, type SignedVariables, signedByExchange } from "./signed.ts";
 
@@ -55,9 +56,10 @@ export function writesApi({ runtime, guard, urlOf }: WritesApiOptions) {
     guard,
     urlOf,
   });
-  app.post("/launchpad/spawn", limit, signed);
-  app.post("/agents/workers/:tokenId/vote", limit, signed);
-  app.post("/agents/workers/:tokenId/proposals", limit, signed);
+  const verified: typeof signed = (c, next) => retryable(() => signed(c, next));
+  app.post("/launchpad/spawn", limit, verified);
+  app.post("/agents/workers/:tokenId/vote", limit, verified);
+  app.post("/agents/workers/:tokenId/proposals", limit, verified);
 
   const requestOf = <B>(c: Context<{ Variables: SignedVariables }>, body: B) => ({
     caller: c.get("caller"),
@@ -65,14 +67,25 @@ export function writesApi({ runtime, guard, urlOf }: WritesApiOptions) {
     idempotencyKey: idempotencyKeyOf(c),
     requestHash: requestHashOf(c, c.get("rawBody")),
   });
-  serve(app, "/api", spawnRoute, async ({ body, c }) => answer(c, await runtime.service().spawn(requestOf(c, body))));
+  serve(app, "/api", spawnRoute, async ({ body, c }) =>
+    answer(c, await retryable(() => runtime.service().spawn(requestOf(c, body)))),
+  );
   serve(app, "/api", voteRoute, async ({ params, body, c }) =>
-    answer(c, await runtime.service().vote({ ...requestOf(c, body), tokenRef: params.tokenId })),
+    answer(c, await retryable(() => runtime.service().vote({ ...requestOf(c, body), tokenRef: params.tokenId }))),
   );
   serve(app, "/api", proposeRoute, async ({ params, body, c }) =>
-    answer(c, await runtime.service().propose({ ...requestOf(c, body), tokenRef: params.tokenId })),
+    answer(c, await retryable(() => runtime.service().propose({ ...requestOf(c, body), tokenRef: params.tokenId }))),
   );
   return app;
+}
+
+/** `work`; a 503 or 504 it throws says when to retry (Retry-After), whichever layer made it. */
+async function retryable<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw withRetryAfter(error);
+  }
 }
 
 function answer(c: Context, { status, body }: Answer) {

@@ -9,6 +9,8 @@ import {
 import { AgentRegistryAbi, AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
 import type { ApiError } from "../../lib/http/index.ts";
 import type { Call } from "../relayer/index.ts";
+import { withDeadline } from "../../lib/deadline.ts";
+import { chainFailure, chainUnavailable } from "./outbound.ts";
 import { revertToApiError } from "./revert.ts";
 import { MEV_PROTECTIONS } from "../../indexer/enums.ts";
 import type { ProposeBody, SpawnBody, VoteBody } from "./schemas.ts";
@@ -18,6 +20,10 @@ import { POOL_SIDES, VOTES } from "./schemas.ts";
  * The two contracts the writes call, read and simulated through one public client whose
  * transport has a timeout. Simulating a call from the relayer before sending it is the last
  * pre-check: any revert it would hit comes back decoded into the API's code, at no gas.
+ *
+ * Every call is bounded as a whole (`deadlineMs`, retries of the transport included) and a node
+ * that does not answer, or answers an error that is not a revert, is a 503 UNAVAILABLE
+ * (outbound.ts): a chain outage costs a write a bounded wait and a clear answer, never a 500.
  */
 
 export interface WriteContracts {
@@ -35,38 +41,66 @@ export interface ContractCall {
   readonly value: bigint;
 }
 
+export interface WriteChainOptions {
+  /** Most ms one call (a read, an estimate) may take in all, its transport's retries included; none by default. */
+  readonly deadlineMs?: number;
+}
+
 export class WriteChain {
   readonly client: PublicClient;
   readonly contracts: WriteContracts;
   /** The relayer's address: simulations run as it, since it is the one that sends. */
   readonly relayer: Address;
+  private readonly deadlineMs: number | undefined;
 
-  constructor(client: PublicClient, contracts: WriteContracts, relayer: Address) {
+  constructor(client: PublicClient, contracts: WriteContracts, relayer: Address, options: WriteChainOptions = {}) {
     this.client = client;
     this.contracts = contracts;
     this.relayer = relayer;
+    this.deadlineMs = options.deadlineMs;
+  }
+
+  /**
+   * `work` within the deadline; a node failure as 503 UNAVAILABLE. The work is not cancelled (a
+   * read has no effect): the write stops waiting for it.
+   */
+  private async call<T>(work: () => Promise<T>): Promise<T> {
+    const running = work();
+    try {
+      return this.deadlineMs === undefined
+        ? await running
+        : await withDeadline(running, this.deadlineMs, () =>
+            chainUnavailable(`it did not answer within ${this.deadlineMs} ms`),
+          );
+    } catch (error) {
+      throw chainFailure(error) ?? error;
+    }
   }
 
   /**
    * The worker of an agent token named by address or registry NFT id, from the registry itself
    * (a token spawned a moment ago may not be indexed yet); undefined when there is none.
    */
-  async workerOfToken(ref: string): Promise<bigint | undefined> {
-    const registry = { address: this.contracts.registry, abi: AgentRegistryAbi } as const;
-    const nftId = ref.startsWith("0x")
-      ? await this.client.readContract({ ...registry, functionName: "agentOfToken", args: [ref as Address] })
-      : BigInt(ref);
-    if (nftId === 0n) return undefined;
-    const workerId = await this.client.readContract({ ...registry, functionName: "workerOfAgent", args: [nftId] });
-    return workerId === 0n ? undefined : workerId;
+  workerOfToken(ref: string): Promise<bigint | undefined> {
+    return this.call(async () => {
+      const registry = { address: this.contracts.registry, abi: AgentRegistryAbi } as const;
+      const nftId = ref.startsWith("0x")
+        ? await this.client.readContract({ ...registry, functionName: "agentOfToken", args: [ref as Address] })
+        : BigInt(ref);
+      if (nftId === 0n) return undefined;
+      const workerId = await this.client.readContract({ ...registry, functionName: "workerOfAgent", args: [nftId] });
+      return workerId === 0n ? undefined : workerId;
+    });
   }
 
   spawnFee(): Promise<bigint> {
-    return this.client.readContract({
-      address: this.contracts.spawner,
-      abi: AgentSpawnerAbi,
-      functionName: "spawnFee",
-    });
+    return this.call(() =>
+      this.client.readContract({
+        address: this.contracts.spawner,
+        abi: AgentSpawnerAbi,
+        functionName: "spawnFee",
+      }),
+    );
   }
 
   spawnCall(owner: Address, body: SpawnBody, fee: bigint): ContractCall {
@@ -88,18 +122,18 @@ export class WriteChain {
 
   /** The worker a proposal is about, or undefined when no proposal has this id. */
   async proposalWorker(proposalId: bigint): Promise<bigint | undefined> {
-    const proposal = await this.client
-      .readContract({
+    const proposal = await this.call(() =>
+      this.client.readContract({
         address: this.contracts.voting,
         abi: WorkerVotingAbi,
         functionName: "getProposal",
         args: [proposalId],
-      })
-      .catch((error: unknown) => {
-        // The view reverts with ProposalNotFound for an unknown id.
-        if (revertToApiError(error)?.code === "PROPOSAL_NOT_FOUND") return undefined;
-        throw error;
-      });
+      }),
+    ).catch((error: unknown) => {
+      // The view reverts with ProposalNotFound for an unknown id.
+      if (revertToApiError(error)?.code === "PROPOSAL_NOT_FOUND") return undefined;
+      throw error;
+    });
     return proposal === undefined || proposal.proposer === zeroAddress ? undefined : proposal.workerId;
   }
 
@@ -134,13 +168,15 @@ export class WriteChain {
 
   /** The tally as of a block (the one that mined a vote). */
   tally(proposalId: bigint, blockNumber: bigint) {
-    return this.client.readContract({
-      address: this.contracts.voting,
-      abi: WorkerVotingAbi,
-      functionName: "getTally",
-      args: [proposalId],
-      blockNumber,
-    });
+    return this.call(() =>
+      this.client.readContract({
+        address: this.contracts.voting,
+        abi: WorkerVotingAbi,
+        functionName: "getTally",
+        args: [proposalId],
+        blockNumber,
+      }),
+    );
   }
 
   /**
@@ -150,7 +186,7 @@ export class WriteChain {
    */
   async prepare(call: ContractCall): Promise<Call> {
     try {
-      const gas = await this.client.estimateContractGas({ ...call, account: this.relayer } as never);
+      const gas = await this.call(() => this.client.estimateContractGas({ ...call, account: this.relayer } as never));
       return { to: call.address, data: encodeFunctionData(call as never), value: call.value, gas: (gas * 12n) / 10n };
     } catch (error) {
       throw revertToApiError(error) ?? error;
@@ -160,7 +196,7 @@ export class WriteChain {
   /** Why `call` reverts now, as an API error; undefined when it does not or for no known reason. */
   async whyReverts(call: ContractCall): Promise<ApiError | undefined> {
     try {
-      await this.client.simulateContract({ ...call, account: this.relayer } as never);
+      await this.call(() => this.client.simulateContract({ ...call, account: this.relayer } as never));
       return undefined;
     } catch (error) {
       return revertToApiError(error);
@@ -204,6 +240,6 @@ export class WriteChain {
   }
 
   async blockTime(blockNumber: bigint): Promise<number> {
-    return Number((await this.client.getBlock({ blockNumber })).timestamp);
+    return Number((await this.call(() => this.client.getBlock({ blockNumber }))).timestamp);
   }
 }

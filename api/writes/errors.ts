@@ -28,6 +28,30 @@ export type WriteErrorCode = keyof typeof WRITE_ERRORS;
 
 export const writeError = (code: WriteErrorCode, message: string) => new ApiError(WRITE_ERRORS[code], code, message);
 
+/**
+ * Seconds a client is told to wait (Retry-After) before retrying a 503 or 504 of the writes: long
+ * enough for a node or an exchange that blinked, short enough that a client is not kept away.
+ */
+export const RETRY_AFTER_SECONDS = 5;
+
+/** 503 UNAVAILABLE: something the write needs (chain, exchange, journal, relayer) cannot serve now; nothing was done. */
+export const unavailable = (message: string, retryAfterSeconds = RETRY_AFTER_SECONDS) =>
+  new ApiError(503, "UNAVAILABLE", message, { "Retry-After": String(retryAfterSeconds) });
+
+/** 504: the write reached the chain (or may have) but its outcome is not known yet; a retry with its key answers it. */
+export const writePending = (code: "TX_PENDING" | "WRITE_PENDING", message: string) =>
+  new ApiError(504, code, message, { "Retry-After": String(RETRY_AFTER_SECONDS) });
+
+/** A 503 or 504 without Retry-After gets one: every "not now" of the writes says when to come back. */
+export function withRetryAfter(error: unknown): unknown {
+  if (!(error instanceof ApiError) || (error.status !== 503 && error.status !== 504)) return error;
+  if (Object.keys(error.headers).some((name) => name.toLowerCase() === "retry-after")) return error;
+  return new ApiError(error.status, error.code, error.message, {
+    ...error.headers,
+    "Retry-After": String(RETRY_AFTER_SECONDS),
+  });
+}
+
 const doc = (code: WriteErrorCode, when: string): ErrorDoc => ({ status: WRITE_ERRORS[code], code, when });
 
 /** The route kit adds 401 UNAUTHORIZED, 400 INVALID_PARAM and 500 INTERNAL for signed routes. */

@@ -6,8 +6,6 @@ import {
   type Call,
   type Journal,
   type Relayer,
-  RelayerUnavailableError,
-  SqlUnavailableError,
   TxPendingError,
   type TxRow,
   type WriteKind,
@@ -17,7 +15,8 @@ import { MEV_PROTECTIONS, nameOf } from "../../indexer/enums.ts";
 import { type ProposalRow, tallyOf, toProposalJson } from "../agents/index.ts";
 import { wholeUnitsNumber } from "../shared/units.ts";
 import type { ContractCall, WriteChain } from "./chain.ts";
-import { writeError } from "./errors.ts";
+import { unavailable, withRetryAfter, writeError, writePending } from "./errors.ts";
+import { outboundFailure } from "./outbound.ts";
 import { KeyedLock } from "../../lib/keyed-lock.ts";
 import { mark, now, span } from "../../lib/stage-trace.ts";
 import type { Caller, ExchangeClient } from "./exchange-client.ts";
@@ -236,7 +235,26 @@ export class Writes {
     return workerId;
   }
 
+  /**
+   * Runs a write once (a retry with its key answers the first one). A call out that fails before
+   * the transaction is sent (the journal, the chain's pre-checks, the exchange) answers 503
+   * UNAVAILABLE with Retry-After, with nothing held or journalled left behind; after it is sent,
+   * 504 (execute).
+   */
   private async relay(
+    request: Request<unknown>,
+    kind: WriteKind,
+    lockKeys: string[],
+    plan: () => Promise<Plan>,
+  ): Promise<Answer> {
+    try {
+      return await this.relayOnce(request, kind, lockKeys, plan);
+    } catch (error) {
+      throw outboundFailure(error) ?? error;
+    }
+  }
+
+  private async relayOnce(
     request: Request<unknown>,
     kind: WriteKind,
     lockKeys: string[],
@@ -277,7 +295,7 @@ export class Writes {
           return await run;
         } catch (error) {
           if (!(error instanceof FeeChangedError)) throw error;
-          if (attempt >= 3) throw new ApiError(503, "UNAVAILABLE", "the spawn fee keeps changing on the chain; retry");
+          if (attempt >= 3) throw unavailable("the spawn fee keeps changing on the chain; retry");
         } finally {
           this.inflight.delete(write.id);
         }
@@ -355,23 +373,37 @@ export class Writes {
       sent = await span("send", () => relayer.send(write.id, call));
     } catch (error) {
       await this.abandon(write).catch((cleanup) => this.log(`write ${write.id}: left for reconcile`, cleanup));
-      throw unavailable(error);
+      throw notSent(error);
     }
     await this.options.step?.("after-send", write.id);
+    // From here the transaction is the node's: whatever fails, it may be mined. The fee stays held
+    // and the row open; reconcile() settles or releases once the chain answers again.
     let receipt: TransactionReceipt;
     try {
       receipt = await span("mined", () => relayer.mined(write.id, { sent }));
     } catch (error) {
       if (error instanceof TxPendingError)
-        throw new ApiError(
-          504,
+        throw writePending(
           "TX_PENDING",
           `transaction ${error.hash} is sent but not mined yet; it stays queued and is replaced if stuck. Retry with the same Idempotency-Key for the result`,
         );
-      throw unavailable(error);
+      this.log(`write ${write.id}: its transaction ${sent.hash} is sent; its receipt is left for reconcile`, error);
+      throw writePending(
+        "WRITE_PENDING",
+        `transaction ${sent.hash} is sent, but the chain's node did not answer for its receipt; it may still be mined. Retry with the same Idempotency-Key for the result`,
+      );
     }
     await this.options.step?.("after-mined", write.id);
-    const answer = await this.answerFor(write, receipt);
+    let answer: Answer;
+    try {
+      answer = await this.answerFor(write, receipt);
+    } catch (error) {
+      if (outboundFailure(error) === undefined) throw error;
+      throw writePending(
+        "WRITE_PENDING",
+        `transaction ${receipt.transactionHash} is mined, but its answer could not be read from the chain now. Retry with the same Idempotency-Key for it`,
+      );
+    }
     // Registered before this returns, so the write is never unknown between the two maps.
     const done = this.complete(write, receipt, answer)
       .catch((error) => this.log(`write ${write.id}: fee or answer left for reconcile`, error))
@@ -544,13 +576,10 @@ function requireAddress(caller: Caller): Address {
 
 const lower = (address: string) => address.toLowerCase();
 
-/** A failure of the relayer, the chain or the journal: 503, with what the operator must know. */
-function unavailable(error: unknown): ApiError {
-  if (error instanceof ApiError) return error;
-  if (error instanceof RelayerUnavailableError) return new ApiError(503, "UNAVAILABLE", error.message);
-  if (error instanceof SqlUnavailableError)
-    return new ApiError(503, "UNAVAILABLE", "the relayer's journal is unavailable");
-  return new ApiError(503, "UNAVAILABLE", `the chain did not take the transaction: ${shortMessage(error)}`);
+/** The relayer did not send (nothing of this write is the node's): 503, with what the operator must know. */
+function notSent(error: unknown): ApiError {
+  if (error instanceof ApiError) return withRetryAfter(error) as ApiError;
+  return outboundFailure(error) ?? unavailable(`the chain did not take the transaction: ${shortMessage(error)}`);
 }
 
 function shortMessage(error: unknown): string {

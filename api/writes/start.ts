@@ -1,10 +1,11 @@
 import { createPublicClient, type Hex, http, type PublicClient } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { readDeployment } from "../../lib/deployments.ts";
-import { ApiError, createRateLimiter } from "../../lib/http/index.ts";
+import { createRateLimiter } from "../../lib/http/index.ts";
 import { Journal, openSql, Relayer, type Sql } from "../relayer/index.ts";
 import type { WritesRuntime } from "./app.ts";
 import { WriteChain } from "./chain.ts";
+import { unavailable as notServing } from "./errors.ts";
 import { ExchangeClient } from "./exchange-client.ts";
 import { Writes } from "./service.ts";
 
@@ -126,6 +127,8 @@ export function startWrites(config: WritesConfig): StartedWrites {
         registry: deployment.contracts.AgentRegistry,
       },
       account.address,
+      // A pre-check's call waits at most this in all: one timeout, whatever the transport retries.
+      { deadlineMs: config.rpcTimeoutMs },
     );
     const writes = new Writes({
       chain,
@@ -165,7 +168,7 @@ export function startWrites(config: WritesConfig): StartedWrites {
     }
   })();
 
-  const unavailable = () => new ApiError(503, "UNAVAILABLE", notReady);
+  const unavailable = () => notServing(notReady);
   return {
     ready,
     service: () => service ?? throwing(unavailable()),

@@ -2,6 +2,7 @@ import { Worker } from "node:worker_threads";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError } from "../../lib/http/index.ts";
 import type { WriteOperations } from "./app.ts";
+import { unavailable as notServing, writePending } from "./errors.ts";
 import type { Answer } from "./service.ts";
 import { exchangeClientOf, type StartedWrites, type WritesConfig } from "./start.ts";
 import type { ThreadCall, ThreadError, ThreadMessage } from "./thread-protocol.ts";
@@ -57,11 +58,10 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
   });
 
   /** Refused before anything crosses to the thread: nothing was done. */
-  const unavailable = () => new ApiError(503, "UNAVAILABLE", notReady ?? "signed writes are restarting");
+  const unavailable = () => notServing(notReady ?? "signed writes are restarting");
   /** The outcome of a call cut off while its write ran is not known here: 504, not 503. */
   const inDoubt = (why: string) =>
-    new ApiError(
-      504,
+    writePending(
       "WRITE_PENDING",
       `${why}; the write may still complete: retry with the same Idempotency-Key for its answer (without one, look for it in the read API before sending it again)`,
     );
@@ -127,9 +127,7 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
     const thread = worker;
     if (thread === undefined || notReady !== undefined) return Promise.reject(unavailable());
     if (pending.size >= maxPending)
-      return Promise.reject(
-        new ApiError(503, "UNAVAILABLE", "too many signed writes in flight; retry shortly", { "Retry-After": "1" }),
-      );
+      return Promise.reject(notServing("too many signed writes in flight; retry shortly", 1));
     const id = nextId++;
     return new Promise<Answer>((resolve, reject) => {
       const timer = setTimeout(() => {
@@ -161,8 +159,7 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
       return operations;
     },
     exchange: () => {
-      if (exchange === undefined)
-        throw new ApiError(503, "UNAVAILABLE", notReady ?? "signed writes are not configured");
+      if (exchange === undefined) throw notServing(notReady ?? "signed writes are not configured");
       return exchange;
     },
     async close() {
