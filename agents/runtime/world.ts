@@ -4,7 +4,16 @@ import { ActionLogAbi, AgentPoolAbi, AgentRegistryAbi, AgentSpawnerAbi, AgentTok
 import { MEV_PROTECTIONS, nameOf, TIERS, WORKER_STATUSES } from "../../indexer/enums.ts";
 import { decodePayload } from "../../indexer/payload.ts";
 import { type PoolReserves, spotPrice } from "../market/index.ts";
-import type { ActionView, PricePoint, SwapView, Tier, TokenView, TransferView, WorkerView } from "../strategy/index.ts";
+import {
+  type ActionView,
+  type PricePoint,
+  pushPrice,
+  type SwapView,
+  type Tier,
+  type TokenView,
+  type TransferView,
+  type WorkerView,
+} from "../strategy/index.ts";
 
 /**
  * The agents' picture of the ecosystem, kept up to date from the chain's logs: one observer for
@@ -173,7 +182,8 @@ export class World {
           virtualPair: bigint;
         };
         t.reserves = { ...t.reserves, reserveToken, reservePair, virtualPair };
-        t.prices.push({ time: time(log.blockNumber!), price: spotPrice(t.reserves) });
+        // One point per block, its last price: the others stood for no time (reference.ts).
+        pushPrice(t.prices, { block: log.blockNumber!, time: time(log.blockNumber!), price: spotPrice(t.reserves) });
       }
     }
     const floor = this.options.transferFloorBps ?? 10n;
@@ -237,6 +247,7 @@ export class World {
     ]);
     await this.loadBlockTimes([block]);
     const reserves = { reserveToken, reservePair, virtualPair, feePips: BigInt(feePips) };
+    const spawnedAt = this.blockTimes.get(block) ?? this.head.time;
     const t: MutableToken = {
       nftId: args.nftId,
       workerId: args.workerId,
@@ -246,9 +257,10 @@ export class World {
       pairAsset: getAddress(args.pairAsset),
       totalSupply: args.totalSupply,
       reserves,
-      spawnedAt: this.blockTimes.get(block) ?? this.head.time,
+      spawnedAt,
       spawnTx: txHash,
-      prices: [],
+      // The launch price stands until the first swap: the reference starts from it.
+      prices: [{ block, time: spawnedAt, price: spotPrice(reserves) }],
       swaps: [],
     };
     this.tokens.set(t.token, t);
@@ -286,10 +298,11 @@ export class World {
     const keepFrom = this.now() - (this.options.historySec ?? 3_600);
     for (const t of this.tokens.values()) {
       if (t.swaps.length > 0 && t.swaps[0]!.time < keepFrom) t.swaps = t.swaps.filter((s) => s.time >= keepFrom);
-      // The last price before the window stays: a moving average needs a start.
-      if (t.prices.length > 1 && t.prices[0]!.time < keepFrom) {
-        const inside = t.prices.filter((p) => p.time >= keepFrom);
-        t.prices = inside.length > 0 ? inside : t.prices.slice(-1);
+      // The last price before the window stays: it stood at the window's start, where a
+      // time-weighted average begins.
+      if (t.prices.length > 1 && t.prices[1]!.time <= keepFrom) {
+        const standing = t.prices.findLastIndex((p) => p.time <= keepFrom);
+        t.prices = t.prices.slice(standing);
       }
       if (t.prices.length > 2_000) t.prices = t.prices.slice(-2_000);
       if (t.swaps.length > 5_000) t.swaps = t.swaps.slice(-5_000);

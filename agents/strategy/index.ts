@@ -11,4 +11,15 @@ export {
   signalsOfScout,
 } from "./scout.ts";
 export type * from "./types.ts";
-export { DEFAULT_WORKER_PARAMS, decideWorker, movingAverage, type WorkerInput, type WorkerParams } from "./worker.ts";
+export {
+  coveringFlag,
+  followsMove,
+  moveSeen,
+  type PoolReference,
+  poolReference,
+  pushPrice,
+  referenceAnswer,
+  type Twap,
+  twap,
+} from "./reference.ts";
+export { DEFAULT_WORKER_PARAMS, decideWorker, type WorkerInput, type WorkerParams } from "./worker.ts";

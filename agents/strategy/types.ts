@@ -24,7 +24,9 @@ export interface WorkerView {
   readonly config: WorkerConfig;
 }
 
+/** The pool's price at the end of a block that swapped in it (one point per block). */
 export interface PricePoint {
+  readonly block: bigint;
   readonly time: number;
   /** Pair per token x PRICE_SCALE (market/pool-math.ts). */
   readonly price: bigint;
@@ -54,7 +56,8 @@ export interface TokenView {
   readonly reserves: PoolReserves;
   readonly spawnedAt: number;
   readonly spawnTx: Hex;
-  /** Oldest first, bounded by the observer's window. */
+  /** Oldest first, one per block (its last price), bounded by the observer's window; the launch
+   * price first, and the last price before the window is kept (a time-weighted average starts from it). */
   readonly prices: readonly PricePoint[];
   /** Oldest first, within the observer's window. */
   readonly swaps: readonly SwapView[];

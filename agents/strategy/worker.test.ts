@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { applySwap, impactBps, type PoolReserves, PRICE_SCALE, quote, spotPrice } from "../market/pool-math.ts";
 import { netBatch } from "./batch.ts";
 import type { Directive } from "./directives.ts";
-import type { ActionView, MevProtection, TokenView, WorkerStatus, WorkerView } from "./types.ts";
+import type { ActionView, MevProtection, PricePoint, TokenView, WorkerStatus, WorkerView } from "./types.ts";
 import { DEFAULT_WORKER_PARAMS, decideWorker } from "./worker.ts";
 
 const SEED = Number(process.env.WORKER_SEED ?? 424242);
@@ -29,7 +29,7 @@ function tokenAt(reserves: PoolReserves, prices: bigint[], now: number): TokenVi
     reserves,
     spawnedAt: 0,
     spawnTx: "0x00",
-    prices: prices.map((price, i) => ({ time: now - (prices.length - i) * 10, price })),
+    prices: prices.map((price, i) => ({ block: BigInt(i + 1), time: now - (prices.length - i) * 10, price })),
     swaps: [],
   };
 }
@@ -71,7 +71,7 @@ describe("decideWorker", () => {
     const reference = (price * 90n) / 100n; // the pool is 10% above its average
     const [trade] = decideWorker({
       now,
-      token: tokenAt(pool, [reference, reference], now),
+      token: tokenAt(pool, [reference, reference, reference], now),
       worker: worker(),
       inventory: rich,
       directives: [],
@@ -85,7 +85,7 @@ describe("decideWorker", () => {
 
   it("buys when below the band, and on a subscribed price flag aims at the reference itself", () => {
     const reference = (price * 110n) / 100n;
-    const token = tokenAt(pool, [reference, reference], now);
+    const token = tokenAt(pool, [reference, reference, reference], now);
     const plain = decideWorker({
       now,
       token,
@@ -109,7 +109,7 @@ describe("decideWorker", () => {
 
   it("ignores flags of signals it does not subscribe to", () => {
     const reference = (price * 110n) / 100n;
-    const token = tokenAt(pool, [reference, reference], now);
+    const token = tokenAt(pool, [reference, reference, reference], now);
     const [trade] = decideWorker({
       now,
       token,
@@ -149,7 +149,7 @@ describe("decideWorker", () => {
 
   it("obeys a pause directive and a wider band", () => {
     const reference = (price * 95n) / 100n; // 5% above: outside 3%, inside 6%
-    const token = tokenAt(pool, [reference, reference], now);
+    const token = tokenAt(pool, [reference, reference, reference], now);
     const directive = (instruction: Directive["instruction"]): Directive => ({
       entryId: 1n,
       instruction,
@@ -289,5 +289,163 @@ describe("netBatch", () => {
       why: {},
     } as const;
     expect(netBatch([buy], pool, 500n, rich)).toBeUndefined();
+  });
+});
+
+/** The reference before the fix: the plain average of every swap's price in the window (>= 2). */
+function plainAverage(points: readonly PricePoint[], at: number, windowSec: number): bigint | undefined {
+  const recent = points.filter((p) => p.time >= at - windowSec);
+  if (recent.length < 2) return undefined;
+  return recent.reduce((sum, p) => sum + p.price, 0n) / BigInt(recent.length);
+}
+
+/** A token whose observer saw `points` (oldest first). */
+const tokenWith = (reserves: PoolReserves, points: PricePoint[]): TokenView => ({
+  ...tokenAt(reserves, [], now),
+  prices: points,
+});
+
+/** The pool at `price` for the last 40 minutes, one block every 30 s. */
+const steadyHistory = (p: bigint, until = now): PricePoint[] => {
+  const points: PricePoint[] = [];
+  for (let t = until - 2_400, b = 1n; t < until; t += 30, b++) points.push({ block: b, time: t, price: p });
+  return points;
+};
+
+const balanced = { token: (50n * 10n ** 6n * PRICE_SCALE) / price, pair: 50n * 10n ** 6n };
+
+describe("decideWorker: a reference one block cannot move", () => {
+  it("a push of 30%, 300 dust buys and a pull back in one block leave the reference where it was: no trade", () => {
+    const points = steadyHistory(price);
+    // The attacker's transaction: every swap's price, as an observer of each Sync would record them.
+    const block = 1_000n;
+    const pushed = (price * 130n) / 100n;
+    points.push({ block, time: now - 20, price: pushed });
+    for (let i = 0; i < 300; i++) points.push({ block, time: now - 20, price: pushed + BigInt(i) });
+    points.push({ block, time: now - 20, price });
+    const input = { now, worker: worker(), inventory: balanced, directives: [], flags: [] };
+    expect(decideWorker({ ...input, token: tokenWith(pool, points) })).toEqual([]);
+    // The plain average of those points (the reference before) sat 26% high: a buy every tick.
+    const planted = plainAverage(points, now, 600)!;
+    expect(planted > (price * 125n) / 100n).toBe(true);
+    const [chasing] = decideWorker({ ...input, token: tokenWith(pool, points), reference: planted });
+    expect(chasing).toMatchObject({ reasonCode: "PRICE_BELOW_BAND", isBuy: true });
+  });
+
+  it("trusts no reference over fewer than three blocks: only the inventory is kept", () => {
+    const reference = (price * 90n) / 100n;
+    const input = { now, worker: worker(), directives: [], flags: [] };
+    const two = tokenAt(pool, [reference, reference], now);
+    expect(decideWorker({ ...input, token: two, inventory: balanced })).toEqual([]);
+    const [rebalance] = decideWorker({ ...input, token: two, inventory: { token: 0n, pair: 100n * 10n ** 6n } });
+    expect(rebalance).toMatchObject({ actionType: "rebalance", why: { reference: "none" } });
+    const [band] = decideWorker({
+      ...input,
+      token: tokenAt(pool, [reference, reference, reference], now),
+      inventory: balanced,
+    });
+    expect(band).toMatchObject({ reasonCode: "PRICE_ABOVE_BAND", isBuy: false });
+  });
+
+  it("a buy toward a reference that a held push raised waits for a scout's flag and the queen's answer, whose wider band then holds it", () => {
+    // 30% up for 100 s, pulled back 60 s ago: the average remembers it, 5% above the price.
+    const points = steadyHistory(price, now - 160);
+    points.push({ block: 500n, time: now - 160, price: (price * 130n) / 100n });
+    points.push({ block: 501n, time: now - 60, price });
+    const token = tokenWith(pool, points);
+    const input = { now, token, worker: worker(), inventory: balanced, directives: [] as Directive[], flags: [] };
+    expect(decideWorker(input)).toEqual([]);
+    const flagged = {
+      ...flag("reference"),
+      entryId: 20n,
+      time: now - 10,
+      payload: { signal: "reference", evidence: { changeBps: 500 } },
+    };
+    const answer: ActionView = {
+      ...flagged,
+      entryId: 21n,
+      tier: "queen",
+      actionType: "directive",
+      payload: { instruction: "widen_band", bandMultiplier: 3.34, until: now + 600, cause: "20" },
+    };
+    // Seen: the worker may trade toward it again, within the band in force.
+    const [seen] = decideWorker({ ...input, flags: [flagged], answers: [answer] });
+    expect(seen).toMatchObject({ reasonCode: "PRICE_BELOW_BAND", isBuy: true });
+    // The queen's answer is a wider band, and within it there is no trade.
+    const widened: Directive = {
+      entryId: 21n,
+      instruction: "widen_band",
+      from: now - 5,
+      block: 2_000n,
+      until: now + 600,
+      bandMultiplier: 3.34,
+      targetInventoryBps: undefined,
+    };
+    expect(decideWorker({ ...input, flags: [flagged], answers: [answer], directives: [widened] })).toEqual([]);
+  });
+
+  it("a sell into a real rise is not held: the reference moved toward the price, not away from it", () => {
+    // The price rose 10% over the last five minutes, in steps, and holds there.
+    const points = steadyHistory(price, now - 300);
+    const risen = (price * 110n) / 100n;
+    for (let i = 1; i <= 10; i++)
+      points.push({
+        block: 1_000n + BigInt(i),
+        time: now - 300 + 30 * (i - 1),
+        price: price + ((risen - price) * BigInt(i)) / 10n,
+      });
+    const up = applySwap(pool, true, 2_300n * 10n ** 6n, quote(pool, true, 2_300n * 10n ** 6n).amountOut);
+    const [trade] = decideWorker({
+      now,
+      token: tokenWith(up, points),
+      worker: worker(),
+      inventory: balanced,
+      directives: [],
+      flags: [],
+    });
+    expect(trade).toMatchObject({ reasonCode: "PRICE_ABOVE_BAND", isBuy: false });
+    expect(Number(trade!.why.referenceMoveBps)).toBeGreaterThan(100);
+  });
+
+  it("property: in a sustained move (a block every few seconds, evenly spread) band keeping is what the plain average gave", () => {
+    let bandTrades = 0;
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.array(fc.integer({ min: 0, max: 400 }), { minLength: 130, maxLength: 300 }),
+        fc.constantFrom(5, 10, 12, 15, 20, 30),
+        fc.integer({ min: 25, max: 500 }),
+        fc.subarray(["price", "volume"]),
+        (up, steps, spacing, cap, subs) => {
+          // A move in one direction, swap by swap, each in its own block `spacing` seconds apart.
+          let p = pool;
+          const points: PricePoint[] = [];
+          steps.forEach((shareBps, i) => {
+            const reserveIn = up ? p.reservePair + p.virtualPair : p.reserveToken;
+            const amountIn = (reserveIn * BigInt(shareBps)) / 100_000n;
+            const out = quote(p, up, amountIn).amountOut;
+            if (amountIn > 0n && out > 0n) p = applySwap(p, up, amountIn, out);
+            points.push({ block: BigInt(i + 1), time: now - (steps.length - i) * spacing, price: spotPrice(p) });
+          });
+          const input = {
+            now,
+            token: tokenWith(p, points),
+            worker: worker("active", cap, subs),
+            inventory: balanced,
+            directives: [],
+            flags: subs.map(flag),
+          };
+          const twapped = decideWorker(input);
+          const before = decideWorker({ ...input, reference: plainAverage(points, now, 600) });
+          const essence = (xs: ReturnType<typeof decideWorker>) =>
+            xs.map((t) => [t.reasonCode, t.isBuy, t.amountIn, t.minAmountOut, t.why.reference]);
+          expect(essence(twapped)).toEqual(essence(before));
+          bandTrades += twapped.filter((t) => t.actionType === "trade").length;
+        },
+      ),
+      { seed: SEED, numRuns: 200 },
+    );
+    // The moves were real: most runs traded the band.
+    expect(bandTrades).toBeGreaterThan(100);
   });
 });

@@ -9,21 +9,27 @@ import {
   spotPrice,
 } from "../market/pool-math.ts";
 import type { Directive } from "./directives.ts";
+import { followsMove, moveSeen, poolReference } from "./reference.ts";
 import type { ActionView, TokenView, TradeIntent, WorkerView } from "./types.ts";
 
 /**
  * A worker's decision: a band market maker. Around a reference price (the exchange's when the
- * token is listed there, otherwise the pool's own moving average) it keeps a band of `bandBps`;
- * a pool price above the band is sold back to its edge, one below is bought back, and inside the
- * band the worker steers its inventory toward a target share of tokens. Every swap's size stays
- * within the worker's slippage cap and carries the minimum-out guard computed from it.
+ * token is listed there, otherwise the pool's own time-weighted average, which one block cannot
+ * move: reference.ts) it keeps a band of `bandBps`; a pool price above the band is sold back to
+ * its edge, one below is bought back, and inside the band the worker steers its inventory toward
+ * a target share of tokens. A band trade that would follow the reference's own move waits until
+ * the scouts and the queen have seen that move. Every swap's size stays within the worker's
+ * slippage cap and carries the minimum-out guard computed from it.
  * Subscribed signals change the reaction: `price` trades back to the reference itself, `volume`
  * doubles the band, `whale` halves the inventory target.
  */
 
 export interface WorkerParams {
   readonly bandBps: bigint;
+  /** The window of the pool's time-weighted average (the reference). */
   readonly movingAverageSec: number;
+  /** Fewer distinct blocks' prices in the window than this, and the average is no reference. */
+  readonly minReferenceBlocks: number;
   readonly targetInventoryBps: bigint;
   /** Drift of the token share beyond this is rebalanced. */
   readonly rebalanceThresholdBps: bigint;
@@ -38,6 +44,7 @@ export interface WorkerParams {
 export const DEFAULT_WORKER_PARAMS: WorkerParams = {
   bandBps: 300n,
   movingAverageSec: 600,
+  minReferenceBlocks: 3,
   targetInventoryBps: 5_000n,
   rebalanceThresholdBps: 1_500n,
   rebalanceStepBps: 2_500n,
@@ -54,18 +61,13 @@ export interface WorkerInput {
   readonly directives: readonly Directive[];
   /** Recent scout flags on this token. */
   readonly flags: readonly ActionView[];
+  /** The queen's recent entries on this token: the ones naming a flag as their `cause` answer it. */
+  readonly answers?: readonly ActionView[];
   /** The last block the worker's picture includes: its trades say so, so a directive it could not yet see is not held against it. */
   readonly observedBlock?: bigint;
   /** The exchange's price of the token (pair per token x PRICE_SCALE), when it is listed. */
   readonly reference?: bigint;
   readonly params?: WorkerParams;
-}
-
-/** The moving average of the pool's prices over the last `windowSec` (undefined with < 2 points). */
-export function movingAverage(token: TokenView, now: number, windowSec: number): bigint | undefined {
-  const recent = token.prices.filter((p) => p.time >= now - windowSec);
-  if (recent.length < 2) return undefined;
-  return recent.reduce((sum, p) => sum + p.price, 0n) / BigInt(recent.length);
 }
 
 export function decideWorker(input: WorkerInput): TradeIntent[] {
@@ -92,10 +94,14 @@ export function decideWorker(input: WorkerInput): TradeIntent[] {
       targetShare = BigInt(d.targetInventoryBps) < targetShare ? BigInt(d.targetInventoryBps) : targetShare;
   if (subscribed("whale")) targetShare /= 2n;
 
-  const reference = input.reference ?? movingAverage(token, now, params.movingAverageSec);
+  // The pool's own reference, unless an external one is given; trusted only over enough blocks.
+  const own = input.reference === undefined ? poolReference(token.prices, now, params.movingAverageSec) : undefined;
+  const trusted = own !== undefined && own.blocks >= params.minReferenceBlocks ? own : undefined;
+  const reference = input.reference ?? trusted?.price;
   const context = {
     price: price.toString(),
     reference: reference?.toString() ?? "none",
+    ...(trusted === undefined ? {} : { referenceMoveBps: Number(trusted.moveBps) }),
     bandBps: Number(bandBps),
     slippageCapBps: worker.config.slippageCapBps,
     ...(input.observedBlock === undefined ? {} : { observedBlock: input.observedBlock.toString() }),
@@ -143,9 +149,19 @@ export function decideWorker(input: WorkerInput): TradeIntent[] {
       const revert = subscribed("price");
       const edge = deviation > 0n ? (reference * (BPS + bandBps)) / BPS : (reference * (BPS - bandBps)) / BPS;
       const move = inputToReach(pool, revert ? reference : edge);
-      const amount = sized(move.isBuy, move.amountIn, move.isBuy ? input.inventory.pair : input.inventory.token);
-      const reason = revert ? "PRICE_SIGNAL_REVERT" : deviation > 0n ? "PRICE_ABOVE_BAND" : "PRICE_BELOW_BAND";
-      return intent("trade", reason, move.isBuy, amount, { deviationBps: Number(deviation) });
+      // Toward a reference that moved beyond the cap (or the band, if narrower) the way this trade
+      // goes: not until the scouts have flagged that move and the queen has answered (her answer
+      // widens the band). Meanwhile the worker keeps only its inventory.
+      const limit = capBps < params.bandBps ? capBps : params.bandBps;
+      const waiting =
+        trusted !== undefined &&
+        followsMove(trusted, move.isBuy, limit) &&
+        !moveSeen(input.flags, input.answers ?? [], token.nftId, trusted, limit, now - params.movingAverageSec);
+      if (!waiting) {
+        const amount = sized(move.isBuy, move.amountIn, move.isBuy ? input.inventory.pair : input.inventory.token);
+        const reason = revert ? "PRICE_SIGNAL_REVERT" : deviation > 0n ? "PRICE_ABOVE_BAND" : "PRICE_BELOW_BAND";
+        return intent("trade", reason, move.isBuy, amount, { deviationBps: Number(deviation) });
+      }
     }
   }
 
