@@ -319,6 +319,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
           flags: world
             .actionList()
             .filter((a) => a.targetNftId === token.nftId && a.tier === "scout" && a.actionType === "flag"),
+          answers: world.actionList().filter((a) => a.targetNftId === token.nftId && a.tier === "queen"),
           observedBlock: world.headBlock(),
         });
         if (worker.config.mevProtection === "batch_auction") {

@@ -1,4 +1,5 @@
 import { parseDirective } from "./directives.ts";
+import { referenceAnswer } from "./reference.ts";
 import type { ActionView, RecordIntent, WorkerView } from "./types.ts";
 
 /**
@@ -86,6 +87,10 @@ export function decideQueen(input: QueenInput): RecordIntent[] {
             targetInventoryBps: params.whaleInventoryBps,
             until: now + params.widenSec,
           });
+          break;
+        case "reference":
+          // A worker's reference moved and the price did not follow: see reference.ts.
+          directive(action, "REFERENCE_SHIFT", referenceAnswer(evidence, now));
           break;
         case "slippage":
           answer(action, {

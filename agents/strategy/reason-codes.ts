@@ -15,6 +15,7 @@ export const REASON_CODES = {
   NEW_SPAWN: "scout: a new agent token was spawned",
   WHALE_MOVE: "scout: a transfer of at least the threshold share of supply",
   SLIPPAGE_BREACH: "scout: a worker's swap had a price impact beyond its slippage cap",
+  REFERENCE_MOVE: "scout: a worker's reference moved beyond its cap and the price went back: a trade would follow it",
   // Queen
   PRICE_SHOCK: "queen: pause a worker after a large price move",
   VOLUME_SURGE: "queen: widen a worker's band during a volume spike",
@@ -22,10 +23,11 @@ export const REASON_CODES = {
   WHALE_EXPOSURE: "queen: lower a worker's inventory target after a whale move",
   CAP_BREACH: "queen override: a worker traded beyond its slippage cap",
   DIRECTIVE_BREACH: "queen override: a worker traded while a pause directive was active",
+  REFERENCE_SHIFT: "queen: widen a worker's band over a flagged reference move until it leaves the window",
 } as const;
 
 export type ReasonCode = keyof typeof REASON_CODES;
 
 /** Signal names scouts publish (in each flag's payload) and workers subscribe to. */
-export const SIGNALS = ["price", "volume", "spawn", "whale", "slippage"] as const;
+export const SIGNALS = ["price", "volume", "spawn", "whale", "slippage", "reference"] as const;
 export type Signal = (typeof SIGNALS)[number];

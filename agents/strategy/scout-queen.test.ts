@@ -152,7 +152,7 @@ describe("decideScout", () => {
   it("splits the signals among scouts without overlap", () => {
     const a = signalsOfScout(0, 2);
     const b = signalsOfScout(1, 2);
-    expect([...a, ...b].sort()).toEqual(["price", "slippage", "spawn", "volume", "whale"]);
+    expect([...a, ...b].sort()).toEqual(["price", "reference", "slippage", "spawn", "volume", "whale"]);
     expect(a.filter((s) => b.includes(s))).toEqual([]);
   });
 });

@@ -1,6 +1,8 @@
 import { BPS, impactBps, moveBps, spotPrice } from "../market/pool-math.ts";
 import type { Signal } from "./reason-codes.ts";
+import { coveringFlag, followsMove, poolReference } from "./reference.ts";
 import type { ActionView, RecordIntent, SwapView, TokenView, TransferView, WorkerView } from "./types.ts";
+import { DEFAULT_WORKER_PARAMS } from "./worker.ts";
 
 /**
  * A scout's decision: which signals it sees now, each flagged once. Every flag's payload names
@@ -21,16 +23,23 @@ export interface ScoutParams {
   readonly whaleBps: bigint;
   /** Spawns younger than this are flagged. */
   readonly spawnMemorySec: number;
+  /** The workers' reference as they compute it (worker.ts): window, blocks, and the band it assumes. */
+  readonly referenceWindowSec: number;
+  readonly referenceMinBlocks: number;
+  readonly referenceBandBps: bigint;
 }
 
 export const DEFAULT_SCOUT_PARAMS: ScoutParams = {
-  signals: ["price", "volume", "spawn", "whale", "slippage"],
+  signals: ["price", "volume", "spawn", "whale", "slippage", "reference"],
   priceMoveBps: 500n,
   windowSec: 300,
   volumeFactor: 3n,
   baselineSec: 3_600,
   whaleBps: 100n,
   spawnMemorySec: 3_600,
+  referenceWindowSec: DEFAULT_WORKER_PARAMS.movingAverageSec,
+  referenceMinBlocks: DEFAULT_WORKER_PARAMS.minReferenceBlocks,
+  referenceBandBps: DEFAULT_WORKER_PARAMS.bandBps,
 };
 
 export interface ScoutInput {
@@ -146,6 +155,7 @@ export function decideScout(input: ScoutInput): RecordIntent[] {
         }
     }
   }
+  if (on("reference")) for (const token of input.tokens) flagReference(token, input, params, flag);
   if (on("whale"))
     for (const t of input.transfers) {
       if (t.time < since) continue;
@@ -165,6 +175,61 @@ export function decideScout(input: ScoutInput): RecordIntent[] {
         });
     }
   return out;
+}
+
+/**
+ * A worker's reference (the pool's time-weighted average, as the worker computes it) that moved
+ * beyond the worker's cap while the price went back beyond the band: the worker would trade
+ * toward it, following the move, and waits until the move is flagged and the queen has answered.
+ * A move an earlier flag in the window covers (same direction, grown by no more than the cap) is
+ * not flagged again.
+ */
+function flagReference(
+  token: TokenView,
+  input: ScoutInput,
+  params: ScoutParams,
+  flag: (token: TokenView, signal: Signal, reasonCode: string, key: string, payload: Record<string, unknown>) => void,
+): void {
+  const worker = input.workers.get(token.workerId);
+  if (worker?.status !== "active" || worker.config.slippageCapBps <= 0) return;
+  const windowSec = params.referenceWindowSec;
+  const reference = poolReference(token.prices, input.now, windowSec);
+  if (reference === undefined || reference.blocks < params.referenceMinBlocks) return;
+  const price = spotPrice(token.reserves);
+  const deviation = moveBps(reference.price, price);
+  const band = params.referenceBandBps;
+  if (deviation <= band && deviation >= -band) return;
+  // The worker's limit: its cap, or the band if narrower.
+  const cap = BigInt(worker.config.slippageCapBps);
+  const limit = cap < band ? cap : band;
+  if (!followsMove(reference, deviation < 0n, limit)) return;
+  const since = input.now - windowSec;
+  const scoutFlags = input.actions.filter((a) => a.tier === "scout" && a.actionType === "flag");
+  if (coveringFlag(scoutFlags, token.nftId, reference, limit, since)) return;
+  const swaps = token.swaps.filter((s) => s.time >= since);
+  const change = reference.moveBps < 0n ? -reference.moveBps : reference.moveBps;
+  flag(
+    token,
+    "reference",
+    "REFERENCE_MOVE",
+    `reference:${swaps.length > 0 ? lastHash(swaps) : token.pool}:${reference.price}`,
+    {
+      severity: severity(change / limit),
+      evidence: {
+        txHashes: lastHashes(swaps),
+        workerId: worker.id.toString(),
+        reference: reference.price.toString(),
+        anchor: reference.anchor.toString(),
+        price: price.toString(),
+        changeBps: Number(reference.moveBps),
+        deviationBps: Number(deviation),
+        bandBps: Number(band),
+        slippageCapBps: worker.config.slippageCapBps,
+        blocks: reference.blocks,
+        windowSec,
+      },
+    },
+  );
 }
 
 /** The newest price flag on a token since `since`: the block it was recorded in and the price it named. */
