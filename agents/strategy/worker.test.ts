@@ -449,3 +449,33 @@ describe("decideWorker: a reference one block cannot move", () => {
     expect(bandTrades).toBeGreaterThan(100);
   });
 });
+
+describe("decideWorker: rebalancing", () => {
+  it("a rebalance never takes the price past the band's edge, where the band trade would take it back (a loop paying its own impact)", () => {
+    // Inside the band, 2.5% under the reference, holding only tokens: it sells, but not below the edge.
+    const reference = (price * 1_000n) / 975n;
+    const token = tokenAt(pool, [reference, reference, reference], now);
+    const [sell] = decideWorker({
+      now,
+      token,
+      worker: worker("active", 226),
+      inventory: { token: 10n ** 26n, pair: 0n },
+      directives: [],
+      flags: [],
+    });
+    expect(sell).toMatchObject({ actionType: "rebalance", isBuy: false });
+    const after = applySwap(pool, false, sell!.amountIn, quote(pool, false, sell!.amountIn).amountOut);
+    const edge = (reference * 9_700n) / 10_000n;
+    expect(spotPrice(after) >= (edge * 9_999n) / 10_000n).toBe(true);
+    // So the next tick, with the same picture, has no band trade to answer it with.
+    const [next] = decideWorker({
+      now,
+      token: { ...token, reserves: after },
+      worker: worker("active", 226),
+      inventory: { token: 10n ** 26n - sell!.amountIn, pair: 1n },
+      directives: [],
+      flags: [],
+    });
+    expect(next?.actionType ?? "none").not.toBe("trade");
+  });
+});

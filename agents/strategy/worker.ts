@@ -177,7 +177,15 @@ export function decideWorker(input: WorkerInput): TradeIntent[] {
   const wanted = isBuy ? gapValue : (gapValue * PRICE_SCALE) / price;
   // Rebalancing is not urgent: a quarter of the cap's size at most, so the worker itself does not
   // move its market the way the band trades answer.
-  const gentle = (maxInputWithinCap(pool, isBuy, capBps) * (BPS - params.capHeadroomBps)) / BPS / 4n;
+  let gentle = (maxInputWithinCap(pool, isBuy, capBps) * (BPS - params.capHeadroomBps)) / BPS / 4n;
+  // Nor past the band's edge on its side: a few rebalances in a row would otherwise push the price
+  // out of the band, the band trade would push it back, and the worker would pay its own impact
+  // both ways, tick after tick.
+  if (reference !== undefined && reference > 0n) {
+    const edge = inputToReach(pool, (reference * (isBuy ? BPS + bandBps : BPS - bandBps)) / BPS);
+    const room = edge.isBuy === isBuy ? edge.amountIn : 0n;
+    if (room < gentle) gentle = room;
+  }
   const amount = sized(isBuy, wanted < gentle ? wanted : gentle, isBuy ? input.inventory.pair : input.inventory.token);
   return intent("rebalance", "INVENTORY_DRIFT", isBuy, amount, {
     tokenShareBps: Number(share),
