@@ -88,6 +88,10 @@ export class FakeGeth {
   readonly calls: string[] = [];
   /** Runs before a raw transaction is judged; throwing an RpcFault refuses it (a test's adversary). */
   onSend?: (tx: Readonly<Pooled>) => void;
+  /** True for a transaction the node takes but whose answer is lost (the sender sees a timeout). */
+  loseAnswer?: (tx: Readonly<Pooled>) => boolean;
+  /** Every refusal of the pool's own rules (not onSend's), in order. */
+  readonly refusals: { readonly hash: Hex; readonly nonce: number; readonly message: string }[] = [];
   private readonly balances = new Map<Address, bigint>();
   private readonly nonces = new Map<Address, number>();
   private readonly pool = new Map<Address, Map<number, Pooled>>();
@@ -143,6 +147,18 @@ export class FakeGeth {
   async sendRawTransaction(raw: Hex): Promise<Hex> {
     const tx = await this.decode(raw);
     this.onSend?.(tx);
+    try {
+      this.add(tx);
+    } catch (error) {
+      this.refusals.push({ hash: tx.hash, nonce: tx.nonce, message: (error as Error).message });
+      throw error;
+    }
+    if (this.automine) this.mine();
+    if (this.loseAnswer?.(tx)) throw new RpcFault(-32603, "request timed out");
+    return tx.hash;
+  }
+
+  private add(tx: Pooled): void {
     if (this.byHash.has(tx.hash)) throw refuse("already known");
     const state = this.stateNonce(tx.from);
     if (tx.nonce < state) throw refuse(`nonce too low: address ${tx.from}, tx: ${tx.nonce} state: ${state}`);
@@ -180,8 +196,6 @@ export class FakeGeth {
     list.set(tx.nonce, tx);
     this.pool.set(tx.from, list);
     this.byHash.set(tx.hash, tx);
-    if (this.automine) this.mine();
-    return tx.hash;
   }
 
   /** One block: every account's executable transactions, in nonce order. */
