@@ -1,4 +1,11 @@
 export { Journal } from "./journal.ts";
-export type { NewWrite, TxRow, WriteKind, WriteRow } from "./journal.ts";
-export { type Call, Relayer, type RelayerOptions, RelayerUnavailableError, TxPendingError } from "./relayer.ts";
+export type { FillerRow, NewWrite, TxRow, WriteKind, WriteRow } from "./journal.ts";
+export {
+  type Call,
+  Relayer,
+  type RelayerOptions,
+  RelayerUnavailableError,
+  TxDroppedError,
+  TxPendingError,
+} from "./relayer.ts";
 export { openSql, type Sql, SqlUnavailableError } from "./sql.ts";

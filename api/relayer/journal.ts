@@ -42,6 +42,13 @@ export interface TxRow {
   readonly sentAt: number;
 }
 
+/**
+ * A zero-value transfer from the relayer to itself, signed to use a nonce whose write was given
+ * up (its bytes refused, or never journalled): journalled before it is broadcast, like any
+ * transaction, so the nonce cannot be left unused.
+ */
+export type FillerRow = Omit<TxRow, "writeId">;
+
 const MIGRATION = `
 create table if not exists relayed_write (
   id text primary key,
@@ -66,6 +73,13 @@ create table if not exists relayer_tx (
 );
 create index if not exists relayer_tx_write on relayer_tx (write_id);
 create table if not exists relayer_meta (key text primary key, value text not null);
+create table if not exists relayer_filler (
+  hash text primary key,
+  nonce bigint not null,
+  raw text not null,
+  sent_at bigint not null
+);
+create index if not exists relayer_filler_nonce on relayer_filler (nonce);
 `;
 
 interface WriteRecord {
@@ -92,6 +106,22 @@ const toWrite = (r: WriteRecord): WriteRow => ({
   answerStatus: r.answer_status,
   answerBody: r.answer_body,
   createdAt: Number(r.created_at),
+});
+
+interface TxRecord {
+  hash: string;
+  write_id?: string;
+  nonce: string;
+  raw: string;
+  sent_at: string;
+}
+
+const toTx = (r: TxRecord): TxRow => ({
+  hash: r.hash as `0x${string}`,
+  writeId: r.write_id ?? "",
+  nonce: Number(r.nonce),
+  raw: r.raw as `0x${string}`,
+  sentAt: Number(r.sent_at),
 });
 
 /** A statement of a write that can share a batch with other writes' statements. */
@@ -208,27 +238,60 @@ export class Journal {
   }
 
   async txsOf(writeId: string): Promise<TxRow[]> {
-    const rows = await this.sql.query<{ hash: string; write_id: string; nonce: string; raw: string; sent_at: string }>(
-      "select * from relayer_tx where write_id = $1 order by sent_at",
-      [writeId],
-    );
-    return rows.map((r) => ({
-      hash: r.hash as `0x${string}`,
-      writeId: r.write_id,
-      nonce: Number(r.nonce),
-      raw: r.raw as `0x${string}`,
-      sentAt: Number(r.sent_at),
-    }));
+    return (
+      await this.sql.query<TxRecord>("select * from relayer_tx where write_id = $1 order by sent_at", [writeId])
+    ).map(toTx);
   }
 
-  /** The highest nonce ever signed, or -1. */
+  /** Every transaction signed with `nonce` (versions of one write, normally), oldest first. */
+  async txsAt(nonce: number): Promise<TxRow[]> {
+    return (await this.sql.query<TxRecord>("select * from relayer_tx where nonce = $1 order by sent_at", [nonce])).map(
+      toTx,
+    );
+  }
+
+  async addFiller(filler: FillerRow): Promise<void> {
+    await this.sql.query(
+      "insert into relayer_filler (hash, nonce, raw, sent_at) values ($1, $2, $3, $4) on conflict (hash) do nothing",
+      [filler.hash, filler.nonce, filler.raw, filler.sentAt],
+    );
+  }
+
+  async dropFiller(hash: string): Promise<void> {
+    await this.sql.query("delete from relayer_filler where hash = $1", [hash]);
+  }
+
+  /** The fillers signed with `nonce`, oldest first. */
+  async fillersAt(nonce: number): Promise<FillerRow[]> {
+    return (
+      await this.sql.query<TxRecord>("select * from relayer_filler where nonce = $1 order by sent_at", [nonce])
+    ).map((r) => {
+      const { writeId: _, ...filler } = toTx(r);
+      return filler;
+    });
+  }
+
+  /** The bytes of every transaction and filler signed with `nonce` or a later one. */
+  async rawsFrom(nonce: number): Promise<{ nonce: number; raw: `0x${string}`; filler: boolean }[]> {
+    const rows = await this.sql.query<{ nonce: string; raw: string; filler: boolean }>(
+      `select nonce, raw, false as filler from relayer_tx where nonce >= $1
+       union all select nonce, raw, true as filler from relayer_filler where nonce >= $1`,
+      [nonce],
+    );
+    return rows.map((r) => ({ nonce: Number(r.nonce), raw: r.raw as `0x${string}`, filler: r.filler }));
+  }
+
+  /** The highest nonce ever signed (a write's or a filler's), or -1. */
   async maxNonce(): Promise<number> {
-    const [row] = await this.sql.query<{ max: string | null }>("select max(nonce) as max from relayer_tx");
+    const [row] = await this.sql.query<{ max: string | null }>(
+      "select greatest((select max(nonce) from relayer_tx), (select max(nonce) from relayer_filler)) as max",
+    );
     return row?.max === null || row?.max === undefined ? -1 : Number(row.max);
   }
 
   async clear(): Promise<void> {
     await this.sql.query("delete from relayer_tx");
+    await this.sql.query("delete from relayer_filler");
     await this.sql.query("delete from relayed_write");
   }
 

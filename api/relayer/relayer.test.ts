@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import {
+  getAddress,
   type Hex,
   HttpRequestError,
   hexToString,
@@ -76,6 +77,7 @@ class FakeNode {
   latest = 0;
   readonly received: Hex[] = [];
   readonly mined = new Set<Hex>();
+  /** Reads of the pending nonce (the balance check reads the mined count too). */
   countReads = 0;
   /** Runs as the node receives bytes; throwing refuses them. */
   onSend?: (raw: Hex) => Promise<void> | void;
@@ -90,12 +92,14 @@ class FakeNode {
     },
     getTransactionCount: async ({ address, blockTag }: { address: string; blockTag: string }) => {
       assert.equal(address, account.address);
-      this.countReads++;
+      if (blockTag === "pending") this.countReads++;
       return blockTag === "pending" ? this.pending : this.latest;
     },
     sendRawTransaction: async ({ serializedTransaction }: { serializedTransaction: Hex }) => {
       this.received.push(serializedTransaction);
       await this.onSend?.(serializedTransaction);
+      // The node holds it now: its pending count moves past it (as a node's pool does).
+      this.pending = Math.max(this.pending, (nonceOf(serializedTransaction) ?? 0) + 1);
       return keccak256(serializedTransaction);
     },
     getTransactionReceipt: async ({ hash }: { hash: Hex }) => {
@@ -137,8 +141,8 @@ function relayerWith(options: Partial<RelayerOptions>): Relayer {
 const nonceOf = (raw: Hex) => parseTransaction(raw).nonce;
 
 describe("Relayer.send", () => {
-  it("gives concurrent sends consecutive nonces from the journal's max + 1, each journalled before broadcast", async () => {
-    node.pending = 3;
+  it("gives concurrent sends consecutive nonces after the journal's max, each journalled before broadcast", async () => {
+    node.pending = 7;
     await newWrite("old");
     await journal.addTx({ hash: "0x01", writeId: "old", nonce: 6, raw: "0x01", sentAt: 0 });
     const ids = await Promise.all(["a", "b", "c", "d", "e"].map(newWrite));
@@ -200,7 +204,6 @@ describe("Relayer.send", () => {
       assert.match(error.message, new RegExp(`${needed - 1n} wei.*${needed} wei`));
       return true;
     });
-    assert.equal(node.countReads, 0);
     assert.equal(node.received.length, 0);
     assert.equal(await journal.maxNonce(), -1);
 
@@ -210,21 +213,31 @@ describe("Relayer.send", () => {
     assert.equal(parseTransaction(tx.raw).value, value);
   });
 
-  it("drops the journal row of bytes the node refused, and the next send re-reads and reuses the nonce", async () => {
+  it("fills the nonce of bytes the node refused (insufficient funds) with a zero-value transfer to itself, journalled first", async () => {
     node.pending = 5;
     const a = await newWrite("a");
-    node.onSend = () => {
-      throw rpcRefusal("insufficient funds for gas * price + value");
+    let fillerJournalledAtBroadcast = false;
+    node.onSend = async (raw) => {
+      const tx = parseTransaction(raw);
+      if (tx.data !== undefined) throw rpcRefusal("insufficient funds for gas * price + value");
+      fillerJournalledAtBroadcast = (await journal.fillersAt(tx.nonce!)).some((f) => f.raw === raw);
     };
     await assert.rejects(relayer.send(a, callOf(a)), RpcRequestError);
-    assert.deepEqual(await journal.txsOf(a), []);
-    assert.equal(await journal.maxNonce(), -1);
+    assert.deepEqual(await journal.txsOf(a), [], "the write's refused bytes are forgotten");
+    const [filler] = await journal.fillersAt(5);
+    assert.ok(filler);
+    const parsed = parseTransaction(filler.raw);
+    assert.deepEqual(
+      [parsed.nonce, parsed.to && getAddress(parsed.to), parsed.value ?? 0n, parsed.data ?? "0x", parsed.gas],
+      [5, account.address, 0n, "0x", 21_000n],
+    );
+    assert.equal(await recoverTransactionAddress({ serializedTransaction: filler.raw as never }), account.address);
+    assert.equal(node.received.at(-1), filler.raw, "and broadcast");
+    assert.ok(fillerJournalledAtBroadcast, "journalled before its broadcast");
 
     node.onSend = undefined;
     const b = await newWrite("b");
-    const tx = await relayer.send(b, callOf(b));
-    assert.equal(tx.nonce, 5);
-    assert.equal(node.countReads, 3, "the nonce was read again for the one retry, and again after it");
+    assert.equal((await relayer.send(b, callOf(b))).nonce, 6, "nonce 5 is the filler's");
   });
 
   it("retries a refused send once with a re-read nonce (another sender made the remembered one stale)", async () => {
@@ -260,18 +273,43 @@ describe("Relayer.send", () => {
   });
 
   // viem reports most node refusals (-32000, -32603, -32003) as RpcError subclasses such as
-  // InvalidInputRpcError, not RpcRequestError: any refusal must free the nonce, or every later
-  // transaction waits behind a gap.
-  it("reuses the nonce after a refusal as viem actually reports it (InvalidInputRpcError)", async () => {
+  // InvalidInputRpcError, not RpcRequestError. Fees below the block's base fee are worth one more
+  // try with fresh ones, at the same nonce.
+  it("re-signs at the same nonce with higher fees when the node refuses the fees (as viem reports it)", async () => {
+    node.pending = 5;
+    const a = await newWrite("a");
+    let refusals = 0;
+    node.onSend = () => {
+      if (refusals++ === 0) throw viemRefusal("max fee per gas less than block base fee");
+    };
+    const tx = await relayer.send(a, callOf(a));
+    assert.equal(tx.nonce, 5);
+    const [first, second] = node.received.map((raw) => parseTransaction(raw));
+    assert.equal(first!.nonce, 5);
+    assert.ok(second!.maxFeePerGas! * 1000n >= first!.maxFeePerGas! * 1125n, `maxFeePerGas ${second!.maxFeePerGas}`);
+    assert.deepEqual(await journal.txsOf(a), [tx], "the refused version's row is dropped");
+  });
+
+  it("fills the nonce when the node refuses the fees every time, and the next send goes on after it", async () => {
     node.pending = 5;
     const a = await newWrite("a");
     node.onSend = () => {
       throw viemRefusal("max fee per gas less than block base fee");
     };
     await assert.rejects(relayer.send(a, callOf(a)), InvalidInputRpcError);
-    assert.deepEqual(await journal.txsOf(a), [], "the refused row is dropped (this part holds)");
+    assert.deepEqual(await journal.txsOf(a), []);
+    assert.deepEqual(
+      node.received.slice(0, 3).map((raw) => [nonceOf(raw), hexToString(parseTransaction(raw).data!)]),
+      [
+        [5, "a"],
+        [5, "a"],
+        [5, "a"],
+      ],
+      "signed twice more before giving up",
+    );
+    assert.ok((await journal.fillersAt(5)).length > 0, "a filler holds nonce 5 (the next repair sends it again)");
     node.onSend = undefined;
-    assert.equal((await relayer.send(a, callOf(a))).nonce, 5);
+    assert.equal((await relayer.send(a, callOf(a))).nonce, 6);
   });
 
   for (const [name, lost] of [
@@ -507,13 +545,17 @@ describe("Relayer private sends", () => {
       node.received.map((raw) => hexToString(parseTransaction(raw).data!)),
       ["public"],
     );
+    const versions = privateNode.received.map((raw) => [hexToString(parseTransaction(raw).data!), nonceOf(raw)]);
+    assert.ok(versions.length >= 2);
     assert.deepEqual(
-      privateNode.received.map((raw) => [hexToString(parseTransaction(raw).data!), nonceOf(raw)]),
-      [
-        ["private", sent.nonce],
-        ["private", sent.nonce],
-      ],
-      "the transaction and its replacement went to the private client only",
+      versions,
+      versions.map(() => ["private", sent.nonce]),
+      "the transaction, its rebroadcast (the public node does not count it pending) and its replacement went to the private client only",
+    );
+    assert.deepEqual(
+      (await journal.txsOf(hidden)).map((tx) => tx.raw).slice(-1),
+      privateNode.received.slice(-1),
+      "the replacement",
     );
   });
 
