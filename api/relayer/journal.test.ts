@@ -158,6 +158,32 @@ describe.each(["thread", "here"] as const)("Journal (PGlite %s)", (embedded) => 
     assert.equal(await journal.maxNonce(), 5);
   });
 
+  it("journals fillers apart from any write: found by nonce, counted in the highest nonce, forgotten on their own", async () => {
+    await journal.insertWrite(write("w-1"));
+    await journal.addTx(tx("0x01", "w-1", 3));
+    await journal.addTx(tx("0x02", "w-1", 3, 2));
+    const filler = { hash: "0xf1" as const, nonce: 7, raw: "0xf1ff" as const, sentAt: 5 };
+    await journal.addFiller(filler);
+    await journal.addFiller(filler);
+    assert.equal(await journal.maxNonce(), 7, "a filler's nonce counts");
+    assert.deepEqual(await journal.fillersAt(7), [filler], "once per hash");
+    assert.deepEqual(await journal.fillersAt(3), []);
+    assert.deepEqual(
+      (await journal.txsAt(3)).map((t) => t.hash),
+      ["0x01", "0x02"],
+      "every version at a nonce, oldest first",
+    );
+    assert.deepEqual(await journal.rawsFrom(4), [{ nonce: 7, raw: "0xf1ff", filler: true }]);
+    assert.equal((await journal.rawsFrom(0)).length, 3);
+    await journal.forget("w-1");
+    assert.deepEqual(await journal.fillersAt(7), [filler], "forgetting a write keeps the filler of its nonce");
+    await journal.dropFiller(filler.hash);
+    assert.equal(await journal.maxNonce(), -1);
+    await journal.addFiller(filler);
+    await journal.clear();
+    assert.deepEqual(await journal.fillersAt(7), [], "clear() empties the fillers too");
+  });
+
   it("keeps nonces beyond 2^31 exact", async () => {
     await journal.insertWrite(write("w-1"));
     await journal.addTx(tx("0x01", "w-1", 2 ** 40 + 1));
