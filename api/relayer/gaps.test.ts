@@ -193,6 +193,10 @@ describe("Relayer on a node that queues future nonces", () => {
       await next.mined("w-crash", { timeoutMs: 0, nudge: true }).catch((error: unknown) => {
         if (!(error instanceof TxPendingError)) dropped = error;
       });
+    assert.ok(
+      dropped !== undefined,
+      `after 3 reconcile passes the write is still pending and the node's next nonce still ${node.pendingNonce(account.address)}`,
+    );
     assert.ok(dropped instanceof TxDroppedError, "the write is told its transaction will never be mined");
     assert.match((dropped as Error).message, /refused.*filled/);
     assert.deepEqual(await journal.txsOf("w-crash"), [], "so the next pass abandons it (fee released)");
