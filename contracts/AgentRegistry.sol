@@ -16,6 +16,9 @@ contract AgentRegistry is IAgentRegistry, ERC721, AccessControl {
     bytes32 public constant CONFIG_ROLE = keccak256("CONFIG_ROLE");
     /// @notice May stamp worker activity (the action log).
     bytes32 public constant ACTIVITY_ROLE = keccak256("ACTIVITY_ROLE");
+    /// @notice May suspend and resume workers and scouts for overrides (the action log, which
+    /// decides who may override whom).
+    bytes32 public constant OVERRIDE_ROLE = keccak256("OVERRIDE_ROLE");
 
     uint256 public constant MAX_SLIPPAGE_CAP_BPS = 10_000;
     uint256 public constant MAX_SIGNAL_SUBSCRIPTIONS = 16;
@@ -40,6 +43,9 @@ contract AgentRegistry is IAgentRegistry, ERC721, AccessControl {
     /// @dev How many workers each address operates: worker operators and queen or scout operators
     /// are kept apart, so the action log never has to guess which identity an address acts as.
     mapping(address operator => uint256 count) private _workersOperated;
+    /// @dev Appended after the original state: override suspensions of workers and of scouts.
+    mapping(uint256 workerId => Suspension) private _workerSuspensions;
+    mapping(uint256 nftId => Suspension) private _agentSuspensions;
 
     constructor(address admin) ERC721("Agent", "AGENT") {
         if (admin == address(0)) revert InvalidAddress(admin);
@@ -130,7 +136,8 @@ contract AgentRegistry is IAgentRegistry, ERC721, AccessControl {
     /// @inheritdoc IAgentRegistry
     function setWorkerStatus(uint256 workerId, WorkerStatus status) external onlyRole(MANAGER_ROLE) {
         Worker storage worker = _worker(workerId);
-        WorkerStatus previous = worker.status;
+        WorkerStatus previous = _statusOf(workerId, worker);
+        delete _workerSuspensions[workerId];
         worker.status = status;
         emit WorkerStatusChanged(workerId, previous, status);
     }
@@ -162,19 +169,88 @@ contract AgentRegistry is IAgentRegistry, ERC721, AccessControl {
     }
 
     /// @inheritdoc IAgentRegistry
+    function suspendWorker(uint256 workerId, Tier byTier, uint256 byAgentId, uint64 until)
+        external
+        onlyRole(OVERRIDE_ROLE)
+        returns (bool applied)
+    {
+        Worker storage worker = _worker(workerId);
+        Suspension storage current = _workerSuspensions[workerId];
+        WorkerStatus previous = _statusOf(workerId, worker);
+        // In force now: a manager's (no tier) or an override's whose cool-off has not ended.
+        bool suspended = previous == WorkerStatus.Suspended;
+        if (suspended && (current.byTier == Tier.None || current.byTier > byTier)) return false;
+        WorkerStatus resumeTo = suspended ? current.resumeTo : previous;
+        _workerSuspensions[workerId] =
+            Suspension({byTier: byTier, resumeTo: resumeTo, until: until, byAgentId: byAgentId});
+        worker.status = WorkerStatus.Suspended;
+        emit WorkerStatusChanged(workerId, previous, WorkerStatus.Suspended);
+        emit WorkerSuspended(workerId, byTier, byAgentId, until, resumeTo);
+        return true;
+    }
+
+    /// @inheritdoc IAgentRegistry
+    function resumeWorker(uint256 workerId, Tier byTier, uint256 byAgentId) external onlyRole(OVERRIDE_ROLE) {
+        Worker storage worker = _worker(workerId);
+        Suspension memory current = _workerSuspensions[workerId];
+        if (current.byTier == Tier.None) revert NotSuspendedByOverride(workerId);
+        WorkerStatus previous = _statusOf(workerId, worker);
+        delete _workerSuspensions[workerId];
+        worker.status = current.resumeTo;
+        emit WorkerStatusChanged(workerId, previous, current.resumeTo);
+        emit WorkerResumed(workerId, byTier, byAgentId);
+    }
+
+    /// @inheritdoc IAgentRegistry
+    function suspendAgent(uint256 nftId, Tier byTier, uint256 byAgentId, uint64 until)
+        external
+        onlyRole(OVERRIDE_ROLE)
+        returns (bool applied)
+    {
+        _requireScout(nftId);
+        Suspension storage current = _agentSuspensions[nftId];
+        if (current.until > block.timestamp && current.byTier > byTier) return false;
+        _agentSuspensions[nftId] =
+            Suspension({byTier: byTier, resumeTo: WorkerStatus.Active, until: until, byAgentId: byAgentId});
+        emit AgentSuspended(nftId, byTier, byAgentId, until);
+        return true;
+    }
+
+    /// @inheritdoc IAgentRegistry
+    function resumeAgent(uint256 nftId, Tier byTier, uint256 byAgentId) external onlyRole(OVERRIDE_ROLE) {
+        _requireScout(nftId);
+        if (_agentSuspensions[nftId].byTier == Tier.None) revert NotSuspendedByOverride(nftId);
+        delete _agentSuspensions[nftId];
+        emit AgentResumed(nftId, byTier, byAgentId);
+    }
+
+    /// @inheritdoc IAgentRegistry
     function validateConfig(WorkerConfig calldata config) external pure {
         _checkConfig(config);
     }
 
     /// @inheritdoc IAgentRegistry
-    function getWorker(uint256 workerId) external view returns (Worker memory) {
-        return _worker(workerId);
+    function getWorker(uint256 workerId) external view returns (Worker memory worker) {
+        worker = _worker(workerId);
+        worker.status = _statusOf(workerId, _workers[workerId]);
     }
 
     /// @inheritdoc IAgentRegistry
     function workerAuth(uint256 workerId) external view returns (address operator, WorkerStatus status) {
         Worker storage worker = _worker(workerId);
-        return (worker.operator, worker.status);
+        return (worker.operator, _statusOf(workerId, worker));
+    }
+
+    /// @inheritdoc IAgentRegistry
+    function workerSuspension(uint256 workerId) external view returns (Suspension memory) {
+        _worker(workerId);
+        return _workerSuspensions[workerId];
+    }
+
+    /// @inheritdoc IAgentRegistry
+    function agentSuspension(uint256 nftId) external view returns (Suspension memory) {
+        _requireScout(nftId);
+        return _agentSuspensions[nftId];
     }
 
     /// @inheritdoc IAgentRegistry
@@ -227,6 +303,21 @@ contract AgentRegistry is IAgentRegistry, ERC721, AccessControl {
     function _worker(uint256 workerId) private view returns (Worker storage worker) {
         worker = _workers[workerId];
         if (worker.token == address(0)) revert UnknownWorker(workerId);
+    }
+
+    /// @dev The status as of now: an override's suspension ends by itself at its `until`. Only a
+    /// suspended worker's record is read, so active workers pay nothing for it.
+    function _statusOf(uint256 workerId, Worker storage worker) private view returns (WorkerStatus) {
+        WorkerStatus stored = worker.status;
+        if (stored != WorkerStatus.Suspended) return stored;
+        Suspension storage suspension = _workerSuspensions[workerId];
+        if (suspension.byTier != Tier.None && suspension.until <= block.timestamp) return suspension.resumeTo;
+        return stored;
+    }
+
+    function _requireScout(uint256 nftId) private view {
+        AgentKind kind = agentKind(nftId);
+        if (kind != AgentKind.Scout) revert WrongAgentKind(nftId, kind);
     }
 
     function _requireWorkerOperator(address operator) private view {

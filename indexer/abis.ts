@@ -2898,6 +2898,17 @@ export const AgentRegistryAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint256",
+        "name": "id",
+        "type": "uint256"
+      }
+    ],
+    "name": "NotSuspendedByOverride",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "address",
         "name": "operator",
         "type": "address"
@@ -3014,6 +3025,62 @@ export const AgentRegistryAbi = [
       }
     ],
     "name": "AgentRegistered",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "nftId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "enum IAgentRegistry.Tier",
+        "name": "byTier",
+        "type": "uint8"
+      },
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "byAgentId",
+        "type": "uint256"
+      }
+    ],
+    "name": "AgentResumed",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "nftId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "enum IAgentRegistry.Tier",
+        "name": "byTier",
+        "type": "uint8"
+      },
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "byAgentId",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint64",
+        "name": "until",
+        "type": "uint64"
+      }
+    ],
+    "name": "AgentSuspended",
     "type": "event"
   },
   {
@@ -3394,6 +3461,31 @@ export const AgentRegistryAbi = [
         "type": "uint256"
       },
       {
+        "indexed": true,
+        "internalType": "enum IAgentRegistry.Tier",
+        "name": "byTier",
+        "type": "uint8"
+      },
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "byAgentId",
+        "type": "uint256"
+      }
+    ],
+    "name": "WorkerResumed",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "workerId",
+        "type": "uint256"
+      },
+      {
         "indexed": false,
         "internalType": "enum IAgentRegistry.WorkerStatus",
         "name": "previousStatus",
@@ -3407,6 +3499,43 @@ export const AgentRegistryAbi = [
       }
     ],
     "name": "WorkerStatusChanged",
+    "type": "event"
+  },
+  {
+    "anonymous": false,
+    "inputs": [
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "workerId",
+        "type": "uint256"
+      },
+      {
+        "indexed": true,
+        "internalType": "enum IAgentRegistry.Tier",
+        "name": "byTier",
+        "type": "uint8"
+      },
+      {
+        "indexed": true,
+        "internalType": "uint256",
+        "name": "byAgentId",
+        "type": "uint256"
+      },
+      {
+        "indexed": false,
+        "internalType": "uint64",
+        "name": "until",
+        "type": "uint64"
+      },
+      {
+        "indexed": false,
+        "internalType": "enum IAgentRegistry.WorkerStatus",
+        "name": "resumeTo",
+        "type": "uint8"
+      }
+    ],
+    "name": "WorkerSuspended",
     "type": "event"
   },
   {
@@ -3528,6 +3657,19 @@ export const AgentRegistryAbi = [
   },
   {
     "inputs": [],
+    "name": "OVERRIDE_ROLE",
+    "outputs": [
+      {
+        "internalType": "bytes32",
+        "name": "",
+        "type": "bytes32"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
     "name": "REGISTRAR_ROLE",
     "outputs": [
       {
@@ -3596,6 +3738,47 @@ export const AgentRegistryAbi = [
         "internalType": "uint256",
         "name": "",
         "type": "uint256"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "nftId",
+        "type": "uint256"
+      }
+    ],
+    "name": "agentSuspension",
+    "outputs": [
+      {
+        "components": [
+          {
+            "internalType": "enum IAgentRegistry.Tier",
+            "name": "byTier",
+            "type": "uint8"
+          },
+          {
+            "internalType": "enum IAgentRegistry.WorkerStatus",
+            "name": "resumeTo",
+            "type": "uint8"
+          },
+          {
+            "internalType": "uint64",
+            "name": "until",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint256",
+            "name": "byAgentId",
+            "type": "uint256"
+          }
+        ],
+        "internalType": "struct IAgentRegistry.Suspension",
+        "name": "",
+        "type": "tuple"
       }
     ],
     "stateMutability": "view",
@@ -3788,7 +3971,7 @@ export const AgentRegistryAbi = [
           }
         ],
         "internalType": "struct IAgentRegistry.Worker",
-        "name": "",
+        "name": "worker",
         "type": "tuple"
       }
     ],
@@ -4038,6 +4221,52 @@ export const AgentRegistryAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint256",
+        "name": "nftId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "enum IAgentRegistry.Tier",
+        "name": "byTier",
+        "type": "uint8"
+      },
+      {
+        "internalType": "uint256",
+        "name": "byAgentId",
+        "type": "uint256"
+      }
+    ],
+    "name": "resumeAgent",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "workerId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "enum IAgentRegistry.Tier",
+        "name": "byTier",
+        "type": "uint8"
+      },
+      {
+        "internalType": "uint256",
+        "name": "byAgentId",
+        "type": "uint256"
+      }
+    ],
+    "name": "resumeWorker",
+    "outputs": [],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "bytes32",
         "name": "role",
         "type": "bytes32"
@@ -4266,6 +4495,74 @@ export const AgentRegistryAbi = [
     "type": "function"
   },
   {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "nftId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "enum IAgentRegistry.Tier",
+        "name": "byTier",
+        "type": "uint8"
+      },
+      {
+        "internalType": "uint256",
+        "name": "byAgentId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint64",
+        "name": "until",
+        "type": "uint64"
+      }
+    ],
+    "name": "suspendAgent",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "applied",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "workerId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "enum IAgentRegistry.Tier",
+        "name": "byTier",
+        "type": "uint8"
+      },
+      {
+        "internalType": "uint256",
+        "name": "byAgentId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint64",
+        "name": "until",
+        "type": "uint64"
+      }
+    ],
+    "name": "suspendWorker",
+    "outputs": [
+      {
+        "internalType": "bool",
+        "name": "applied",
+        "type": "bool"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
     "inputs": [],
     "name": "symbol",
     "outputs": [
@@ -4424,6 +4721,47 @@ export const AgentRegistryAbi = [
     ],
     "stateMutability": "view",
     "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "workerId",
+        "type": "uint256"
+      }
+    ],
+    "name": "workerSuspension",
+    "outputs": [
+      {
+        "components": [
+          {
+            "internalType": "enum IAgentRegistry.Tier",
+            "name": "byTier",
+            "type": "uint8"
+          },
+          {
+            "internalType": "enum IAgentRegistry.WorkerStatus",
+            "name": "resumeTo",
+            "type": "uint8"
+          },
+          {
+            "internalType": "uint64",
+            "name": "until",
+            "type": "uint64"
+          },
+          {
+            "internalType": "uint256",
+            "name": "byAgentId",
+            "type": "uint256"
+          }
+        ],
+        "internalType": "struct IAgentRegistry.Suspension",
+        "name": "",
+        "type": "tuple"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
   }
 ] as const;
 
@@ -4438,6 +4776,17 @@ export const ActionLogAbi = [
     ],
     "stateMutability": "nonpayable",
     "type": "constructor"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "agentId",
+        "type": "uint256"
+      }
+    ],
+    "name": "AgentSuspended",
+    "type": "error"
   },
   {
     "inputs": [
@@ -4469,17 +4818,60 @@ export const ActionLogAbi = [
   {
     "inputs": [
       {
+        "internalType": "uint256",
+        "name": "coolOff",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint256",
+        "name": "maxCoolOff",
+        "type": "uint256"
+      }
+    ],
+    "name": "InvalidCoolOff",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "targetTokenId",
+        "type": "uint256"
+      }
+    ],
+    "name": "NothingToResume",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
         "internalType": "enum IAgentRegistry.Tier",
-        "name": "required",
+        "name": "source",
         "type": "uint8"
       },
       {
         "internalType": "enum IAgentRegistry.Tier",
-        "name": "actual",
+        "name": "target",
         "type": "uint8"
       }
     ],
-    "name": "TierTooLow",
+    "name": "OverrideNotAllowed",
+    "type": "error"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "enum IAgentRegistry.Tier",
+        "name": "source",
+        "type": "uint8"
+      },
+      {
+        "internalType": "enum IAgentRegistry.Tier",
+        "name": "suspendedBy",
+        "type": "uint8"
+      }
+    ],
+    "name": "ResumeNotAllowed",
     "type": "error"
   },
   {
@@ -4572,6 +4964,32 @@ export const ActionLogAbi = [
   },
   {
     "inputs": [],
+    "name": "DEFAULT_COOL_OFF",
+    "outputs": [
+      {
+        "internalType": "uint64",
+        "name": "",
+        "type": "uint64"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
+    "name": "MAX_COOL_OFF",
+    "outputs": [
+      {
+        "internalType": "uint64",
+        "name": "",
+        "type": "uint64"
+      }
+    ],
+    "stateMutability": "view",
+    "type": "function"
+  },
+  {
+    "inputs": [],
     "name": "MAX_PAYLOAD_BYTES",
     "outputs": [
       {
@@ -4633,6 +5051,40 @@ export const ActionLogAbi = [
       }
     ],
     "name": "record",
+    "outputs": [
+      {
+        "internalType": "uint256",
+        "name": "entryId",
+        "type": "uint256"
+      }
+    ],
+    "stateMutability": "nonpayable",
+    "type": "function"
+  },
+  {
+    "inputs": [
+      {
+        "internalType": "uint256",
+        "name": "targetTokenId",
+        "type": "uint256"
+      },
+      {
+        "internalType": "uint64",
+        "name": "coolOff",
+        "type": "uint64"
+      },
+      {
+        "internalType": "bytes",
+        "name": "payload",
+        "type": "bytes"
+      },
+      {
+        "internalType": "string",
+        "name": "reasonCode",
+        "type": "string"
+      }
+    ],
+    "name": "recordOverride",
     "outputs": [
       {
         "internalType": "uint256",

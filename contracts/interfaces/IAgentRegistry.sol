@@ -49,6 +49,18 @@ interface IAgentRegistry {
         string website;
     }
 
+    /// @notice An override's suspension, imposed through the action log (see {IActionLog}).
+    /// `byTier` is `Tier.None` when there is none: a worker suspended by a manager carries none,
+    /// and only a manager lifts that. It ends when the overriding tier (or a higher one) resumes,
+    /// or by itself at `until`; a worker then returns to `resumeTo`, its status before the
+    /// override. For a scout `resumeTo` is unused.
+    struct Suspension {
+        Tier byTier;
+        WorkerStatus resumeTo;
+        uint64 until;
+        uint256 byAgentId;
+    }
+
     /// @notice A worker as stored.
     struct Worker {
         uint256 agentNftId;
@@ -88,6 +100,18 @@ interface IAgentRegistry {
     );
     /// @notice A worker acted (recorded an action) at `timestamp`.
     event WorkerActive(uint256 indexed workerId, uint64 timestamp);
+    /// @notice An override suspended a worker until `until` (or until resumed), after which it is
+    /// `resumeTo` again. Emitted right after the `WorkerStatusChanged` of the same suspension.
+    event WorkerSuspended(
+        uint256 indexed workerId, Tier indexed byTier, uint256 indexed byAgentId, uint64 until, WorkerStatus resumeTo
+    );
+    /// @notice An override's suspension was lifted before its cool-off ended. Emitted right after
+    /// the `WorkerStatusChanged` back to the status before the override.
+    event WorkerResumed(uint256 indexed workerId, Tier indexed byTier, uint256 indexed byAgentId);
+    /// @notice The queen suspended a scout (agent NFT `nftId`) until `until` (or until resumed).
+    event AgentSuspended(uint256 indexed nftId, Tier indexed byTier, uint256 indexed byAgentId, uint64 until);
+    /// @notice A scout's suspension was lifted before its cool-off ended.
+    event AgentResumed(uint256 indexed nftId, Tier indexed byTier, uint256 indexed byAgentId);
 
     /// @notice No agent NFT with this id.
     error UnknownAgent(uint256 nftId);
@@ -113,6 +137,8 @@ interface IAgentRegistry {
     error MetadataTooLong(uint256 length, uint256 maxLength);
     /// @notice Only the NFT's owner may do this.
     error NotAgentOwner(uint256 nftId, address caller);
+    /// @notice No override's suspension to lift on this worker or agent (none, or a manager's).
+    error NotSuspendedByOverride(uint256 id);
 
     /// @notice Mints the NFT of a newly spawned agent token to `owner`.
     /// @dev Restricted to the registrar role (the spawner).
@@ -135,7 +161,8 @@ interface IAgentRegistry {
     /// @notice Replaces an agent token's metadata; only the NFT's owner may.
     function setMetadata(uint256 nftId, Metadata calldata metadata) external;
 
-    /// @notice Changes a worker's status.
+    /// @notice Changes a worker's status. A manager's word is final: it ends any override's
+    /// suspension (a manager's `Suspended` lasts until a manager changes it).
     function setWorkerStatus(uint256 workerId, WorkerStatus status) external;
 
     /// @notice Replaces a worker's config.
@@ -148,14 +175,48 @@ interface IAgentRegistry {
     /// @dev Restricted to the activity role (the action log).
     function markWorkerActive(uint256 workerId) external;
 
+    /// @notice Suspends a worker for an override by `byTier` (agent `byAgentId`) until `until`.
+    /// Never weakens a suspension in force: a manager's, or an override's by a higher tier, stays
+    /// as it is (returns false). Otherwise the suspension is set, replacing one by the same or a
+    /// lower tier or one whose cool-off ended (returns true).
+    /// @dev Restricted to the override role (the action log, which checks who may override whom).
+    function suspendWorker(uint256 workerId, Tier byTier, uint256 byAgentId, uint64 until)
+        external
+        returns (bool applied);
+
+    /// @notice Lifts a worker's override suspension (in force or ended): it returns to its status
+    /// before the override. Reverts with `NotSuspendedByOverride` when there is none.
+    /// @dev Restricted to the override role (the action log, which checks the resuming tier).
+    function resumeWorker(uint256 workerId, Tier byTier, uint256 byAgentId) external;
+
+    /// @notice Suspends a scout (agent NFT `nftId`): its operator may not record until `until` or
+    /// until resumed. Same rules as `suspendWorker`; reverts `WrongAgentKind` for other NFTs.
+    /// @dev Restricted to the override role.
+    function suspendAgent(uint256 nftId, Tier byTier, uint256 byAgentId, uint64 until)
+        external
+        returns (bool applied);
+
+    /// @notice Lifts a scout's suspension (in force or ended); `NotSuspendedByOverride` when none.
+    /// @dev Restricted to the override role.
+    function resumeAgent(uint256 nftId, Tier byTier, uint256 byAgentId) external;
+
     /// @notice Reverts with the registry's errors when `config` is not a valid worker config.
     function validateConfig(WorkerConfig calldata config) external pure;
 
-    /// @notice The worker with this id.
+    /// @notice The worker with this id; `status` is as of now (an override whose cool-off ended
+    /// no longer counts).
     function getWorker(uint256 workerId) external view returns (Worker memory);
 
-    /// @notice Operator and status of a worker, the part the action log checks (cheaper than getWorker).
+    /// @notice Operator and status as of now of a worker, the part the action log checks (cheaper
+    /// than getWorker).
     function workerAuth(uint256 workerId) external view returns (address operator, WorkerStatus status);
+
+    /// @notice The worker's override suspension as stored (`byTier` None if none); it is in force
+    /// while the worker's status is `Suspended` and `until` is after now.
+    function workerSuspension(uint256 workerId) external view returns (Suspension memory);
+
+    /// @notice A scout's suspension as stored (`byTier` None if none); in force while `until` is after now.
+    function agentSuspension(uint256 nftId) external view returns (Suspension memory);
 
     /// @notice The worker id of an agent token's NFT, 0 if none.
     function workerOfAgent(uint256 agentNftId) external view returns (uint256);

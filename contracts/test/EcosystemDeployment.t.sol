@@ -42,6 +42,7 @@ contract EcosystemDeploymentTest is EcosystemTest {
         assertTrue(registry.hasRole(Roles.DEFAULT_ADMIN, admin));
         assertTrue(registry.hasRole(Roles.REGISTRAR, address(spawner)));
         assertTrue(registry.hasRole(Roles.ACTIVITY, address(actionLog)));
+        assertTrue(registry.hasRole(Roles.OVERRIDE, address(actionLog)));
         assertTrue(registry.hasRole(Roles.CONFIG, address(voting)));
         assertTrue(registry.hasRole(Roles.CONFIG, admin));
         assertTrue(registry.hasRole(Roles.MANAGER, admin));
@@ -54,6 +55,7 @@ contract EcosystemDeploymentTest is EcosystemTest {
         assertEq(booster.treasury(), treasury);
         // The role ids the script hashes are the contracts' own.
         assertEq(Roles.REGISTRAR, registry.REGISTRAR_ROLE());
+        assertEq(Roles.OVERRIDE, registry.OVERRIDE_ROLE());
         assertEq(Roles.RELAYER, spawner.RELAYER_ROLE());
         assertEq(Roles.PROPOSER, voting.PROPOSER_ROLE());
     }
@@ -64,6 +66,7 @@ contract EcosystemDeploymentTest is EcosystemTest {
         for (uint256 i = 0; i < outsiders.length; ++i) {
             assertFalse(registry.hasRole(Roles.DEFAULT_ADMIN, outsiders[i]));
             assertFalse(registry.hasRole(Roles.MANAGER, outsiders[i]));
+            assertFalse(registry.hasRole(Roles.OVERRIDE, outsiders[i]));
             assertFalse(spawner.hasRole(Roles.RELAYER, outsiders[i]));
             assertFalse(voting.hasRole(Roles.PROPOSER, outsiders[i]));
         }

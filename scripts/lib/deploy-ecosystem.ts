@@ -57,6 +57,7 @@ export const ROLE = {
   MANAGER: keccak256(toHex("MANAGER_ROLE")),
   CONFIG: keccak256(toHex("CONFIG_ROLE")),
   ACTIVITY: keccak256(toHex("ACTIVITY_ROLE")),
+  OVERRIDE: keccak256(toHex("OVERRIDE_ROLE")),
   RELAYER: keccak256(toHex("RELAYER_ROLE")),
   PROPOSER: keccak256(toHex("PROPOSER_ROLE")),
 } as const;
@@ -123,6 +124,8 @@ export async function deployEcosystem(
   const grants = [
     registry.write.grantRole([ROLE.REGISTRAR, spawner.address]),
     registry.write.grantRole([ROLE.ACTIVITY, actionLog.address]),
+    // Overrides suspend and resume through the registry, in the same transaction as the entry.
+    registry.write.grantRole([ROLE.OVERRIDE, actionLog.address]),
     registry.write.grantRole([ROLE.CONFIG, voting.address]),
     registry.write.grantRole([ROLE.CONFIG, accounts.admin]),
     registry.write.grantRole([ROLE.MANAGER, accounts.admin]),

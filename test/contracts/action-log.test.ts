@@ -193,14 +193,15 @@ describe("ActionLog", async () => {
       assert.equal((await registry.read.getWorker([alpha.workerId])).status, WORKER_STATUS.Idle);
     });
 
-    it("may not record an override", async () => {
+    it("may not record an override or a resume", async () => {
       const { alpha } = await load();
-      await viem.assertions.revertWithCustomErrorWithArgs(
-        record(operator, alpha.nftId, "override"),
-        actionLog,
-        "TierTooLow",
-        [TIER.Scout, TIER.Worker],
-      );
+      for (const actionType of ["override", "resume"])
+        await viem.assertions.revertWithCustomErrorWithArgs(
+          record(operator, alpha.nftId, actionType),
+          actionLog,
+          "OverrideNotAllowed",
+          [TIER.Worker, TIER.Worker],
+        );
       // Only the exact string is an override.
       await record(operator, alpha.nftId, "override_request");
       assert.equal(await actionLog.read.entryCount(), 1n);
@@ -332,6 +333,95 @@ describe("ActionLog", async () => {
     });
   });
 
+  // Issue 24, finding 2: an override used to be an entry and nothing more; the worker went on.
+  describe("overrides suspend", () => {
+    it("a queen's override suspends the token's worker in the same transaction: its next record reverts", async () => {
+      const { alpha } = await load();
+      const hash = await record(queenOperator, alpha.nftId, "override", "0x", "CAP_BREACH");
+      const receipt = await publicClient.waitForTransactionReceipt({ hash });
+      assert.equal((await registry.read.getWorker([alpha.workerId])).status, WORKER_STATUS.Suspended);
+      const statusChanges = parseEventLogs({ abi: registry.abi, eventName: "WorkerStatusChanged", logs: receipt.logs });
+      assert.deepEqual(
+        statusChanges.map((e) => [e.args.workerId, e.args.newStatus]),
+        [[alpha.workerId, WORKER_STATUS.Suspended]],
+      );
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        record(operator, alpha.nftId, "trade"),
+        actionLog,
+        "WorkerSuspended",
+        [alpha.workerId],
+      );
+    });
+
+    it("a scout's override holds the worker until the default cool-off ends, then it records again", async () => {
+      const { alpha, scoutId } = await load();
+      const coolOff = await actionLog.read.DEFAULT_COOL_OFF();
+      assert.equal(coolOff, 3600n);
+      const hash = await record(scoutOperator, alpha.nftId, "override");
+      const receipt = await publicClient.waitForTransactionReceipt({ hash });
+      const { timestamp } = await publicClient.getBlock({ blockNumber: receipt.blockNumber });
+      const [suspended] = parseEventLogs({ abi: registry.abi, eventName: "WorkerSuspended", logs: receipt.logs });
+      assert.deepEqual(suspended.args, {
+        workerId: alpha.workerId,
+        byTier: TIER.Scout,
+        byAgentId: scoutId,
+        until: timestamp + coolOff,
+        resumeTo: WORKER_STATUS.Active,
+      });
+      await networkHelpers.time.setNextBlockTimestamp(timestamp + coolOff - 1n);
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        record(operator, alpha.nftId, "trade"),
+        actionLog,
+        "WorkerSuspended",
+        [alpha.workerId],
+      );
+      await networkHelpers.time.setNextBlockTimestamp(timestamp + coolOff);
+      await record(operator, alpha.nftId, "trade");
+    });
+
+    it("recordOverride states the cool-off; the overriding tier's resume lifts it early", async () => {
+      const { alpha, queenId } = await load();
+      await actionLog.write.recordOverride([alpha.nftId, 300n, "0x", "DIRECTIVE_BREACH"], {
+        account: queenOperator.account,
+      });
+      const suspension = await registry.read.workerSuspension([alpha.workerId]);
+      assert.deepEqual([suspension.byTier, suspension.byAgentId], [TIER.Queen, queenId]);
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        record(scoutOperator, alpha.nftId, "resume"),
+        actionLog,
+        "ResumeNotAllowed",
+        [TIER.Scout, TIER.Queen],
+      );
+      await viem.assertions.emitWithArgs(
+        record(queenOperator, alpha.nftId, "resume", "0x", "OVERRIDE_LIFTED"),
+        registry,
+        "WorkerResumed",
+        [alpha.workerId, TIER.Queen, queenId],
+      );
+      assert.equal((await registry.read.getWorker([alpha.workerId])).status, WORKER_STATUS.Active);
+      await record(operator, alpha.nftId, "trade");
+    });
+
+    it("a scout overrides workers only; the queen overrides scouts, who then may not record", async () => {
+      const { alpha, queenId, scoutId } = await load();
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        record(scoutOperator, queenId, "override"),
+        actionLog,
+        "OverrideNotAllowed",
+        [TIER.Scout, TIER.Queen],
+      );
+      await record(queenOperator, scoutId, "override");
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        record(scoutOperator, alpha.nftId, "flag"),
+        actionLog,
+        "AgentSuspended",
+        [scoutId],
+      );
+      await record(queenOperator, scoutId, "resume");
+      await record(scoutOperator, alpha.nftId, "flag");
+    });
+  });
+
   describe("validation", () => {
     it("rejects action types outside [a-z0-9_]{1,32}", async () => {
       const { alpha } = await load();
@@ -432,7 +522,7 @@ describe("ActionLog", async () => {
   it("numbers entries globally across tokens and tiers", async () => {
     const { alpha, beta } = await load();
     await record(operator, alpha.nftId, "buy");
-    await record(queenOperator, beta.nftId, "override");
+    await record(queenOperator, beta.nftId, "directive");
     await record(betaOperator, beta.nftId, "sell");
     await viem.assertions.emitWithArgs(record(scoutOperator, alpha.nftId, "signal"), actionLog, "ActionRecorded", [
       4n,

@@ -30,6 +30,7 @@ const ROLE = {
   MANAGER: keccak256(toHex("MANAGER_ROLE")),
   CONFIG: keccak256(toHex("CONFIG_ROLE")),
   ACTIVITY: keccak256(toHex("ACTIVITY_ROLE")),
+  OVERRIDE: keccak256(toHex("OVERRIDE_ROLE")),
 } as const;
 // Values of the registry's AgentKind and MevProtection enums.
 const KIND = { Token: 0, Queen: 1, Scout: 2 } as const;
@@ -91,6 +92,7 @@ describe("AgentRegistry", async () => {
       assert.equal(await registry.read.MANAGER_ROLE(), ROLE.MANAGER);
       assert.equal(await registry.read.CONFIG_ROLE(), ROLE.CONFIG);
       assert.equal(await registry.read.ACTIVITY_ROLE(), ROLE.ACTIVITY);
+      assert.equal(await registry.read.OVERRIDE_ROLE(), ROLE.OVERRIDE);
     });
 
     it("gives the registrar role to the spawner and activity to the action log only", async () => {
@@ -98,6 +100,8 @@ describe("AgentRegistry", async () => {
       assert.equal(await registry.read.hasRole([ROLE.REGISTRAR, admin.account.address]), false);
       assert.equal(await registry.read.hasRole([ROLE.ACTIVITY, f.actionLog.address]), true);
       assert.equal(await registry.read.hasRole([ROLE.ACTIVITY, admin.account.address]), false);
+      assert.equal(await registry.read.hasRole([ROLE.OVERRIDE, f.actionLog.address]), true);
+      assert.equal(await registry.read.hasRole([ROLE.OVERRIDE, admin.account.address]), false);
       assert.equal(await registry.read.hasRole([ROLE.CONFIG, f.voting.address]), true);
       assert.equal(await registry.read.hasRole([ROLE.MANAGER, f.voting.address]), false);
     });
@@ -708,6 +712,49 @@ describe("AgentRegistry", async () => {
       assert.equal((await registry.read.getWorker([2n])).status, WORKER_STATUS.Active);
     });
 
+    it("an override's suspension (override role) is read as over once its cool-off ends", async () => {
+      const { alpha, queenId, scoutId } = await load();
+      await registry.write.grantRole([ROLE.OVERRIDE, dave.account.address], { account: admin.account });
+      const until = BigInt(await networkHelpers.time.latest()) + 600n;
+      await viem.assertions.emitWithArgs(
+        registry.write.suspendWorker([alpha.workerId, TIER.Scout, scoutId, until], { account: dave.account }),
+        registry,
+        "WorkerSuspended",
+        [alpha.workerId, TIER.Scout, scoutId, until, WORKER_STATUS.Active],
+      );
+      assert.equal((await registry.read.getWorker([alpha.workerId])).status, WORKER_STATUS.Suspended);
+      // A lower tier never weakens a higher one's suspension; a higher one takes it over.
+      await registry.write.suspendWorker([alpha.workerId, TIER.Queen, queenId, until + 60n], { account: dave.account });
+      await registry.write.suspendWorker([alpha.workerId, TIER.Scout, scoutId, until - 300n], {
+        account: dave.account,
+      });
+      const held = await registry.read.workerSuspension([alpha.workerId]);
+      assert.deepEqual([held.byTier, held.byAgentId, held.until], [TIER.Queen, queenId, until + 60n]);
+      await networkHelpers.time.increaseTo(until + 60n);
+      assert.equal((await registry.read.getWorker([alpha.workerId])).status, WORKER_STATUS.Active);
+      assert.equal((await registry.read.workerAuth([alpha.workerId]))[1], WORKER_STATUS.Active);
+      // Without an override's suspension there is nothing to resume.
+      await registry.write.resumeWorker([alpha.workerId, TIER.Queen, queenId], { account: dave.account });
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        registry.write.resumeWorker([alpha.workerId, TIER.Queen, queenId], { account: dave.account }),
+        registry,
+        "NotSuspendedByOverride",
+        [alpha.workerId],
+      );
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        registry.write.suspendAgent([alpha.nftId, TIER.Queen, queenId, until], { account: dave.account }),
+        registry,
+        "WrongAgentKind",
+        [alpha.nftId, KIND.Token],
+      );
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        registry.read.workerSuspension([99n]),
+        registry,
+        "UnknownWorker",
+        [99n],
+      );
+    });
+
     it("setWorkerOperator replaces the operator and rejects the zero address", async () => {
       const { beta } = await load();
       await viem.assertions.emitWithArgs(
@@ -953,6 +1000,31 @@ describe("AgentRegistry", async () => {
         name: "markWorkerActive",
         role: ROLE.ACTIVITY,
         call: (ctx, c) => registry.write.markWorkerActive([ctx.alpha.workerId], { account: c.account }),
+      },
+      {
+        name: "suspendWorker",
+        role: ROLE.OVERRIDE,
+        call: (ctx, c) =>
+          registry.write.suspendWorker([ctx.alpha.workerId, TIER.Queen, ctx.queenId, 2n ** 63n], {
+            account: c.account,
+          }),
+      },
+      {
+        name: "resumeWorker",
+        role: ROLE.OVERRIDE,
+        call: (ctx, c) =>
+          registry.write.resumeWorker([ctx.alpha.workerId, TIER.Queen, ctx.queenId], { account: c.account }),
+      },
+      {
+        name: "suspendAgent",
+        role: ROLE.OVERRIDE,
+        call: (ctx, c) =>
+          registry.write.suspendAgent([ctx.scoutId, TIER.Queen, ctx.queenId, 2n ** 63n], { account: c.account }),
+      },
+      {
+        name: "resumeAgent",
+        role: ROLE.OVERRIDE,
+        call: (ctx, c) => registry.write.resumeAgent([ctx.scoutId, TIER.Queen, ctx.queenId], { account: c.account }),
       },
       {
         name: "grantRole",

@@ -68,6 +68,7 @@ library Roles {
     bytes32 internal constant MANAGER = keccak256("MANAGER_ROLE");
     bytes32 internal constant CONFIG = keccak256("CONFIG_ROLE");
     bytes32 internal constant ACTIVITY = keccak256("ACTIVITY_ROLE");
+    bytes32 internal constant OVERRIDE = keccak256("OVERRIDE_ROLE");
     bytes32 internal constant RELAYER = keccak256("RELAYER_ROLE");
     bytes32 internal constant PROPOSER = keccak256("PROPOSER_ROLE");
 }
@@ -163,6 +164,7 @@ abstract contract EcosystemDeployer is CommonBase {
     function _grantRoles(Ecosystem memory eco, EcosystemAccounts memory accounts) private {
         eco.registry.grantRole(Roles.REGISTRAR, address(eco.spawner));
         eco.registry.grantRole(Roles.ACTIVITY, address(eco.actionLog));
+        eco.registry.grantRole(Roles.OVERRIDE, address(eco.actionLog));
         eco.registry.grantRole(Roles.CONFIG, address(eco.voting));
         eco.registry.grantRole(Roles.CONFIG, accounts.admin);
         eco.registry.grantRole(Roles.MANAGER, accounts.admin);
