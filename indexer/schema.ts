@@ -158,7 +158,11 @@ export const agentNft = onchainTable(
   (table) => ({ kindIdx: index().on(table.kind), tokenIdx: index().on(table.token) }),
 );
 
-/** Workers: one per agent token. Status and config follow registry events. */
+/**
+ * Workers: one per agent token. Status and config follow registry events. `status` is the status
+ * the registry stored; an override's suspension (`suspendedUntil` set) ends by itself at that
+ * time, with no event, so readers take the status as of now from api/shared/worker-status.ts.
+ */
 export const worker = onchainTable(
   "worker",
   (t) => ({
@@ -167,6 +171,12 @@ export const worker = onchainTable(
     token: t.hex().notNull(),
     operator: t.hex().notNull(),
     status: t.text().notNull(),
+    /** An override's suspension: when it ends (null: none, or a manager's, which has no end). */
+    suspendedUntil: t.integer(),
+    /** Tier of the override that suspended it (queen or scout). */
+    suspendedByTier: t.text(),
+    /** The status it returns to when the suspension ends. */
+    resumeStatus: t.text(),
     deployedAt: t.integer().notNull(),
     lastActiveAt: t.integer().notNull(),
     slippageCapBps: t.integer().notNull(),

@@ -3,6 +3,7 @@ import { action, agentNft, agentToken, worker } from "../../indexer/schema.ts";
 import type { Db } from "../db.ts";
 import { DAY } from "../shared/clock.ts";
 import type { Overview } from "./routes.ts";
+import { workerStatusSql } from "../shared/worker-status.ts";
 
 interface OverviewRow {
   tokens: number;
@@ -37,7 +38,7 @@ export async function overview(db: Db, now: number): Promise<Overview> {
       (select count(*) from ${agentToken} where ${agentToken.spawnedAt} > ${dayAgo})::int as "last24h",
       (select count(*) from ${agentToken} where ${agentToken.spawnedAt} > ${weekAgo})::int as "last7d",
       (select count(*) from ${worker})::int as "workers",
-      (select count(*) from ${worker} where ${worker.status} = 'active')::int as "active",
+      (select count(*) from ${worker} where ${workerStatusSql(now)} = 'active')::int as "active",
       (select count(*) from ${agentNft} where ${agentNft.kind} = 'queen')::int as "queens",
       (select count(*) from ${agentNft} where ${agentNft.kind} = 'scout')::int as "scouts",
       (select at from newest) as "lastActivityAt",

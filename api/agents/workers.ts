@@ -5,6 +5,7 @@ import type { Db } from "../db.ts";
 import { DAY } from "../shared/clock.ts";
 import { offsetOf, type Page, type PageQuery, toPage } from "../shared/pagination.ts";
 import { findToken } from "../shared/token-lookup.ts";
+import { workerStatusAt, workerStatusSql } from "../shared/worker-status.ts";
 import { actionColumns, firstEntryAtOrAfter } from "./action-log-query.ts";
 import { toWorkerAction } from "./format.ts";
 import type { WorkerListItem, workerDetailResponse } from "./routes.ts";
@@ -23,8 +24,10 @@ export async function listWorkers(
   filter: WorkerFilter,
   query: PageQuery,
 ): Promise<Page<WorkerListItem>> {
+  // The status as of now: an override's suspension whose cool-off ended is over (worker-status.ts).
+  const status = workerStatusSql(now);
   const where = and(
-    filter.status !== undefined ? eq(worker.status, filter.status) : undefined,
+    filter.status !== undefined ? sql`${status} = ${filter.status}` : undefined,
     filter.tokenAddress !== undefined ? eq(worker.token, filter.tokenAddress as `0x${string}`) : undefined,
   );
   const actionCount24h = await actionsSinceSql(db, now - DAY + 1);
@@ -35,7 +38,7 @@ export async function listWorkers(
         agentNftId: worker.agentNftId,
         token: worker.token,
         symbol: agentToken.symbol,
-        status: worker.status,
+        status,
         lastActiveAt: worker.lastActiveAt,
         slippageCapBps: worker.slippageCapBps,
         mevProtection: worker.mevProtection,
@@ -117,7 +120,7 @@ export async function workerDetail(db: Db, now: number, tokenRef: string): Promi
       agentNftId: Number(w.agentNftId),
       tokenAddress: w.token,
       deployedAt: w.deployedAt,
-      status: w.status as WorkerDetail["worker"]["status"],
+      status: workerStatusAt(w, now),
       lastActiveAt: w.lastActiveAt,
     },
     config: {

@@ -31,6 +31,6 @@ export function launchpadApi({ db, wallClock, pricing }: LaunchpadDeps) {
   serve(tokens, base, poolRoute, async ({ params, c }) =>
     c.json(await poolDetail(db, await now(), pricing, params.id)),
   );
-  serve(tokens, base, tokenWorkerRoute, async ({ params, c }) => c.json(await tokenWorker(db, params.id)));
+  serve(tokens, base, tokenWorkerRoute, async ({ params, c }) => c.json(await tokenWorker(db, await now(), params.id)));
   return new OpenAPIHono().route("/tokens", tokens);
 }

@@ -14,6 +14,7 @@ import {
   valueScale,
 } from "../shared/units.ts";
 import type { TokenDetail, TokenListItem, TokenSort } from "./routes.ts";
+import { workerStatusAt, workerStatusSql } from "../shared/worker-status.ts";
 
 export interface TokenFilter {
   sort: TokenSort;
@@ -78,7 +79,7 @@ export async function listTokens(
         tvl: pool.reservePair,
         volume24h,
         holders,
-        workerStatus: worker.status,
+        workerStatus: workerStatusSql(now),
         boosted,
       })
       .from(agentToken)
@@ -150,7 +151,7 @@ export async function tokenDetail(db: Db, now: number, pricing: Pricing, tokenRe
     worker: {
       id: Number(w.id),
       agentNftId: Number(w.agentNftId),
-      status: w.status as TokenDetail["worker"]["status"],
+      status: workerStatusAt(w, now),
       lastActionAt: lastAction[0]?.timestamp ?? null,
       actionCount: w.totalActions,
     },

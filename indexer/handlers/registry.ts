@@ -70,10 +70,27 @@ ponder.on("AgentRegistry:WorkerCreated", async ({ event, context }) => {
   await context.db.update(agentNft, { nftId: agentNftId }).set({ workerId });
 });
 
+// Every status change ends the override's suspension as it was (a manager's word, a resume);
+// a new one is set by the WorkerSuspended that follows its WorkerStatusChanged in the same call.
 ponder.on("AgentRegistry:WorkerStatusChanged", async ({ event, context }) => {
   await observe(event, context);
   const { workerId, newStatus } = event.args;
-  await context.db.update(worker, { id: workerId }).set({ status: nameOf(WORKER_STATUSES, newStatus) });
+  await context.db.update(worker, { id: workerId }).set({
+    status: nameOf(WORKER_STATUSES, newStatus),
+    suspendedUntil: null,
+    suspendedByTier: null,
+    resumeStatus: null,
+  });
+});
+
+ponder.on("AgentRegistry:WorkerSuspended", async ({ event, context }) => {
+  await observe(event, context);
+  const { workerId, byTier, until, resumeTo } = event.args;
+  await context.db.update(worker, { id: workerId }).set({
+    suspendedUntil: Number(until),
+    suspendedByTier: nameOf(TIERS, byTier),
+    resumeStatus: nameOf(WORKER_STATUSES, resumeTo),
+  });
 });
 
 ponder.on("AgentRegistry:WorkerConfigUpdated", async ({ event, context }) => {

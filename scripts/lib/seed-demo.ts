@@ -258,9 +258,12 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
   );
   await act(DEMO_ACCOUNTS.queen, omega.nftId, "directive", { instruction: "pause_trading" }, "COMPLIANCE_REVIEW");
   await act(DEMO_ACCOUNTS.scouts[1], beta.nftId, "override", { overrides: "trade", action: "cancel" }, "WHALE_EXIT");
+  // An override suspends the worker (ActionLog); the scout lifts its own once the exit is handled.
+  await act(DEMO_ACCOUNTS.scouts[1], beta.nftId, "resume", { resumes: "trade" }, "OVERRIDE_LIFTED");
   await act(DEMO_ACCOUNTS.queen, omega.nftId, "override", { overrides: "trade", action: "halt" }, "COMPLIANCE_REVIEW");
 
-  // Not every worker is busy: DELTA's idles, OMEGA's is suspended after the queen's halt.
+  // Not every worker is busy: DELTA's idles; OMEGA's, suspended by the queen's halt, is kept
+  // suspended by the manager (a manager's suspension has no cool-off).
   await wait(registry.write.setWorkerStatus([delta.workerId, STATUS.idle], as(0)));
   await wait(registry.write.setWorkerStatus([omega.workerId, STATUS.suspended], as(0)));
 
