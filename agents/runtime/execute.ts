@@ -30,6 +30,8 @@ export type IntentSpec =
       readonly actionType: string;
       readonly reasonCode: string;
       readonly payload: Record<string, unknown>;
+      /** An override's stated cool-off in seconds (ActionLog.recordOverride); absent: the default. */
+      readonly coolOffSec?: number;
     }
   | {
       readonly kind: "trade";
@@ -139,13 +141,22 @@ export async function finishSetup(op: Operator): Promise<number> {
 }
 
 const recordCall =
-  (op: Operator, targetNftId: string, actionType: string, payload: unknown, reasonCode: string) => () => ({
+  (op: Operator, targetNftId: string, actionType: string, payload: unknown, reasonCode: string, coolOffSec?: number) =>
+  () => ({
     to: op.actionLog,
-    data: encodeFunctionData({
-      abi: ActionLogAbi,
-      functionName: "record",
-      args: [BigInt(targetNftId), actionType, stringToHex(JSON.stringify(payload)), reasonCode],
-    }),
+    // An override that states its cool-off suspends its target for that long (or until resumed).
+    data:
+      actionType === "override" && coolOffSec !== undefined
+        ? encodeFunctionData({
+            abi: ActionLogAbi,
+            functionName: "recordOverride",
+            args: [BigInt(targetNftId), BigInt(coolOffSec), stringToHex(JSON.stringify(payload)), reasonCode],
+          })
+        : encodeFunctionData({
+            abi: ActionLogAbi,
+            functionName: "record",
+            args: [BigInt(targetNftId), actionType, stringToHex(JSON.stringify(payload)), reasonCode],
+          }),
   });
 
 /** The entry id of the ActionRecorded in a record's receipt. */
@@ -176,7 +187,14 @@ export async function execute(
         op,
         `${intent.id}:record`,
         "agent_record",
-        recordCall(op, spec.targetNftId, spec.actionType, { ...spec.payload, intent: intent.id }, spec.reasonCode),
+        recordCall(
+          op,
+          spec.targetNftId,
+          spec.actionType,
+          { ...spec.payload, intent: intent.id },
+          spec.reasonCode,
+          spec.coolOffSec,
+        ),
         { fresh },
       );
       await span("settle", () =>

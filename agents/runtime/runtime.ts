@@ -21,6 +21,7 @@ import {
   directivesInForce,
   type Intent,
   netBatch,
+  type QueenIntent,
   signalsOfScout,
   type TokenView,
   type TradeIntent,
@@ -177,7 +178,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
   };
 
   /** Journals a tick's intents (together: one statement, see IntentLog.add). */
-  const record = async (agent: Agent, tick: number, intents: readonly Intent[]) => {
+  const record = async (agent: Agent, tick: number, intents: readonly (Intent | QueenIntent)[]) => {
     const rows = await Promise.all(
       intents.map((intent, i) =>
         agent.op.intents.add({
@@ -193,6 +194,8 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
   };
 
   const tickScout = async (agent: Agent, tick: number) => {
+    // Suspended by the queen, a scout's records would revert (AgentSuspended): it waits.
+    if (world.isAgentSuspended(agent.role.nftId)) return;
     const index = scouts.indexOf(agent);
     const intents = decideScout({
       now: world.now(),
@@ -211,6 +214,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
       actions: world.actionList(),
       workers: world.workerMap(),
       answered: answeredCauses(world.actionList(), agent.role.nftId),
+      suspensions: world.suspensionMap(),
     });
     await Promise.all((await record(agent, tick, intents)).map((row) => run(agent, row)));
   };
@@ -461,7 +465,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
   };
 }
 
-function specOf(intent: Intent): IntentSpec {
+function specOf(intent: Intent | QueenIntent): IntentSpec {
   if (intent.kind === "record")
     return {
       kind: "record",
@@ -469,6 +473,7 @@ function specOf(intent: Intent): IntentSpec {
       actionType: intent.actionType,
       reasonCode: intent.reasonCode,
       payload: intent.payload,
+      ...("coolOffSec" in intent && intent.coolOffSec !== undefined ? { coolOffSec: intent.coolOffSec } : {}),
     };
   return {
     kind: "trade",

@@ -8,6 +8,7 @@ import {
   type ActionView,
   type PricePoint,
   pushPrice,
+  type SuspensionView,
   type SwapView,
   type Tier,
   type TokenView,
@@ -58,7 +59,11 @@ export class World {
   private next: bigint;
   private readonly tokens = new Map<Address, MutableToken>();
   private readonly byPool = new Map<Address, MutableToken>();
+  /** Workers as the registry last answered; an override's cool-off may have ended since (workerMap). */
   private readonly workers = new Map<bigint, WorkerView>();
+  private readonly suspensions = new Map<bigint, SuspensionView>();
+  /** Scouts the queen suspended, by NFT id: until when (chain seconds). */
+  private readonly suspendedAgents = new Map<bigint, number>();
   private transfers: TransferView[] = [];
   private actions: ActionView[] = [];
   private readonly blockTimes = new Map<bigint, number>();
@@ -78,8 +83,30 @@ export class World {
     return [...this.tokens.values()];
   }
 
+  /**
+   * Every worker with its status as of now: an override's suspension ends at its cool-off with
+   * no event (the registry reads it as over from then), so that end is applied here too.
+   */
   workerMap(): ReadonlyMap<bigint, WorkerView> {
-    return this.workers;
+    const now = this.now();
+    let ended: Map<bigint, WorkerView> | undefined;
+    for (const [id, s] of this.suspensions) {
+      const w = this.workers.get(id);
+      if (w?.status !== "suspended" || s.until > now) continue;
+      ended ??= new Map(this.workers);
+      ended.set(id, { ...w, status: s.resumeTo });
+    }
+    return ended ?? this.workers;
+  }
+
+  /** Override suspensions of workers, by worker id, as the registry holds them. */
+  suspensionMap(): ReadonlyMap<bigint, SuspensionView> {
+    return this.suspensions;
+  }
+
+  /** True while the queen's suspension of this scout (agent NFT id) is in force. */
+  isAgentSuspended(nftId: bigint): boolean {
+    return (this.suspendedAgents.get(nftId) ?? 0) > this.now();
   }
 
   transferList(): readonly TransferView[] {
@@ -228,11 +255,14 @@ export class World {
         txHash: log.transactionHash!,
       });
     }
-    // Worker records change by config votes, status and operator changes: read the changed ones again.
+    // Worker records change by config votes, status and operator changes and overrides: read the
+    // changed ones again.
     const changed = new Set<bigint>();
     for (const log of workerLogs) {
-      const args = log.args as { workerId?: bigint };
+      const args = log.args as { workerId?: bigint; nftId?: bigint; until?: bigint };
       if (args.workerId !== undefined && log.eventName !== "WorkerActive") changed.add(args.workerId);
+      if (log.eventName === "AgentSuspended") this.suspendedAgents.set(args.nftId!, Number(args.until));
+      if (log.eventName === "AgentResumed") this.suspendedAgents.delete(args.nftId!);
     }
     for (const id of changed) await this.loadWorker(id);
   }
@@ -269,12 +299,19 @@ export class World {
   }
 
   private async loadWorker(id: bigint): Promise<void> {
-    const w = await this.options.client.readContract({
-      address: this.options.contracts.AgentRegistry,
-      abi: AgentRegistryAbi,
-      functionName: "getWorker",
-      args: [id],
-    });
+    const registry = { address: this.options.contracts.AgentRegistry, abi: AgentRegistryAbi } as const;
+    const [w, suspension] = await Promise.all([
+      this.options.client.readContract({ ...registry, functionName: "getWorker", args: [id] }),
+      this.options.client.readContract({ ...registry, functionName: "workerSuspension", args: [id] }),
+    ]);
+    if (suspension.byTier === 0) this.suspensions.delete(id);
+    else
+      this.suspensions.set(id, {
+        byTier: nameOf(TIERS, suspension.byTier) as Tier,
+        byAgentId: suspension.byAgentId,
+        until: Number(suspension.until),
+        resumeTo: nameOf(WORKER_STATUSES, suspension.resumeTo),
+      });
     this.workers.set(id, {
       id,
       agentNftId: w.agentNftId,

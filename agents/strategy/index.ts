@@ -1,6 +1,14 @@
 export { netBatch } from "./batch.ts";
 export { type Directive, directivesInForce, type Instruction, parseDirective } from "./directives.ts";
-export { answeredCauses, DEFAULT_QUEEN_PARAMS, decideQueen, type QueenInput, type QueenParams } from "./queen.ts";
+export {
+  answeredCauses,
+  DEFAULT_QUEEN_PARAMS,
+  decideQueen,
+  type QueenInput,
+  type QueenIntent,
+  type QueenParams,
+  type SuspensionView,
+} from "./queen.ts";
 export { REASON_CODES, type ReasonCode, SIGNALS, type Signal } from "./reason-codes.ts";
 export {
   DEFAULT_SCOUT_PARAMS,

@@ -1,6 +1,6 @@
-import { parseDirective } from "./directives.ts";
+import { directivesInForce, parseDirective } from "./directives.ts";
 import { referenceAnswer } from "./reference.ts";
-import type { ActionView, RecordIntent, WorkerView } from "./types.ts";
+import type { ActionView, RecordIntent, Tier, WorkerStatus, WorkerView } from "./types.ts";
 
 /**
  * The queen's decision: she reads the scouts' flags and the workers' trades and answers each
@@ -8,6 +8,11 @@ import type { ActionView, RecordIntent, WorkerView } from "./types.ts";
  * a new token, a lower inventory target after a whale move); a worker trade beyond its cap or
  * during a pause becomes an override. Each answer's payload names its `cause` (the entry id it
  * answers); she never answers a cause twice, which she learns from her own entries on the chain.
+ *
+ * An override suspends the worker on the chain (ActionLog) for the cool-off she states
+ * (`overrideCoolOffSec`), the longest it can last should she stop. She lifts it herself with a
+ * `resume` (its `cause`: the override) once it has held `restSec`, no pause directive is in force
+ * on the token and no newer breach was overridden: the worker then trades again.
  */
 
 export interface QueenParams {
@@ -19,6 +24,10 @@ export interface QueenParams {
   readonly whaleInventoryBps: number;
   /** Flags and trades older than this are history, not news. */
   readonly memorySec: number;
+  /** The cool-off her overrides state: the chain ends the suspension then, whatever happens. */
+  readonly overrideCoolOffSec: number;
+  /** How long her override holds a worker before she lifts it (when no pause is in force). */
+  readonly restSec: number;
 }
 
 export const DEFAULT_QUEEN_PARAMS: QueenParams = {
@@ -28,7 +37,24 @@ export const DEFAULT_QUEEN_PARAMS: QueenParams = {
   bandMultiplier: 2,
   whaleInventoryBps: 2_500,
   memorySec: 3_600,
+  overrideCoolOffSec: 3_600,
+  restSec: 300,
 };
+
+/** An override's suspension of a worker as the registry holds it (only those with a tier). */
+export interface SuspensionView {
+  readonly byTier: Tier;
+  readonly byAgentId: bigint;
+  /** Chain seconds: the suspension is over from then on, with or without a resume. */
+  readonly until: number;
+  readonly resumeTo: WorkerStatus;
+}
+
+/** What the queen records: an override states its cool-off; a resume lifts an override. */
+export interface QueenIntent extends Omit<RecordIntent, "actionType"> {
+  readonly actionType: RecordIntent["actionType"] | "resume";
+  readonly coolOffSec?: number;
+}
 
 export interface QueenInput {
   readonly now: number;
@@ -37,14 +63,16 @@ export interface QueenInput {
   readonly workers: ReadonlyMap<bigint, WorkerView>;
   /** Entry ids the queen has answered already (from her entries on the chain and pending intents). */
   readonly answered: ReadonlySet<string>;
+  /** Override suspensions by worker id, as the registry holds them (absent: none). */
+  readonly suspensions?: ReadonlyMap<bigint, SuspensionView>;
   readonly params?: QueenParams;
 }
 
-export function decideQueen(input: QueenInput): RecordIntent[] {
+export function decideQueen(input: QueenInput): QueenIntent[] {
   const params = input.params ?? DEFAULT_QUEEN_PARAMS;
   const { now } = input;
-  const out: RecordIntent[] = [];
-  const answer = (cause: ActionView, intent: Omit<RecordIntent, "kind" | "targetNftId">) => {
+  const out: QueenIntent[] = [];
+  const answer = (cause: ActionView, intent: Omit<QueenIntent, "kind" | "targetNftId">) => {
     const key = cause.entryId.toString();
     if (input.answered.has(key) || out.some((i) => i.payload.cause === key)) return;
     out.push({ kind: "record", targetNftId: cause.targetNftId, ...intent, payload: { ...intent.payload, cause: key } });
@@ -96,7 +124,8 @@ export function decideQueen(input: QueenInput): RecordIntent[] {
           answer(action, {
             actionType: "override",
             reasonCode: "CAP_BREACH",
-            payload: { overrides: "trade", action: "flag_breach", evidence },
+            coolOffSec: params.overrideCoolOffSec,
+            payload: { overrides: "trade", action: "suspend", coolOffSec: params.overrideCoolOffSec, evidence },
           });
           break;
       }
@@ -114,14 +143,35 @@ export function decideQueen(input: QueenInput): RecordIntent[] {
         answer(action, {
           actionType: "override",
           reasonCode: "DIRECTIVE_BREACH",
+          coolOffSec: params.overrideCoolOffSec,
           payload: {
             overrides: action.actionType,
-            action: "halt",
+            action: "suspend",
+            coolOffSec: params.overrideCoolOffSec,
             entryId: action.entryId.toString(),
             txHash: action.txHash,
           },
         });
     }
+  }
+  for (const [workerId, suspension] of input.suspensions ?? []) {
+    const worker = input.workers.get(workerId);
+    // Hers (a scout's is the scout's to lift), still in force (an ended one needs no resume).
+    if (suspension.byTier !== "queen" || worker?.status !== "suspended" || suspension.until <= now) continue;
+    const token = worker.agentNftId;
+    if (out.some((i) => i.targetNftId === token && i.actionType === "override")) continue;
+    // Her newest override on the token set the suspension (a scout's cannot replace hers);
+    // without it in view, the cool-off ends the suspension.
+    let override: ActionView | undefined;
+    for (const a of input.actions)
+      if (a.targetNftId === token && a.tier === "queen" && a.actionType === "override") override = a;
+    if (!override || now < override.time + params.restSec) continue;
+    if (directivesInForce(input.actions, token, now).some((d) => d.instruction === "pause_trading")) continue;
+    answer(override, {
+      actionType: "resume",
+      reasonCode: "OVERRIDE_LIFTED",
+      payload: { resumes: workerId.toString(), heldSec: now - override.time },
+    });
   }
   return out;
 }

@@ -24,6 +24,7 @@ export const REASON_CODES = {
   CAP_BREACH: "queen override: a worker traded beyond its slippage cap",
   DIRECTIVE_BREACH: "queen override: a worker traded while a pause directive was active",
   REFERENCE_SHIFT: "queen: widen a worker's band over a flagged reference move until it leaves the window",
+  OVERRIDE_LIFTED: "queen: lifts her override of a worker once it held its rest and no pause is in force",
 } as const;
 
 export type ReasonCode = keyof typeof REASON_CODES;

@@ -2,7 +2,7 @@ import type { Address } from "viem";
 import { describe, expect, it } from "vitest";
 import { applySwap, type PoolReserves, quote } from "../market/pool-math.ts";
 import { directivesInForce } from "./directives.ts";
-import { answeredCauses, decideQueen } from "./queen.ts";
+import { answeredCauses, DEFAULT_QUEEN_PARAMS, decideQueen } from "./queen.ts";
 import { decideScout, signalsOfScout } from "./scout.ts";
 import type { ActionView, SwapView, TokenView, TransferView, WorkerView } from "./types.ts";
 
@@ -226,6 +226,59 @@ describe("decideQueen", () => {
       answered: new Set(["3"]),
     });
     expect(out.map((o) => o.payload.cause)).toEqual(["6"]);
+  });
+
+  it("states the cool-off of her overrides: the chain suspends the worker that long at most", () => {
+    const breach = action({ entryId: 6n, payload: { signal: "slippage", evidence: { txHashes: ["0x9"] } } });
+    const [override] = decideQueen({ now, actions: [breach], workers, answered: new Set() });
+    expect(override).toMatchObject({
+      actionType: "override",
+      coolOffSec: DEFAULT_QUEEN_PARAMS.overrideCoolOffSec,
+      payload: { action: "suspend", coolOffSec: 3_600, cause: "6" },
+    });
+  });
+
+  describe("lifting her override (issue 24, finding 2: an override now suspends the worker)", () => {
+    const rest = DEFAULT_QUEEN_PARAMS.restSec;
+    const suspended = new Map([[2n, { ...worker, status: "suspended" as const }]]);
+    const override = (time: number) =>
+      action({ entryId: 7n, tier: "queen", sourceAgentId: 10n, actionType: "override", isOverride: true, time });
+    const held = (byTier: "queen" | "scout" = "queen", until = now + 3_000) =>
+      new Map([[2n, { byTier, byAgentId: 10n, until, resumeTo: "active" as const }]]);
+    const decide = (actions: ActionView[], over: Partial<Parameters<typeof decideQueen>[0]> = {}) =>
+      decideQueen({ now, actions, workers: suspended, answered: new Set(), suspensions: held(), ...over });
+
+    it("resumes the worker once it held restSec, answering the override once", () => {
+      const [resume] = decide([override(now - rest)]);
+      expect(resume).toMatchObject({
+        kind: "record",
+        targetNftId: 5n,
+        actionType: "resume",
+        reasonCode: "OVERRIDE_LIFTED",
+        payload: { cause: "7", resumes: "2", heldSec: rest },
+      });
+      expect(decide([override(now - rest)], { answered: new Set(["7"]) })).toEqual([]);
+    });
+
+    it("holds it while the rest lasts or a pause is in force", () => {
+      expect(decide([override(now - rest + 1)])).toEqual([]);
+      const pause = action({
+        entryId: 4n,
+        tier: "queen",
+        actionType: "directive",
+        payload: { instruction: "pause_trading", until: now + 60 },
+        time: now - rest - 10,
+      });
+      expect(decide([pause, override(now - rest)])).toEqual([]);
+    });
+
+    it("leaves a scout's suspension, an ended one and a manager's (no tier) alone", () => {
+      expect(decide([override(now - rest)], { suspensions: held("scout") })).toEqual([]);
+      expect(decide([override(now - rest)], { suspensions: held("queen", now) })).toEqual([]);
+      expect(decide([override(now - rest)], { suspensions: new Map() })).toEqual([]);
+      // The chain (world's view) says it is active again.
+      expect(decide([override(now - rest)], { workers })).toEqual([]);
+    });
   });
 
   it("leaves small moves, unknown signals and old flags alone", () => {
