@@ -215,6 +215,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
       workers: world.workerMap(),
       answered: answeredCauses(world.actionList(), agent.role.nftId),
       suspensions: world.suspensionMap(),
+      capChanges: world.capChangeMap(),
     });
     await Promise.all((await record(agent, tick, intents)).map((row) => run(agent, row)));
   };

@@ -6,6 +6,7 @@ import { decodePayload } from "../../indexer/payload.ts";
 import { type PoolReserves, spotPrice } from "../market/index.ts";
 import {
   type ActionView,
+  type CapChange,
   type PricePoint,
   pushPrice,
   type SuspensionView,
@@ -64,6 +65,8 @@ export class World {
   private readonly suspensions = new Map<bigint, SuspensionView>();
   /** Scouts the queen suspended, by NFT id: until when (chain seconds). */
   private readonly suspendedAgents = new Map<bigint, number>();
+  /** Each worker's last change of slippage cap: a trade decided before it was held to the old cap. */
+  private readonly capChanges = new Map<bigint, CapChange>();
   private transfers: TransferView[] = [];
   private actions: ActionView[] = [];
   private readonly blockTimes = new Map<bigint, number>();
@@ -102,6 +105,11 @@ export class World {
   /** Override suspensions of workers, by worker id, as the registry holds them. */
   suspensionMap(): ReadonlyMap<bigint, SuspensionView> {
     return this.suspensions;
+  }
+
+  /** The last change of each worker's slippage cap, by worker id. */
+  capChangeMap(): ReadonlyMap<bigint, CapChange> {
+    return this.capChanges;
   }
 
   /** True while the queen's suspension of this scout (agent NFT id) is in force. */
@@ -258,11 +266,20 @@ export class World {
     // Worker records change by config votes, status and operator changes and overrides: read the
     // changed ones again.
     const changed = new Set<bigint>();
+    const configLogs = workerLogs.filter((l) => l.eventName === "WorkerConfigUpdated");
+    await this.loadBlockTimes(configLogs.map((l) => l.blockNumber!));
     for (const log of workerLogs) {
-      const args = log.args as { workerId?: bigint; nftId?: bigint; until?: bigint };
+      const args = log.args as {
+        workerId?: bigint;
+        nftId?: bigint;
+        until?: bigint;
+        config?: { slippageCapBps: number };
+      };
       if (args.workerId !== undefined && log.eventName !== "WorkerActive") changed.add(args.workerId);
       if (log.eventName === "AgentSuspended") this.suspendedAgents.set(args.nftId!, Number(args.until));
       if (log.eventName === "AgentResumed") this.suspendedAgents.delete(args.nftId!);
+      if (log.eventName === "WorkerConfigUpdated")
+        this.noteCapChange(args.workerId!, args.config!.slippageCapBps, log.blockNumber!, time(log.blockNumber!));
     }
     for (const id of changed) await this.loadWorker(id);
   }
@@ -296,6 +313,15 @@ export class World {
     this.tokens.set(t.token, t);
     this.byPool.set(pool, t);
     await this.loadWorker(args.workerId);
+  }
+
+  /** A changed cap: a trade decided before the change answers to the old one (the queen's CAP_BREACH). */
+  private noteCapChange(workerId: bigint, capBps: number, block: bigint, at: number): void {
+    const w = this.workers.get(workerId);
+    if (!w || w.config.slippageCapBps === capBps) return;
+    this.capChanges.set(workerId, { previousCapBps: w.config.slippageCapBps, block, time: at });
+    // Two changes in one range compare with each other; loadWorker reads the whole record after.
+    this.workers.set(workerId, { ...w, config: { ...w.config, slippageCapBps: capBps } });
   }
 
   private async loadWorker(id: bigint): Promise<void> {

@@ -2,6 +2,7 @@ export { netBatch } from "./batch.ts";
 export { type Directive, directivesInForce, type Instruction, parseDirective } from "./directives.ts";
 export {
   answeredCauses,
+  type CapChange,
   DEFAULT_QUEEN_PARAMS,
   decideQueen,
   type QueenInput,

@@ -28,6 +28,8 @@ export interface QueenParams {
   readonly overrideCoolOffSec: number;
   /** How long her override holds a worker before she lifts it (when no pause is in force). */
   readonly restSec: number;
+  /** A trade the worker recorded as decided before its cap changed may land this long after the change. */
+  readonly capChangeGraceSec: number;
 }
 
 export const DEFAULT_QUEEN_PARAMS: QueenParams = {
@@ -39,6 +41,7 @@ export const DEFAULT_QUEEN_PARAMS: QueenParams = {
   memorySec: 3_600,
   overrideCoolOffSec: 3_600,
   restSec: 300,
+  capChangeGraceSec: 60,
 };
 
 /** An override's suspension of a worker as the registry holds it (only those with a tier). */
@@ -48,6 +51,14 @@ export interface SuspensionView {
   /** Chain seconds: the suspension is over from then on, with or without a resume. */
   readonly until: number;
   readonly resumeTo: WorkerStatus;
+}
+
+/** A worker's slippage cap changed (a passed vote, the admin) in `block`, from `previousCapBps`. */
+export interface CapChange {
+  readonly previousCapBps: number;
+  readonly block: bigint;
+  /** Chain seconds of `block`. */
+  readonly time: number;
 }
 
 /** What the queen records: an override states its cool-off; a resume lifts an override. */
@@ -65,6 +76,8 @@ export interface QueenInput {
   readonly answered: ReadonlySet<string>;
   /** Override suspensions by worker id, as the registry holds them (absent: none). */
   readonly suspensions?: ReadonlyMap<bigint, SuspensionView>;
+  /** The last change of each worker's slippage cap, by worker id. */
+  readonly capChanges?: ReadonlyMap<bigint, CapChange>;
   readonly params?: QueenParams;
 }
 
@@ -121,6 +134,7 @@ export function decideQueen(input: QueenInput): QueenIntent[] {
           directive(action, "REFERENCE_SHIFT", referenceAnswer(evidence, now));
           break;
         case "slippage":
+          if (decidedUnderTheOldCap(input, action.targetNftId, evidence, params)) break;
           answer(action, {
             actionType: "override",
             reasonCode: "CAP_BREACH",
@@ -174,6 +188,34 @@ export function decideQueen(input: QueenInput): QueenIntent[] {
     });
   }
   return out;
+}
+
+/**
+ * A slippage flag on a swap the worker recorded as decided before its cap was lowered, within the
+ * old cap and landing just after the change, flags no breach: the worker kept the cap it knew.
+ * Everything it relies on but the decision's block is chain fact (the swap's impact, the old cap,
+ * when it changed), so a worker claiming an old block gains at most the old cap for a minute.
+ */
+function decidedUnderTheOldCap(
+  input: QueenInput,
+  token: bigint,
+  evidence: Record<string, unknown>,
+  params: QueenParams,
+): boolean {
+  const { workerId, impactBps, txHashes } = evidence;
+  if (typeof workerId !== "string" || !/^\d+$/.test(workerId) || typeof impactBps !== "number") return false;
+  const change = input.capChanges?.get(BigInt(workerId));
+  if (!change || impactBps > change.previousCapBps || !Array.isArray(txHashes)) return false;
+  return input.actions.some((a) => {
+    if (a.tier !== "worker" || a.targetNftId !== token || !txHashes.includes(a.payload?.swapTx)) return false;
+    const observed = a.payload?.observedBlock;
+    return (
+      typeof observed === "string" &&
+      /^\d+$/.test(observed) &&
+      BigInt(observed) < change.block &&
+      a.time <= change.time + params.capChangeGraceSec
+    );
+  });
 }
 
 /** Causes the queen (NFT `queenNftId`) has answered: the `cause` of her entries. */

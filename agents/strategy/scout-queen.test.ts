@@ -238,6 +238,34 @@ describe("decideQueen", () => {
     });
   });
 
+  it("does not override a trade decided under the cap it replaced, landing just after the change", () => {
+    // The cap went from 100 to 60 bps in block 50 (time now - 30); the swap's impact was 90 bps.
+    const capChanges = new Map([[2n, { previousCapBps: 100, block: 50n, time: now - 30 }]]);
+    const flag = action({
+      entryId: 9n,
+      payload: { signal: "slippage", evidence: { txHashes: ["0xs1"], workerId: "2", impactBps: 90 } },
+    });
+    const recorded = (observedBlock: string, time = now - 25) =>
+      action({
+        entryId: 8n,
+        tier: "worker",
+        actionType: "trade",
+        payload: { swapTx: "0xs1", observedBlock, slippageCapBps: 100 },
+        time,
+      });
+    const decide = (actions: ActionView[], changes = capChanges) =>
+      decideQueen({ now, actions, workers, answered: new Set(), capChanges: changes }).map((o) => o.reasonCode);
+    expect(decide([recorded("49"), flag])).toEqual([]);
+    // Decided after the change, beyond the old cap, landing long after, or never recorded (a rogue
+    // swap by the operator's key): a breach.
+    expect(decide([recorded("50"), flag])).toEqual(["CAP_BREACH"]);
+    expect(decide([recorded("49"), flag], new Map([[2n, { previousCapBps: 80, block: 50n, time: now - 30 }]]))).toEqual(
+      ["CAP_BREACH"],
+    );
+    expect(decide([recorded("49", now + 60), flag])).toEqual(["CAP_BREACH"]);
+    expect(decide([flag])).toEqual(["CAP_BREACH"]);
+  });
+
   describe("lifting her override (issue 24, finding 2: an override now suspends the worker)", () => {
     const rest = DEFAULT_QUEEN_PARAMS.restSec;
     const suspended = new Map([[2n, { ...worker, status: "suspended" as const }]]);
