@@ -3,7 +3,8 @@
  * (every worker, the queen and both scouts) ticking every 500 ms. Unattended, workers trade within
  * their caps; then scripted market moves (a large buy, a volume spike, a new spawn, a worker's
  * trade beyond its cap) produce the expected flags, directives and overrides in
- * /api/agents/action-logs with the right tiers, each within WITHIN_MS of the move.
+ * /api/agents/action-logs with the right tiers, each within WITHIN_MS of the move; the override
+ * suspends the worker until the queen resumes it.
  */
 import assert from "node:assert/strict";
 import { join } from "node:path";
@@ -22,6 +23,7 @@ import {
 import { afterAll, beforeAll, describe } from "vitest";
 import { impactBps, type PoolReserves } from "../../agents/market/index.ts";
 import { type AgentsHandle, startAgents } from "../../agents/runtime/index.ts";
+import { DEFAULT_QUEEN_PARAMS } from "../../agents/strategy/index.ts";
 import { AgentPoolAbi, AgentRegistryAbi, AgentSpawnerAbi } from "../../indexer/abis.ts";
 import {
   type Chain,
@@ -443,6 +445,92 @@ describe("agent runtime", () => {
       overrides.some((e) => e.timestamp === worker.body.stats.lastOverrideAt),
       "lastOverrideAt is an override's",
     );
+  });
+
+  // Issue 24, finding 2: the override used to change nothing; the worker went on trading.
+  test("the queen's override suspends the worker: the API shows it suspended, it makes no trade until she resumes it, then trades again", async () => {
+    const gamma = bySymbol("GAMMA");
+    const queenOverrides = async () =>
+      (await entries(`tokenId=${gamma.nftId}&actionType=override`)).filter((e) => e.sourceTier === "queen");
+    const override = (await queenOverrides()).at(-1)!;
+    assert.ok(override, "the cap breach of the test before was overridden");
+    // On the chain: suspended by the queen, in the override's own transaction, for the cool-off she stated.
+    const receipt = await client.getTransactionReceipt({ hash: override.txHash });
+    const suspended = receipt.logs
+      .filter((l) => l.address.toLowerCase() === contracts.AgentRegistry!.toLowerCase())
+      .map((l) => decodeEventLog({ abi: AgentRegistryAbi, data: l.data, topics: l.topics }))
+      .find((e) => e.eventName === "WorkerSuspended");
+    assert.ok(suspended, "WorkerSuspended in the override's transaction");
+    assert.deepEqual(
+      [(suspended.args as { workerId: bigint }).workerId, (suspended.args as { until: bigint }).until],
+      [gamma.workerId, BigInt(override.timestamp + DEFAULT_QUEEN_PARAMS.overrideCoolOffSec)],
+    );
+
+    // The read API shows it suspended, in the detail and under the status filter.
+    await waitFor(
+      "GAMMA's worker suspended in the read API",
+      async () =>
+        (await httpGet<{ worker: { status: string } }>(ponder.url, `/api/agents/workers/${gamma.nftId}`)).body.worker
+          .status === "suspended",
+      { timeoutMs: WITHIN_MS, intervalMs: 250, alive: [ponder.service] },
+    );
+    const listed = await httpGet<{ items: { agentNftId: number }[] }>(
+      ponder.url,
+      "/api/agents/workers?status=suspended&pageSize=100",
+    );
+    assert.ok(listed.body.items.some((w) => BigInt(w.agentNftId) === gamma.nftId));
+    const shownAt = await client.getBlockNumber();
+
+    // A reason to trade (a buy lifts the price), several ticks: the worker makes no trade.
+    await swap(7, gamma, true, parseUnits("300", 6));
+    await new Promise((resolve) => setTimeout(resolve, 8 * TICK_MS));
+    const workerOperator = (await wallet(2)).account.address.toLowerCase();
+    const operatorSwaps = async (fromBlock: bigint, toBlock?: bigint) =>
+      (
+        await client.getContractEvents({
+          address: gamma.pool,
+          abi: AgentPoolAbi,
+          eventName: "Swap",
+          fromBlock,
+          toBlock,
+        })
+      ).filter((e) => e.args.sender!.toLowerCase() === workerOperator);
+    assert.deepEqual(await operatorSwaps(shownAt + 1n), [], "no swap by the worker while suspended");
+
+    // Past her rest (and any pause), the queen lifts her override; until then nothing traded.
+    const testClient = await viem.getTestClient();
+    await testClient.increaseTime({ seconds: DEFAULT_QUEEN_PARAMS.restSec + 130 });
+    await testClient.mine({ blocks: 1 });
+    const resume = await entryShows(
+      "the queen's resume",
+      `tokenId=${gamma.nftId}&actionType=resume`,
+      (e) => e.reasonCode === "OVERRIDE_LIFTED" && e.blockNumber > override.blockNumber,
+    );
+    assert.equal(resume.sourceTier, "queen");
+    const lifted = (await queenOverrides()).filter((e) => e.blockNumber < resume.blockNumber).at(-1)!;
+    assert.equal(resume.actionPayload?.cause, String(lifted.entryId), "she lifts her newest override");
+    const during = (await entries(`tokenId=${gamma.nftId}&sourceTier=worker`)).filter(
+      (e) => e.blockNumber > override.blockNumber && e.blockNumber < resume.blockNumber,
+    );
+    assert.deepEqual(during, [], "no worker entry between the override and the resume");
+    assert.deepEqual(await operatorSwaps(shownAt + 1n, BigInt(resume.blockNumber)), []);
+    await waitFor(
+      "GAMMA's worker active again in the read API",
+      async () =>
+        (await httpGet<{ worker: { status: string } }>(ponder.url, `/api/agents/workers/${gamma.nftId}`)).body.worker
+          .status === "active",
+      { timeoutMs: WITHIN_MS, intervalMs: 250, alive: [ponder.service] },
+    );
+
+    // Resumed, it answers the market again.
+    await swap(7, gamma, true, parseUnits("500", 6));
+    const trade = await entryShows(
+      "a GAMMA trade after the resume",
+      `tokenId=${gamma.nftId}&sourceTier=worker`,
+      (e) => e.blockNumber > resume.blockNumber && !!e.actionPayload?.swapTx,
+      60_000,
+    );
+    assert.ok(["trade", "rebalance"].includes(trade.actionType));
   });
 
   test("every entry the runtime recorded names its intent, and no intent was recorded twice", async () => {
