@@ -186,16 +186,21 @@ const WORKER_TYPES = ["trade", "rebalance", "config_update"];
 /**
  * The i-th action: 7 in 10 by the worker operator (on any token: it runs every worker), 2 by
  * scouts (flags), 1 by the queen (directives); every 20th scout or queen action is an override.
+ * An override suspends the token's worker (ActionLog), so overrides go to the first token and the
+ * worker acts on the others (with one token, there are no overrides).
  */
 function actionTx(actors: Actors, actionLog: Address, i: number) {
-  const token = actors.tokens[i % actors.tokens.length];
+  const { tokens } = actors;
   const slot = i % 10;
+  const overrides = tokens.length > 1 && (i % 20 === 7 || i % 20 === 9);
   const [from, type] =
     slot < 7
       ? [actors.workerOperator, WORKER_TYPES[i % WORKER_TYPES.length]]
       : slot < 9
-        ? [actors.scouts[slot - 7], i % 20 === 7 ? "override" : "flag"]
-        : [actors.queen, i % 20 === 9 ? "override" : "directive"];
+        ? [actors.scouts[slot - 7], overrides ? "override" : "flag"]
+        : [actors.queen, overrides ? "override" : "directive"];
+  const spread = tokens[i % tokens.length];
+  const token = overrides ? tokens[0] : slot < 7 && tokens.length > 1 && spread === tokens[0] ? tokens[1] : spread;
   const payload = stringToHex(
     JSON.stringify({ seq: i, side: i % 2 ? "buy" : "sell", amountIn: String(1_000_000 + i) }),
   );
