@@ -194,6 +194,8 @@ beforeAll(async () => {
             const operator =
               t.canAct && random() < 0.5 ? ACCOUNTS.workerOperator : pick([ACCOUNTS.queen, ...ACCOUNTS.scouts]);
             const type = random() < 0.05 && operator !== ACCOUNTS.workerOperator ? "override" : pick(types);
+            // An override suspends the token's worker (ActionLog): its operator's records would revert.
+            if (type === "override") t.canAct = false;
             await tx.act(operator, t.nftId, type, { block, i, note: `restart-${seed}` }, `R${block}_${i}`);
           } else if (r < 0.8) {
             const to = pick(ACCOUNTS.users.filter((u) => u !== t.owner));
