@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { applySwap, type PoolReserves, PRICE_SCALE, quote, spotPrice } from "../market/pool-math.ts";
 import { directivesInForce } from "./directives.ts";
-import { decideQueen } from "./queen.ts";
+import { decideQueen, type QueenIntent } from "./queen.ts";
 import { decideScout } from "./scout.ts";
 import type { ActionView, PricePoint, RecordIntent, TokenView, WorkerView } from "./types.ts";
 import { decideWorker } from "./worker.ts";
@@ -59,7 +59,12 @@ function planted(): PricePoint[] {
   return points;
 }
 
-const recorded = (intent: RecordIntent, entryId: bigint, tier: ActionView["tier"], time: number): ActionView => ({
+const recorded = (
+  intent: RecordIntent | QueenIntent,
+  entryId: bigint,
+  tier: ActionView["tier"],
+  time: number,
+): ActionView => ({
   entryId,
   targetNftId: intent.targetNftId,
   tier,

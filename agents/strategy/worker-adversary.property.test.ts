@@ -11,7 +11,7 @@ import {
   spotPrice,
 } from "../market/pool-math.ts";
 import { directivesInForce } from "./directives.ts";
-import { answeredCauses, decideQueen } from "./queen.ts";
+import { answeredCauses, decideQueen, type QueenIntent } from "./queen.ts";
 import { pushPrice } from "./reference.ts";
 import { decideScout } from "./scout.ts";
 import type { ActionView, PricePoint, RecordIntent, SwapView, Tier, TokenView, WorkerView } from "./types.ts";
@@ -106,7 +106,7 @@ interface Options {
   /** The worker's reference is the plain average of every swap's price (before the fix). */
   readonly legacy?: boolean;
   /** Replaces the queen's answer to a `reference` flag (what if she only acknowledged it?). */
-  readonly referenceAnswer?: (answer: RecordIntent) => RecordIntent;
+  readonly referenceAnswer?: (answer: QueenIntent) => QueenIntent;
 }
 
 class Market {
@@ -174,7 +174,7 @@ class Market {
     this.swap(ATTACKER, up, up ? 1_000n : 10n ** 17n);
   }
 
-  record(intent: RecordIntent, tier: Tier, source: bigint) {
+  record(intent: RecordIntent | QueenIntent, tier: Tier, source: bigint) {
     this.actions.push({
       entryId: ++this.entries,
       targetNftId: intent.targetNftId,
