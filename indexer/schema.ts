@@ -62,7 +62,11 @@ export const holding = onchainTable(
     account: t.hex().notNull(),
     balance: t.bigint().notNull(),
   }),
-  (table) => ({ pk: primaryKey({ columns: [table.token, table.account] }) }),
+  (table) => ({
+    pk: primaryKey({ columns: [table.token, table.account] }),
+    /** The holders list: balance descending, address ascending (an ORDER BY ... OFFSET walks it). */
+    rankIdx: index().on(table.token, table.balance.desc(), table.account),
+  }),
 );
 
 /**
@@ -108,13 +112,42 @@ export const swap = onchainTable(
     blockNumber: t.bigint().notNull(),
     /** Log index of the Swap in its block: orders swaps within a block (chain order). */
     logIndex: t.integer().notNull(),
+    /**
+     * The swap's number in its pool, 1, 2, 3... in chain order (pool.swapCount when it was
+     * indexed): dense, so a page of the pool's trades is a range of it at any depth.
+     */
+    seq: t.integer().notNull(),
     txHash: t.hex().notNull(),
   }),
   (table) => ({
     tokenTimeIdx: index().on(table.token, table.timestamp),
     timeIdx: index().on(table.timestamp),
     chainOrderIdx: index().on(table.blockNumber, table.logIndex),
+    poolSeqIdx: index().on(table.pool, table.seq),
   }),
+);
+
+/**
+ * OHLC candles per pool for every interval of /api/ohlc (indexer/candles.ts), upserted by the
+ * Swap handler. Prices are pair-asset base units per token base unit x 10^36 (truncated);
+ * volumes are base units of each side. Buckets without swaps have no row.
+ */
+export const poolCandle = onchainTable(
+  "pool_candle",
+  (t) => ({
+    pool: t.hex().notNull(),
+    interval: t.text().notNull(),
+    /** The bucket's start, Unix seconds (UTC calendar months and years for month and year). */
+    bucketStart: t.integer().notNull(),
+    open: t.bigint().notNull(),
+    high: t.bigint().notNull(),
+    low: t.bigint().notNull(),
+    close: t.bigint().notNull(),
+    volumePair: t.bigint().notNull(),
+    volumeToken: t.bigint().notNull(),
+    trades: t.integer().notNull(),
+  }),
+  (table) => ({ pk: primaryKey({ columns: [table.pool, table.interval, table.bucketStart] }) }),
 );
 
 /** Liquidity added (Mint) or removed (Burn). */

@@ -1,5 +1,6 @@
 import { ponder } from "ponder:registry";
-import { liquidityEvent, pool, swap } from "ponder:schema";
+import { liquidityEvent, pool, poolCandle, swap } from "ponder:schema";
+import { addTrade, CANDLE_INTERVALS, candleBucket, openCandle, tradePrice } from "../candles.ts";
 import { lc, logId, observe, seconds } from "./shared.ts";
 
 ponder.on("AgentPool:Swap", async ({ event, context }) => {
@@ -9,6 +10,7 @@ ponder.on("AgentPool:Swap", async ({ event, context }) => {
   if (!row) throw new Error(`Swap on unknown pool ${address}`);
   const { sender, recipient, isBuy, amountIn, amountOut, fee } = event.args;
   const pairVolume = isBuy ? amountIn : amountOut;
+  const tokenVolume = isBuy ? amountOut : amountIn;
   await context.db.insert(swap).values({
     id: logId(event),
     pool: address,
@@ -20,10 +22,11 @@ ponder.on("AgentPool:Swap", async ({ event, context }) => {
     amountOut,
     fee,
     pairVolume,
-    tokenVolume: isBuy ? amountOut : amountIn,
+    tokenVolume,
     timestamp: seconds(event),
     blockNumber: event.block.number,
     logIndex: event.log.logIndex,
+    seq: row.swapCount + 1,
     txHash: event.transaction.hash,
   });
   await context.db.update(pool, { address }).set((current) => ({
@@ -31,6 +34,15 @@ ponder.on("AgentPool:Swap", async ({ event, context }) => {
     volumeTotal: current.volumeTotal + pairVolume,
     lastTradeAt: seconds(event),
   }));
+  const price = tradePrice(pairVolume, tokenVolume);
+  if (price === null) return;
+  const trade = { price, pairAmount: pairVolume, tokenAmount: tokenVolume };
+  for (const interval of CANDLE_INTERVALS) {
+    await context.db
+      .insert(poolCandle)
+      .values({ pool: address, interval, bucketStart: candleBucket(interval, seconds(event)), ...openCandle(trade) })
+      .onConflictDoUpdate((current) => addTrade(current, trade));
+  }
 });
 
 // The launch Sync comes before AgentSpawned creates the row, with the reserves that event

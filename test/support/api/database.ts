@@ -29,7 +29,11 @@ function ddlOf(table: PgTable) {
   for (const pk of config.primaryKeys) columns.push(`PRIMARY KEY (${pk.columns.map((c) => quote(c.name)).join(", ")})`);
   const statements = [`CREATE TABLE ${quote(config.name)} (${columns.join(", ")});`];
   for (const index of config.indexes) {
-    const names = index.config.columns.map((c) => quote((c as { name: string }).name));
+    // A column's order (.desc()) matters: the holders list reads an index in the order it is built.
+    const names = index.config.columns.map((c) => {
+      const column = c as { name: string; indexConfig?: { order?: string } };
+      return `${quote(column.name)}${column.indexConfig?.order === "desc" ? " DESC" : ""}`;
+    });
     statements.push(`CREATE INDEX ON ${quote(config.name)} (${names.join(", ")});`);
   }
   return statements.join("\n");

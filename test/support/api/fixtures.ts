@@ -1,5 +1,13 @@
-import { sql } from "drizzle-orm";
+import { asc, eq, sql } from "drizzle-orm";
 import { hourOf } from "../../../indexer/action-hours.ts";
+import {
+  addTrade,
+  CANDLE_INTERVALS,
+  type CandleValues,
+  candleBucket,
+  openCandle,
+  tradePrice,
+} from "../../../indexer/candles.ts";
 import {
   action,
   actionHour,
@@ -7,7 +15,9 @@ import {
   agentToken,
   chainHead,
   holderCount,
+  holding,
   pool,
+  poolCandle,
   proposal,
   swap,
   worker,
@@ -167,36 +177,96 @@ export async function insertActions(db: Db, actions: ActionFixture[]) {
   }
 }
 
-export async function insertSwap(
-  db: Db,
-  s: {
-    n: number;
-    tokenN: number;
-    isBuy: boolean;
-    amountIn: bigint;
-    amountOut: bigint;
-    timestamp: number;
-    block: number;
-    logIndex?: number;
-  },
+export interface SwapFixture {
+  n: number;
+  tokenN: number;
+  isBuy: boolean;
+  amountIn: bigint;
+  amountOut: bigint;
+  timestamp: number;
+  block: number;
+  logIndex?: number;
+  /** Default: account 600 + n. */
+  trader?: `0x${string}`;
+}
+
+/** A swap row as the handler writes it; `seq` is its number in the pool (set by renumberSwaps). */
+export const swapRow = (s: SwapFixture, seq = 0) => ({
+  id: `${hashOf(10_000 + s.n)}-${s.logIndex ?? 0}`,
+  pool: addressOf(1000 + s.tokenN),
+  token: addressOf(s.tokenN),
+  sender: s.trader ?? addressOf(600 + s.n),
+  recipient: s.trader ?? addressOf(600 + s.n),
+  isBuy: s.isBuy,
+  amountIn: s.amountIn,
+  amountOut: s.amountOut,
+  fee: 0n,
+  pairVolume: s.isBuy ? s.amountIn : s.amountOut,
+  tokenVolume: s.isBuy ? s.amountOut : s.amountIn,
+  timestamp: s.timestamp,
+  blockNumber: BigInt(s.block),
+  logIndex: s.logIndex ?? 0,
+  seq,
+  txHash: hashOf(10_000 + s.n),
+});
+
+/**
+ * Inserts a swap with what the Swap handler keeps beside it: its number in the pool, the pool's
+ * swap count and the pool's candles. Swaps may be inserted out of chain order: the numbers and
+ * candles are rebuilt from all of the pool's swaps.
+ */
+export async function insertSwap(db: Db, s: SwapFixture) {
+  await db.insert(swap).values(swapRow(s));
+  await renumberSwaps(db, addressOf(1000 + s.tokenN));
+}
+
+/** Numbers a pool's swaps 1, 2, 3... in chain order, sets its swap count and rebuilds its candles. */
+export async function renumberSwaps(db: Db, poolAddress: `0x${string}`) {
+  await db.execute(sql`
+    update ${swap} set seq = numbered.n
+    from (select id, row_number() over (order by block_number, log_index) as n from ${swap} where pool = ${poolAddress}) numbered
+    where ${swap}.id = numbered.id`);
+  const swaps = await db
+    .select({ pairVolume: swap.pairVolume, tokenVolume: swap.tokenVolume, timestamp: swap.timestamp })
+    .from(swap)
+    .where(eq(swap.pool, poolAddress))
+    .orderBy(asc(swap.blockNumber), asc(swap.logIndex));
+  await db.update(pool).set({ swapCount: swaps.length }).where(eq(pool.address, poolAddress));
+  await db.delete(poolCandle).where(eq(poolCandle.pool, poolAddress));
+  const rows = candlesOf(poolAddress, swaps);
+  for (let i = 0; i < rows.length; i += 1000) await db.insert(poolCandle).values(rows.slice(i, i + 1000));
+}
+
+/** The pool_candle rows of a pool's swaps (in chain order), folded as the Swap handler folds them. */
+export function candlesOf(
+  poolAddress: `0x${string}`,
+  swaps: readonly { pairVolume: bigint; tokenVolume: bigint; timestamp: number }[],
 ) {
-  await db.insert(swap).values({
-    id: `${hashOf(10_000 + s.n)}-${s.logIndex ?? 0}`,
-    pool: addressOf(1000 + s.tokenN),
-    token: addressOf(s.tokenN),
-    sender: addressOf(600 + s.n),
-    recipient: addressOf(600 + s.n),
-    isBuy: s.isBuy,
-    amountIn: s.amountIn,
-    amountOut: s.amountOut,
-    fee: 0n,
-    pairVolume: s.isBuy ? s.amountIn : s.amountOut,
-    tokenVolume: s.isBuy ? s.amountOut : s.amountIn,
-    timestamp: s.timestamp,
-    blockNumber: BigInt(s.block),
-    logIndex: s.logIndex ?? 0,
-    txHash: hashOf(10_000 + s.n),
-  });
+  const rows = new Map<string, typeof poolCandle.$inferInsert>();
+  for (const s of swaps) {
+    const price = tradePrice(s.pairVolume, s.tokenVolume);
+    if (price === null) continue;
+    const trade = { price, pairAmount: s.pairVolume, tokenAmount: s.tokenVolume };
+    for (const interval of CANDLE_INTERVALS) {
+      const bucketStart = candleBucket(interval, s.timestamp);
+      const key = `${interval}:${bucketStart}`;
+      const current = rows.get(key) as CandleValues | undefined;
+      const values = current ? addTrade(current, trade) : openCandle(trade);
+      rows.set(key, { pool: poolAddress, interval, bucketStart, ...values });
+    }
+  }
+  return [...rows.values()];
+}
+
+/** Balances of token n (address n, pool 1000 + n), as the Transfer handler keeps them. */
+export async function insertHoldings(db: Db, tokenN: number, balances: readonly [`0x${string}`, bigint][]) {
+  for (let i = 0; i < balances.length; i += 1000) {
+    await db
+      .insert(holding)
+      .values(
+        balances.slice(i, i + 1000).map(([account, balance]) => ({ token: addressOf(tokenN), account, balance })),
+      );
+  }
 }
 
 export async function insertProposal(
