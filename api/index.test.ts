@@ -582,6 +582,12 @@ describe("answers and their documented schemas", () => {
     "/api/launchpad/tokens/{id}": ["/api/launchpad/tokens/101", "/api/launchpad/tokens/103"],
     "/api/launchpad/tokens/{id}/pool": ["/api/launchpad/tokens/101/pool", "/api/launchpad/tokens/102/pool"],
     "/api/launchpad/tokens/{id}/worker": ["/api/launchpad/tokens/103/worker"],
+    "/api/launchpad/tokens/{id}/trades": ["/api/launchpad/tokens/101/trades", "/api/launchpad/tokens/103/trades"],
+    "/api/launchpad/tokens/{id}/candles": [
+      `/api/launchpad/tokens/103/candles?interval=minute&start=${NOW - 3_600}&end=${NOW}`,
+      `/api/launchpad/tokens/102/candles?interval=day&start=${NOW - 3 * DAY}&end=${NOW}`,
+    ],
+    "/api/launchpad/tokens/{id}/holders": ["/api/launchpad/tokens/101/holders"],
   };
 
   // The event streams answer text/event-stream, not one JSON body: api/streams/streams.test.ts checks them.

@@ -1,7 +1,8 @@
 import { z } from "zod";
 import { POOL_SIDES, WORKER_STATUSES } from "../../indexer/enums.ts";
-import { booleanParam, enumParam, pageQuery, poolSideParam, tokenRefParam } from "../shared/params.ts";
-import { defineRoute } from "../../lib/http/index.ts";
+import { CANDLE_INTERVALS } from "../../indexer/candles.ts";
+import { booleanParam, enumParam, pageQuery, poolSideParam, timeParam, tokenRefParam } from "../shared/params.ts";
+import { defineRoute, MAX_CANDLES } from "../../lib/http/index.ts";
 import {
   addressOut,
   count,
@@ -185,10 +186,125 @@ export const tokenWorkerRoute = defineRoute({
   errors: [NOT_FOUND],
 });
 
-export const launchpadRoutes = [tokensRoute, tokenDetailRoute, poolRoute, tokenWorkerRoute];
+const priceText = (doc: string) =>
+  z
+    .string()
+    .regex(/^\d+\.\d{18}$/)
+    .describe(`${doc}, in pair-asset units per whole token, 18 fractional digits, truncated`);
+
+export const poolTrade = z.object({
+  txHash: txHashOut,
+  logIndex: count.describe("The Swap event's log index: with txHash, the trade's unique key"),
+  blockNumber: integerId,
+  timestamp: unixTime,
+  trader: addressOut.describe(
+    "The account that sent the swap (paid the pair asset in for a buy, the tokens for a sell)",
+  ),
+  side: z.enum(["buy", "sell"]).describe("buy: pair asset in, tokens out; sell: tokens in, pair asset out"),
+  tokenAmount: tokenAmount.describe("Whole agent tokens bought or sold"),
+  pairAmount: pairAmount.describe("Whole pair-asset units paid (buy, the fee included) or received (sell)"),
+  price: priceText("pairAmount / tokenAmount: what the trade paid per token, the fee included"),
+});
+
+export const tradesRoute = defineRoute({
+  method: "get",
+  access: "public",
+  path: `${LAUNCHPAD_BASE}/tokens/{id}/trades`,
+  tag,
+  summary: "The pool's trades (swaps), newest first",
+  description:
+    "Every swap of the token's pool, newest first (chain order: block, then log index). totalItems is the pool's swap " +
+    "count; a page is a range of the swaps' numbers in the pool, so a deep page costs what the first does.",
+  params: tokenPathParams,
+  query: pageQuery,
+  response: pageSchema(poolTrade),
+  errors: [NOT_FOUND],
+});
+
+export const candle = z.object({
+  date: z
+    .string()
+    .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/)
+    .meta({
+      description: "Bucket start, ISO 8601 UTC without offset (SPEC.md's candle)",
+      example: "2026-04-29T12:00:00",
+    }),
+  time: unixTime.describe("Bucket start, Unix seconds (the same instant as date). Not in SPEC.md"),
+  open: priceText("First trade's price"),
+  max: priceText("Highest trade price"),
+  min: priceText("Lowest trade price"),
+  close: priceText("Last trade's price"),
+  volume: pairAmount.describe("Pair asset traded (the quote currency), whole units"),
+  volumeBase: tokenAmount.describe("Agent tokens traded (the base currency), whole tokens"),
+});
+
+export const candlesRoute = defineRoute({
+  method: "get",
+  access: "public",
+  path: `${LAUNCHPAD_BASE}/tokens/{id}/candles`,
+  tag,
+  summary: "Candles of the pool's trade price, oldest first",
+  description:
+    "As the exchange's /api/ohlc (SPEC.md): candles whose interval overlaps [start, end], intervals without trades left " +
+    `out, at most ${MAX_CANDLES} intervals per call (split longer ranges). Prices are each swap's own price ` +
+    "(pairAmount / tokenAmount, fee included). Read from a rollup the indexer keeps per pool and interval.",
+  params: tokenPathParams,
+  query: z.object({
+    interval: enumParam(CANDLE_INTERVALS),
+    start: timeParam,
+    end: timeParam,
+  }),
+  response: z.array(candle),
+  errors: [
+    NOT_FOUND,
+    { status: 400, code: "INVALID_PARAM", when: "end is before start, or the range spans too many intervals" },
+  ],
+});
+
+export const HOLDER_LABELS = ["pool", "creator", "burn"] as const;
+
+export const holder = z.object({
+  address: addressOut,
+  balance: tokenAmount,
+  share: decimalString.describe(
+    "balance / totalSupply, a fraction from 0 to 1 (18 fractional digits at most, truncated)",
+  ),
+  label: z
+    .enum(HOLDER_LABELS)
+    .nullable()
+    .describe("pool: the token's own pool; creator: the token's owner (its spawner); burn: 0x…dEaD; null otherwise"),
+});
+
+export const holdersRoute = defineRoute({
+  method: "get",
+  access: "public",
+  path: `${LAUNCHPAD_BASE}/tokens/{id}/holders`,
+  tag,
+  summary: "Accounts holding the token, largest balance first",
+  description:
+    "Every account with a balance, the pool and the burn address included (labelled; the token list's holders count " +
+    "leaves them out): balance descending, then address ascending.",
+  params: tokenPathParams,
+  query: pageQuery,
+  response: pageSchema(holder),
+  errors: [NOT_FOUND],
+});
+
+export const launchpadRoutes = [
+  tokensRoute,
+  tokenDetailRoute,
+  poolRoute,
+  tokenWorkerRoute,
+  tradesRoute,
+  candlesRoute,
+  holdersRoute,
+];
 
 export type TokenListItem = z.input<typeof tokenListItem>;
 export type TokenDetail = z.input<typeof tokenDetailResponse>;
 export type PoolDetail = z.input<typeof poolResponse>;
 export type Trade = z.input<typeof trade>;
 export type TokenWorker = z.input<typeof tokenWorkerResponse>;
+export type PoolTrade = z.input<typeof poolTrade>;
+export type Candle = z.input<typeof candle>;
+export type Holder = z.input<typeof holder>;

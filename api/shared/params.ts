@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { addressParam, integerParam, isHexAddress, pageSizeQuery } from "../../lib/http/index.ts";
+import { addressParam, integerParam, isHexAddress, isoUtcParam, pageSizeQuery } from "../../lib/http/index.ts";
 import { POOL_SIDES, SOURCE_TIERS, WORKER_STATUSES } from "../../indexer/enums.ts";
 
 /**
@@ -49,3 +49,28 @@ export const booleanParam = z
   .meta({ type: "boolean" });
 
 export const enumParam = <const T extends readonly [string, ...string[]]>(values: T) => z.enum(values, oneOf(values));
+
+const TIME_PROBLEM = "must be Unix seconds or ISO 8601 UTC without offset, e.g. 2026-04-29T12:00:00";
+
+/**
+ * A time bound: Unix seconds (digits, as every time of this API), or ISO 8601 UTC without offset
+ * (what the exchange's /api/ohlc takes, SPEC.md). Unix seconds out; a fraction of a second is
+ * dropped.
+ */
+export const timeParam = z
+  .string({ error: "is required" })
+  .transform((text, ctx) => {
+    if (/^\d{1,11}$/.test(text)) return Number(text);
+    const iso = isoUtcParam.safeParse(text);
+    if (iso.success) return Math.floor(iso.data / 1_000_000);
+    // A well-formed date that does not exist (2026-02-30) says so; anything else gets the format.
+    const problem = iso.error.issues[0]!.message;
+    ctx.addIssue({ code: "custom", message: problem.startsWith("is not a valid date") ? problem : TIME_PROBLEM });
+    return z.NEVER;
+  })
+  .meta({
+    type: "string",
+    pattern: "^(\\d{1,11}|\\d{4}-\\d{2}-\\d{2}(T\\d{2}:\\d{2}(:\\d{2}(\\.\\d{1,6})?)?Z?)?)$",
+    description: "Unix seconds, or ISO 8601 UTC without offset",
+    example: "2026-04-29T12:00:00",
+  });

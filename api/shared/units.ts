@@ -1,4 +1,5 @@
 import { formatUnits } from "viem";
+import { CANDLE_PRICE_SCALE } from "../../indexer/candles.ts";
 import type { PoolSide } from "../../indexer/enums.ts";
 
 /**
@@ -81,4 +82,17 @@ export function poolPrice(
     ((reservePair + virtualPair) * 10n ** BigInt(TOKEN_DECIMALS + PRICE_DIGITS)) /
     (reserveToken * 10n ** BigInt(pairDecimals));
   return formatFixed(scaled, PRICE_DIGITS);
+}
+
+/**
+ * A price as the candle rollup stores it (pair-asset base units per token base unit x
+ * CANDLE_PRICE_SCALE, indexer/candles.ts) in pair-asset units per whole token, the pool price's
+ * format: PRICE_DIGITS fractional digits, truncated once (the stored value was truncated at a
+ * finer scale, and floor(floor(x) / n) = floor(x / n)).
+ */
+export function scaledPrice(price: bigint, pairDecimals: number): string {
+  return formatFixed(
+    (price * 10n ** BigInt(TOKEN_DECIMALS + PRICE_DIGITS)) / (CANDLE_PRICE_SCALE * 10n ** BigInt(pairDecimals)),
+    PRICE_DIGITS,
+  );
 }

@@ -31,6 +31,8 @@ export {
   decimalTextParam,
   integerParam,
   isHexAddress,
+  isoUtcParam,
+  MAX_CANDLES,
   MAX_PAGE,
   MAX_PAGE_SIZE,
   pageNumberQuery,

@@ -51,6 +51,33 @@ export const addressParam = z
   .transform((value) => value.toLowerCase() as `0x${string}`)
   .meta({ type: "string", pattern: "^0x[0-9a-fA-F]{40}$" });
 
+/**
+ * ISO 8601 UTC without offset (SPEC.md's times): 2026-04-29T12:00:00, optional fraction (up to
+ * microseconds), optional Z; date-only means midnight. Converted to Unix microseconds.
+ */
+export const isoUtcParam = z
+  .string({ error: "is required" })
+  .regex(
+    /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?Z?)?$/,
+    "must be ISO 8601 UTC without offset, e.g. 2026-04-29T12:00:00",
+  )
+  .transform((text, ctx) => {
+    const [date, time = "00:00:00"] = text.replace(/Z$/, "").split("T");
+    const [hms, fraction = ""] = time.split(".");
+    const ms = Date.parse(`${date}T${hms.length === 5 ? `${hms}:00` : hms}Z`);
+    const [y, m, d] = date.split("-").map(Number);
+    const check = new Date(ms);
+    if (Number.isNaN(ms) || check.getUTCFullYear() !== y || check.getUTCMonth() + 1 !== m || check.getUTCDate() !== d) {
+      ctx.addIssue({ code: "custom", message: `is not a valid date: ${text}` });
+      return z.NEVER;
+    }
+    return ms * 1000 + Number(fraction.padEnd(6, "0"));
+  })
+  .meta({ format: "date-time", example: "2026-04-29T12:00:00" });
+
+/** The most candles one call answers (the exchange's /api/ohlc and the pools' candles): longer ranges are split. */
+export const MAX_CANDLES = 5000;
+
 /** Large enough for any real list, small enough that page x pageSize stays an exact number. */
 export const MAX_PAGE = 1_000_000_000;
 export const MAX_PAGE_SIZE = 100;

@@ -1,6 +1,6 @@
 import { tickerKey, tickerSecond, tickerView } from "../marketdata/ticker.ts";
 import { z } from "zod";
-import { invalidParam, OpenAPIHono } from "../../../lib/http/index.ts";
+import { invalidParam, isoUtcParam as isoUtc, MAX_CANDLES, OpenAPIHono } from "../../../lib/http/index.ts";
 import { formatAmount, formatPrice } from "../../core/money/index.ts";
 import { decimalJson } from "../../core/money/json.ts";
 import { bucketCount, INTERVALS } from "../../core/candles/index.ts";
@@ -17,28 +17,6 @@ import { commissionView } from "./views.ts";
 // isUserBuyer for the caller's own trades.
 
 const decimal = z.number().meta({ description: "Decimal, exact (JSON number)" });
-const MAX_CANDLES = 5000;
-
-/** ISO 8601 UTC without offset: 2026-04-29T12:00:00, optional fraction, optional Z; date-only means midnight. */
-const isoUtc = z
-  .string({ error: "is required" })
-  .regex(
-    /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d{1,6})?)?Z?)?$/,
-    "must be ISO 8601 UTC without offset, e.g. 2026-04-29T12:00:00",
-  )
-  .transform((text, ctx) => {
-    const [date, time = "00:00:00"] = text.replace(/Z$/, "").split("T");
-    const [hms, fraction = ""] = time.split(".");
-    const ms = Date.parse(`${date}T${hms.length === 5 ? `${hms}:00` : hms}Z`);
-    const [y, m, d] = date.split("-").map(Number);
-    const check = new Date(ms);
-    if (Number.isNaN(ms) || check.getUTCFullYear() !== y || check.getUTCMonth() + 1 !== m || check.getUTCDate() !== d) {
-      ctx.addIssue({ code: "custom", message: `is not a valid date: ${text}` });
-      return z.NEVER;
-    }
-    return ms * 1000 + Number(fraction.padEnd(6, "0"));
-  })
-  .meta({ format: "date-time", example: "2026-04-29T12:00:00" });
 
 const dealsQuery = pairQuery.extend({
   sinceDate: isoUtc.optional().meta({ description: "Inclusive lower bound on dealDateUtc (ISO 8601 UTC, no offset)" }),
