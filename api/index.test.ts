@@ -664,6 +664,57 @@ describe("the app around the routes", () => {
     }
   });
 
+  it("allows the web app's origin only (CORS), with the signing headers; preflights spend no quota", async () => {
+    const web = "http://127.0.0.1:3000";
+    const cors = createEcosystemApi({
+      db: database.db,
+      now: () => NOW,
+      rateLimitPerMinute: 2,
+      rateLimitClock: () => 0,
+      webOrigins: [web],
+    });
+    const preflight = (origin: string) =>
+      cors.request("/api/launchpad/spawn", {
+        method: "OPTIONS",
+        headers: {
+          Origin: origin,
+          "Access-Control-Request-Method": "POST",
+          "Access-Control-Request-Headers": "api-publickey,api-signature,api-timestamp,idempotency-key,content-type",
+        },
+      });
+    for (let i = 0; i < 3; i++) {
+      const res = await preflight(web);
+      assert.equal(res.status, 204);
+      assert.equal(res.headers.get("access-control-allow-origin"), web);
+      assert.equal(res.headers.get("access-control-allow-methods"), "GET,POST");
+      assert.deepEqual(res.headers.get("access-control-allow-headers")?.split(","), [
+        "API-PublicKey",
+        "API-Signature",
+        "API-Timestamp",
+        "Content-Type",
+        "Idempotency-Key",
+        "Last-Event-ID",
+      ]);
+    }
+    // Another origin's preflight is an ordinary request to an unknown route (and counts).
+    const foreign = await preflight("https://evil.example");
+    assert.equal(foreign.status, 404);
+    assert.deepEqual(
+      [...foreign.headers.keys()].filter((h) => h.startsWith("access-control-")),
+      [],
+    );
+    // The last request of the quota, then a 429 the page can still read (and its Retry-After).
+    const first = await cors.request("/api/agents/overview", { headers: { Origin: web } });
+    assert.equal(first.status, 200);
+    assert.equal(first.headers.get("access-control-allow-origin"), web);
+    const refused = await cors.request("/api/launchpad/tokens", { headers: { Origin: web } });
+    assert.equal(refused.status, 429);
+    assert.equal(refused.headers.get("access-control-allow-origin"), web);
+    assert.match(refused.headers.get("access-control-expose-headers") ?? "", /Retry-After/);
+    const other = await cors.request("/openapi.json", { headers: { Origin: "https://evil.example" } });
+    assert.equal(other.headers.get("access-control-allow-origin"), null);
+  });
+
   it("hides database failures behind 500 INTERNAL", async () => {
     const broken = createEcosystemApi({
       db: new Proxy(database.db, {

@@ -1,4 +1,5 @@
 import {
+  browserCors,
   clientIp,
   createAuthFailureGuard,
   createRateLimiter,
@@ -7,7 +8,9 @@ import {
   OpenAPIHono,
   openApiDocument,
   rateLimit,
+  EXPOSED_HEADERS,
   requestId,
+  SIGNED_REQUEST_HEADERS,
   signedUrlOf,
 } from "../lib/http/index.ts";
 import type { ErrorMappingOptions } from "../lib/http/index.ts";
@@ -49,6 +52,8 @@ export interface EcosystemApiOptions {
   publicUrl?: string;
   /** The server-sent event streams' polling and limits (DEFAULT_STREAM_SETTINGS unless given). */
   streams?: StreamSettings;
+  /** Origins whose pages may call the API from a browser (CORS, WEB_ORIGIN); none unless given. */
+  webOrigins?: readonly string[];
 }
 
 /** The reads (GET, the event streams included) and the signed writes (POST). */
@@ -67,6 +72,17 @@ export function createEcosystemApi(options: EcosystemApiOptions): OpenAPIHono {
   const trustProxy = options.trustProxy ?? false;
   const app = new OpenAPIHono();
   app.use(requestId());
+  // The web app's origins only, with the headers its signed writes and stream resumes send;
+  // before the rate limit, which a browser's own preflights must not spend.
+  const cors = browserCors({
+    origins: options.webOrigins ?? [],
+    methods: ["GET", "POST"],
+    allowHeaders: [...SIGNED_REQUEST_HEADERS, "Idempotency-Key", "Last-Event-ID"],
+    exposeHeaders: [...EXPOSED_HEADERS],
+  });
+  for (const path of ["/api/*", "/openapi.json", ...(options.explorer ? ["/sql/*", "/graphql"] : [])]) {
+    app.use(path, cors);
+  }
   // One quota per client across the reads and the explorer endpoints: a query is a request.
   const perIp = rateLimit({ limiter, keyOf: (c) => clientIp(c, { trustProxy }) });
   app.use("/api/*", perIp);

@@ -2,7 +2,7 @@ import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { DEFAULT_WRAPPED_NATIVE_PRICE } from "../api/shared/units.ts";
 import { DEFAULT_STREAM_SETTINGS } from "../api/streams/index.ts";
-import { chainEnv, ecosystemApiEnv, parseEnv } from "./env.ts";
+import { chainEnv, ecosystemApiEnv, exchangeEnv, parseEnv } from "./env.ts";
 
 describe("parseEnv", () => {
   it("applies defaults and treats empty strings as unset", () => {
@@ -47,5 +47,23 @@ describe("ecosystemApiEnv", () => {
     const env = parseEnv(ecosystemApiEnv, {});
     assert.deepEqual([env.SQL_STATEMENT_TIMEOUT_MS, env.SQL_MAX_COST, env.SQL_MAX_ROWS], [3_000, 100_000, 50_000]);
     assert.throws(() => parseEnv(ecosystemApiEnv, { SQL_STATEMENT_TIMEOUT_MS: "0" }), /SQL_STATEMENT_TIMEOUT_MS/);
+  });
+});
+
+describe("WEB_ORIGIN", () => {
+  it("lists the web app's origins, the local ones by default, for both APIs", () => {
+    for (const schema of [ecosystemApiEnv, exchangeEnv]) {
+      assert.deepEqual(parseEnv(schema, {}).WEB_ORIGIN, ["http://127.0.0.1:3000", "http://localhost:3000"]);
+    }
+    assert.deepEqual(
+      parseEnv(ecosystemApiEnv, { WEB_ORIGIN: " https://app.example.org , http://[::1]:3000" }).WEB_ORIGIN,
+      ["https://app.example.org", "http://[::1]:3000"],
+    );
+  });
+
+  it("refuses a wildcard, a path or a bare host", () => {
+    for (const value of ["*", "https://*.example.org", "https://app.example.org/", "app.example.org"]) {
+      assert.throws(() => parseEnv(ecosystemApiEnv, { WEB_ORIGIN: value }), /WEB_ORIGIN/, value);
+    }
   });
 });

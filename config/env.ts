@@ -53,9 +53,28 @@ export const indexerEnv = z.object({
   POLLING_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
 });
 
+/** An origin as a browser sends it: scheme, host and optional port, nothing after. */
+const origin = z
+  .string()
+  .regex(/^https?:\/\/[^/\s*?#]+$/, "must be origins like http://127.0.0.1:3000 (no path, no *)");
+
 export const apiEnv = z.object({
   /** Requests per minute per client IP on the public reads (ecosystem and exchange). */
   RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(60),
+  /**
+   * Comma-separated origins whose pages may call the public APIs from a browser (CORS): the web
+   * app's. Any other origin gets no CORS header.
+   */
+  WEB_ORIGIN: z
+    .string()
+    .default("http://127.0.0.1:3000,http://localhost:3000")
+    .transform((value) =>
+      value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean),
+    )
+    .pipe(z.array(origin)),
   /** Behind one trusted reverse proxy: take the client IP from the last X-Forwarded-For entry. */
   TRUST_PROXY: z
     .enum(["true", "false"], { error: "must be true or false" })

@@ -116,6 +116,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     authFailureLimitPerMinute: env.AUTH_FAILURE_LIMIT_PER_MINUTE,
     authFailures,
     trustProxy: env.TRUST_PROXY,
+    webOrigins: env.WEB_ORIGIN,
     publicUrl: env.EXCHANGE_PUBLIC_URL,
     timestampWindowMs: env.SIGNATURE_WINDOW_MS,
     timestampMaxFutureMs: env.SIGNATURE_MAX_FUTURE_MS,

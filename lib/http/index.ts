@@ -7,6 +7,8 @@ export type { ClientIpOptions } from "./client-ip.ts";
 export { createRateLimiter, rateLimit } from "./rate-limit.ts";
 export type { RateLimitDecision, RateLimiter, RateLimiterOptions } from "./rate-limit.ts";
 export { requestId } from "./request-id.ts";
+export { browserCors, EXPOSED_HEADERS, SIGNED_REQUEST_HEADERS } from "./cors.ts";
+export type { BrowserCorsOptions } from "./cors.ts";
 export { signedUrlOf } from "./signed-url.ts";
 export { createAuthFailureGuard } from "./auth-failures.ts";
 export type { AuthFailureGuard, AuthFailureGuardOptions } from "./auth-failures.ts";

@@ -56,6 +56,7 @@ export default createEcosystemApi({
   db,
   rateLimitPerMinute: env.RATE_LIMIT_PER_MINUTE,
   trustProxy: env.TRUST_PROXY,
+  webOrigins: env.WEB_ORIGIN,
   wrappedNativePrice: env.WRAPPED_NATIVE_PRICE,
   writes,
   authFailureLimitPerMinute: writesConfig.AUTH_FAILURE_LIMIT_PER_MINUTE,

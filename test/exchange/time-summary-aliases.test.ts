@@ -245,6 +245,52 @@ for (const kind of backendKinds()) {
       });
     });
 
+    describe("CORS: the web app's origin only (WEB_ORIGIN's default)", () => {
+      const preflight = (path: string, origin: string) =>
+        fetch(`${server.url}${path}`, {
+          method: "OPTIONS",
+          headers: {
+            Origin: origin,
+            "Access-Control-Request-Method": "POST",
+            "Access-Control-Request-Headers": "api-publickey,api-signature,api-timestamp,content-type",
+          },
+        });
+      const corsHeaders = (res: Response) => [...res.headers.keys()].filter((h) => h.startsWith("access-control-"));
+
+      it("answers a preflight of the signed and public routes from the web app with the signing headers", async () => {
+        for (const path of ["/api/orders", "/api/orders/123", `${ALIAS}/tickers`]) {
+          const res = await preflight(path, "http://127.0.0.1:3000");
+          assert.equal(res.status, 204, path);
+          assert.equal(res.headers.get("access-control-allow-origin"), "http://127.0.0.1:3000");
+          assert.equal(res.headers.get("access-control-allow-methods"), "GET,POST,DELETE");
+          assert.equal(
+            res.headers.get("access-control-allow-headers"),
+            "API-PublicKey,API-Signature,API-Timestamp,Content-Type",
+          );
+        }
+        const read = await fetch(`${server.url}/api/tickers?currencyPairCode=${PAIR}`, {
+          headers: { Origin: "http://localhost:3000" },
+        });
+        assert.equal(read.headers.get("access-control-allow-origin"), "http://localhost:3000");
+        assert.match(read.headers.get("access-control-expose-headers") ?? "", /RateLimit-Remaining/);
+      });
+
+      it("gives another origin, /internal and /admin no CORS header at all", async () => {
+        // An ordinary request then: here the signed route's 401, as without an Origin.
+        const foreign = await preflight("/api/orders", "https://evil.example");
+        assert.equal(foreign.status, 401);
+        assert.deepEqual(corsHeaders(foreign), []);
+        const read = await fetch(`${server.url}/api/tickers?currencyPairCode=${PAIR}`, {
+          headers: { Origin: "https://evil.example" },
+        });
+        assert.equal(read.status, 200);
+        assert.deepEqual(corsHeaders(read), []);
+        for (const path of ["/internal/verify-signature", "/admin/users"]) {
+          assert.deepEqual(corsHeaders(await preflight(path, "http://127.0.0.1:3000")), [], path);
+        }
+      });
+    });
+
     describe("OpenAPI", () => {
       it("documents /api/time, both summaries and every alias as a copy of its route", async () => {
         const doc = (await get("/swagger/v1/swagger.json")).body;

@@ -5,16 +5,19 @@ import { z } from "zod";
 import packageJson from "../../../package.json" with { type: "json" };
 import {
   ApiError,
+  browserCors,
   clientIp,
   type AuthFailureGuard,
   createAuthFailureGuard,
   createRateLimiter,
   errorHandler,
+  EXPOSED_HEADERS,
   notFound,
   OpenAPIHono,
   openApiDocument,
   rateLimit,
   requestId,
+  SIGNED_REQUEST_HEADERS,
   signedUrlOf,
   type ErrorMappingOptions,
 } from "../../../lib/http/index.ts";
@@ -77,6 +80,8 @@ export interface ExchangeAppOptions {
   /** Clock of the rate limiters (tests). */
   readonly rateLimitClock?: () => number;
   readonly log?: ErrorMappingOptions["log"];
+  /** Origins whose pages may call /api/* and its aliases from a browser (CORS, WEB_ORIGIN); none unless given. */
+  readonly webOrigins?: readonly string[];
 }
 
 /** SPEC.md: "<AssemblyName> v<MAJOR>.<MINOR>.<BUILD>.<REVISION>", the running version. */
@@ -103,6 +108,16 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
   const trustProxy = options.trustProxy ?? false;
   const app = new OpenAPIHono();
   app.use(requestId());
+  // The web app's origins only, on what a browser calls (not /internal or /admin); first, so
+  // preflights spend no quota.
+  const cors = browserCors({
+    origins: options.webOrigins ?? [],
+    methods: ["GET", "POST", "DELETE"],
+    allowHeaders: [...SIGNED_REQUEST_HEADERS],
+    exposeHeaders: [...EXPOSED_HEADERS, "Idempotent-Replay"],
+  });
+  app.use("/api/*", cors);
+  app.use(`${ALIAS_BASE}/*`, cors);
   // Liveness for monitors: before every other middleware, so neither rate limits nor body limits apply.
   serve(
     app,
