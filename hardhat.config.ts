@@ -3,6 +3,7 @@ import { defineConfig } from "hardhat/config";
 import hardhatViem from "@nomicfoundation/hardhat-viem";
 import hardhatViemAssertions from "@nomicfoundation/hardhat-viem-assertions";
 import hardhatNetworkHelpers from "@nomicfoundation/hardhat-network-helpers";
+import { demoInitialDate } from "./scripts/lib/demo-clock.ts";
 
 const require = createRequire(import.meta.url);
 
@@ -35,6 +36,9 @@ export default defineConfig({
     },
   },
   networks: {
+    // The local node of `npm start` (`hardhat node --network demo`): its clock starts days in the
+    // past, so the demo seed's history ends at the wall clock (scripts/lib/demo-clock.ts).
+    demo: { type: "edr-simulated", initialDate: demoInitialDate() },
     // Any chain: RPC_URL, signed by DEPLOYER_PRIVATE_KEY; without a key, the node's unlocked
     // accounts (a local Hardhat node started by `npm start`).
     rpc: {

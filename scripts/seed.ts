@@ -13,3 +13,9 @@ console.log(
     `(${summary.overrides} overrides), ${summary.proposals.length} proposals, ${summary.votes} votes, ` +
     `${summary.swaps} swaps, ${summary.boosts.length} boosts`,
 );
+if (summary.clockAheadSeconds > 0) {
+  console.log(
+    `Chain time is ${Math.round(summary.clockAheadSeconds / 3600)} h ahead of the wall clock: the node started too ` +
+      "late to hold the seed's history in the past (npm start runs it on the demo network, which starts days back).",
+  );
+}

@@ -59,7 +59,8 @@ try {
   supervisor.service({
     name: "chain",
     command: hardhat,
-    args: ["node", "--hostname", "127.0.0.1", "--port", String(env.CHAIN_PORT)],
+    // The demo network: the node's clock starts days back, so the seed's history lies in the past.
+    args: ["node", "--network", "demo", "--hostname", "127.0.0.1", "--port", String(env.CHAIN_PORT)],
     // A new node would be a different, empty chain under the same id and addresses: the index,
     // the agents' journal and the relayer's would describe transactions it never had.
     restart: false,

@@ -10,6 +10,13 @@ import type { Deployment } from "../../lib/deployments.ts";
  * every 24h window has content. Nobody gets tokens for free: creators and voters buy on the curve,
  * and votes wait for each proposal's voting start (WorkerVoting's voting delay).
  *
+ * Chain time ends on the wall clock when the chain started far enough in the past (the demo
+ * node starts DEMO_HISTORY_SECONDS back, scripts/lib/demo-clock.ts): the recent era is placed so
+ * its voting opens just before now, and a last block at the wall clock leaves the node's clock
+ * following it. On a chain that started later the history cannot be put in the past: time then
+ * moves only as far as the proposals need and the chain ends ahead of the wall clock
+ * (`clockAheadSeconds`).
+ *
  * Local accounts: 0 admin, 1 relayer, 2 worker operator, 3 treasury, 4..9 users, 10 queen
  * operator, 11 and 12 scout operators.
  */
@@ -23,7 +30,12 @@ export const DEMO_TOKENS = [
   { symbol: "OMEGA", name: "Omega Relay Agent", side: 0, owner: 8, supply: 0n, viaRelayer: true },
 ] as const;
 
-const DAY = 24 * 3600;
+const HOUR = 3600;
+/**
+ * How far before the wall clock the recent era's voting opens: room for the blocks that follow
+ * it (each moves chain time at least a second), so the seed never overshoots the wall clock.
+ */
+const RECENT_ERA_LEAD_SECONDS = 60;
 const SUPPORT = { yes: 0, no: 1, abstain: 2 } as const;
 const TIER = { queen: 3, scout: 2 } as const;
 const STATUS = { idle: 1, suspended: 2 } as const;
@@ -40,6 +52,8 @@ export interface SeedSummary {
   votes: number;
   swaps: number;
   boosts: { symbol: string; tier: number }[];
+  /** Chain time minus wall clock after the seed, seconds: 0 on a demo node, positive on one started later. */
+  clockAheadSeconds: number;
 }
 
 export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): Promise<SeedSummary> {
@@ -52,8 +66,11 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
     if (receipt.status !== "success") throw new Error(`seed transaction ${receipt.transactionHash} reverted`);
     return receipt;
   };
-  const advance = async (seconds: number) => {
-    await testClient.increaseTime({ seconds });
+  const chainTime = async () => Number((await publicClient.getBlock()).timestamp);
+  const wallTime = () => Math.floor(Date.now() / 1000);
+  /** Mines the next block at `timestamp` (Unix seconds); later blocks follow the wall clock from there. */
+  const moveTo = async (timestamp: number) => {
+    await testClient.setNextBlockTimestamp({ timestamp: BigInt(timestamp) });
     await testClient.mine({ blocks: 1 });
   };
 
@@ -74,6 +91,7 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
     votes: 0,
     swaps: 0,
     boosts: [],
+    clockAheadSeconds: 0,
   };
 
   // --- Old era -----------------------------------------------------------------------------
@@ -208,7 +226,14 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
   await vote(7, p2, SUPPORT.yes, "Faster fills");
 
   // --- Past the voting period: the recent era -----------------------------------------------
-  await advance(3 * DAY + 3600);
+  // Its proposals' voting opens (after the voting delay) a minute before the wall clock, unless
+  // the chain is already past that: then an hour after the old proposals closed.
+  const [votingDelay] = await voting.read.settings();
+  const { endTime: p1End } = await voting.read.getProposal([p1]);
+  const { endTime: p2End } = await voting.read.getProposal([p2]);
+  const closed = Number(p1End > p2End ? p1End : p2End) + HOUR;
+  const recentStart = Math.max(closed, wallTime() - RECENT_ERA_LEAD_SECONDS - Number(votingDelay));
+  await moveTo(Math.max(recentStart, (await chainTime()) + 1));
   await wait(voting.write.execute([p1], as(0)));
   summary.proposals.push({ id: p1, state: "executed" }, { id: p2, state: "defeated" });
 
@@ -282,5 +307,10 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
   await swap("BETA", 9, true, parseEther("0.4"));
   await swap("GAMMA", 4, true, usd("150"));
   await swap("GAMMA", 7, false, parseEther("10000"));
+
+  // A last block at the wall clock: the node's clock then follows it (Hardhat keeps the offset
+  // the last set timestamp gave it), so "now" on the chain is now.
+  if ((await chainTime()) < wallTime()) await moveTo(wallTime());
+  summary.clockAheadSeconds = Math.max(0, (await chainTime()) - wallTime());
   return summary;
 }

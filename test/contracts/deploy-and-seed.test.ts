@@ -8,12 +8,14 @@ import { getAddress, hexToString } from "viem";
 import { parseEnv, chainEnv } from "../../config/env.ts";
 import { deployAndRecord } from "../../scripts/lib/deploy-and-record.ts";
 import { readDeployment } from "../../lib/deployments.ts";
+import { DEMO_HISTORY_SECONDS } from "../../scripts/lib/demo-clock.ts";
 import { DEMO_TOKENS, seedDemo } from "../../scripts/lib/seed-demo.ts";
 
 // The scripts behind `npm start`: deploy records what the indexer needs, and the seed leaves
-// the demo activity the README promises.
+// the demo activity the README promises, on the demo network `npm start` runs its node on (its
+// clock starts days back, so the seeded history lies in the past and the chain ends at now).
 describe("deploy and seed", async () => {
-  const { viem } = await network.create();
+  const { viem } = await network.create({ network: "demo" });
   const root = await mkdtemp(join(tmpdir(), "deploy-test-"));
   const { deployment, ecosystem } = await deployAndRecord(viem, parseEnv(chainEnv, {}), root);
   const summary = await seedDemo(viem, deployment.contracts);
@@ -92,5 +94,33 @@ describe("deploy and seed", async () => {
       swaps += (await pool.getEvents.Swap({}, { fromBlock: 0n })).length;
     }
     assert.equal(swaps, summary.swaps);
+  });
+
+  it("ends the seeded history at the wall clock, which the chain's clock then follows", async () => {
+    const wall = () => Date.now() / 1000;
+    const head = Number((await publicClient.getBlock()).timestamp);
+    assert.ok(Math.abs(head - wall()) < 120, `chain time ${head} vs wall clock ${wall()}`);
+    assert.equal(summary.clockAheadSeconds, 0);
+    // History starts DEMO_HISTORY_SECONDS back: the spawns are days old, not seconds.
+    const spawned = await ecosystem.spawner.getEvents.AgentSpawned({}, { fromBlock: 0n });
+    const spawnTime = Number((await publicClient.getBlock({ blockNumber: spawned[0].blockNumber })).timestamp);
+    assert.ok(wall() - spawnTime > DEMO_HISTORY_SECONDS - 3600, `first spawn ${(wall() - spawnTime) / 3600} h ago`);
+    // Both eras: actions more than a day old and actions of the last day; the open proposals stay
+    // open for days after the seed.
+    const actions = await ecosystem.actionLog.getEvents.ActionRecorded({}, { fromBlock: 0n });
+    const times = await Promise.all(
+      actions.map(async (a) => Number((await publicClient.getBlock({ blockNumber: a.blockNumber })).timestamp)),
+    );
+    assert.ok(times.some((t) => t < wall() - 86_400) && times.some((t) => t > wall() - 86_400));
+    for (const { id } of summary.proposals.filter((p) => p.state === "open")) {
+      const { endTime } = await ecosystem.voting.read.getProposal([id]);
+      assert.ok(Number(endTime) > wall() + 2 * 86_400, `proposal ${id} closes ${endTime}`);
+    }
+    // A block mined seconds later is stamped with the wall clock, not a moved one.
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const testClient = await viem.getTestClient();
+    await testClient.mine({ blocks: 1 });
+    const later = Number((await publicClient.getBlock()).timestamp);
+    assert.ok(Math.abs(later - wall()) < 5, `a new block at ${later}, wall clock ${wall()}`);
   });
 });

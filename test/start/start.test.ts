@@ -160,6 +160,31 @@ test("the first answers after the banner carry every seeded worker, action and b
   assert.ok(boosted.totalItems > 0, "the seed's boosts are indexed");
 });
 
+test("the chain's clock is the wall clock: the seeded history lies days back, its open proposals are open", async () => {
+  const chain = createPublicClient({ transport: http(urls.chain, { timeout: 5_000 }) });
+  const head = Number((await chain.getBlock()).timestamp);
+  const now = Date.now() / 1000;
+  assert.ok(Math.abs(head - now) < 120, `chain time ${head} vs wall clock ${now}`);
+  const tokens = await getJson<{ items: { symbol: string; address: string; spawnedAt: number }[] }>(
+    `${urls.api}/api/launchpad/tokens?pageSize=100`,
+  );
+  const seeded = tokens.items.filter((t) => ["ALPHA", "BETA", "GAMMA", "DELTA", "OMEGA"].includes(t.symbol));
+  assert.equal(seeded.length, 5);
+  for (const t of seeded) assert.ok(now - t.spawnedAt > 5 * 86_400, `${t.symbol} spawned ${now - t.spawnedAt} s ago`);
+  const overview = await getJson<{ ecosystem: { tokensSpawnedLast24h: number; tokensSpawnedLast7d: number } }>(
+    `${urls.api}/api/agents/overview`,
+  );
+  assert.equal(overview.ecosystem.tokensSpawnedLast7d - overview.ecosystem.tokensSpawnedLast24h, 5);
+  // The README's voting: GAMMA's and a second ALPHA proposal are open for votes.
+  for (const symbol of ["ALPHA", "GAMMA"]) {
+    const address = seeded.find((t) => t.symbol === symbol)!.address;
+    const open = await getJson<{ totalItems: number }>(
+      `${urls.api}/api/agents/workers/${address}/proposals?status=open`,
+    );
+    assert.equal(open.totalItems, 1, `${symbol} has one open proposal`);
+  }
+});
+
 test("unattended, within a minute of the banner, workers trade and scouts and the queen act", async () => {
   // The runtime's entries name their intent (the seed's do not); newest first, one page per tier.
   const runtimeEntries = async (tier: string) =>
