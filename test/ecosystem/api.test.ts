@@ -15,10 +15,17 @@ import {
   type ChainModel,
   DAY,
   expectedActionLog,
+  expectedCandles,
+  expectedHolders,
   expectedOverview,
   expectedTokenItem,
+  expectedTrades,
   type ModelToken,
+  normalizeCandles,
+  normalizeHolders,
   normalizeTokenItems,
+  normalizeTrades,
+  priceText,
   readChainModel,
   stableValue,
   toBaseUnits,
@@ -45,6 +52,7 @@ import {
   type Viem,
   waitIndexed,
 } from "../support/ecosystem/harness.ts";
+import { activity } from "../support/ecosystem/activity.ts";
 import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
 import { describeReorg } from "./reorg-suite.ts";
 
@@ -223,7 +231,7 @@ describe("the seed on the chain (the premise of every expectation)", () => {
 for (const backend of BACKENDS) {
   describe(`indexer and ecosystem API on ${backend.kind}`, () => {
     const base = () => ctx.ponders.get(backend.kind)!.url;
-    const get = (path: string) => httpGet(base(), path);
+    const get = (path: string, headers: Record<string, string> = {}) => httpGet(base(), path, headers);
 
     // ------------------------------------------------------------------- indexed tables (no API)
     describe("indexed tables (Ponder SQL and GraphQL)", () => {
@@ -773,6 +781,70 @@ for (const backend of BACKENDS) {
       }
     });
 
+    // ------------------------------------------------------------------- trades, candles, holders
+    describe("GET /api/launchpad/tokens/:id/trades, /candles and /holders", () => {
+      test("trades: every swap of the pool, newest first, with exact amounts and price", async () => {
+        for (const t of ctx.model.tokens) {
+          const res = await get(`/api/launchpad/tokens/${t.nftId}/trades?pageSize=100`);
+          assert.equal(res.status, 200, `${t.symbol}: ${res.text}`);
+          expectPage(res.body, 1, 100, t.swaps.length);
+          assert.deepEqual(normalizeTrades(t, res.body.items), expectedTrades(t), `${t.symbol} trades`);
+        }
+        const alpha = bySymbol("ALPHA");
+        assert.ok(alpha.swaps.length > 4);
+        const page2 = await get(`/api/launchpad/tokens/${alpha.address}/trades?page=2&pageSize=2`);
+        expectPage(page2.body, 2, 2, alpha.swaps.length);
+        assert.deepEqual(normalizeTrades(alpha, page2.body.items), expectedTrades(alpha).slice(2, 4));
+      });
+
+      test("candles: the indexer's rollup equals the swaps folded per interval", async () => {
+        for (const t of ctx.model.tokens.filter((x) => x.swaps.length > 0)) {
+          const times = t.swaps.map((s) => s.timestamp);
+          const [start, end] = [Math.min(...times), Math.max(...times)];
+          for (const interval of ["minute", "minutes15", "hour", "day", "month"] as const) {
+            if (interval === "minute" && end - start > 4_000 * 60) continue;
+            const res = await get(
+              `/api/launchpad/tokens/${t.address}/candles?interval=${interval}&start=${start}&end=${end}`,
+            );
+            assert.equal(res.status, 200, `${t.symbol} ${interval}: ${res.text}`);
+            const expected = expectedCandles(t, interval, start, end);
+            assert.ok(expected.length > 0);
+            assert.deepEqual(normalizeCandles(t, res.body), expected, `${t.symbol} ${interval}`);
+          }
+        }
+      });
+
+      test("holders: every balance, largest first, pool and creator labelled, totalItems exact", async () => {
+        for (const t of ctx.model.tokens) {
+          const res = await get(`/api/launchpad/tokens/${t.nftId}/holders?pageSize=100`);
+          assert.equal(res.status, 200, `${t.symbol}: ${res.text}`);
+          expectPage(res.body, 1, 100, t.balances.size);
+          assert.deepEqual(normalizeHolders(res.body.items), expectedHolders(t), `${t.symbol} holders`);
+          assert.ok(
+            res.body.items.some((h: any) => h.label === "pool"),
+            `${t.symbol}: the pool is listed`,
+          );
+          assert.ok(
+            res.body.items.some((h: any) => h.label === "creator"),
+            `${t.symbol}: the creator is listed`,
+          );
+        }
+      });
+
+      test("400 INVALID_PARAM for a range the candles refuse, after the token lookup as /api/ohlc", async () => {
+        const candles = `/api/launchpad/tokens/${bySymbol("ALPHA").address}/candles`;
+        expectError(await get(`${candles}?interval=hour&start=3600&end=0`), 400, "INVALID_PARAM", "end");
+        expectError(await get(`${candles}?interval=minute&start=0&end=1000000`), 400, "INVALID_PARAM", "end");
+      });
+
+      test("404 NOT_FOUND for an unknown token", async () => {
+        for (const suffix of ["/trades", "/holders", "/candles?interval=hour&start=0&end=3600"]) {
+          expectError(await get(`/api/launchpad/tokens/0x${"de".repeat(20)}${suffix}`), 404, "NOT_FOUND");
+          expectError(await get(`/api/launchpad/tokens/999999${suffix}`), 404, "NOT_FOUND");
+        }
+      });
+    });
+
     // ------------------------------------------------------------------- /api/launchpad/tokens/:id/worker
     test("GET /api/launchpad/tokens/:id/worker: worker, recent actions newest first, stats", async () => {
       for (const t of ctx.model.tokens) {
@@ -828,9 +900,31 @@ for (const backend of BACKENDS) {
         ["/api/launchpad/tokens?sort=RECENT", "sort"],
         ["/api/launchpad/tokens?boosted=yes", "boosted"],
         ["/api/launchpad/tokens?poolSide=stable", "poolSide"],
+        ["/api/launchpad/tokens/1/trades?pageSize=101", "pageSize"],
+        ["/api/launchpad/tokens/1/holders?page=0", "page"],
+        ["/api/launchpad/tokens/1/candles?interval=week&start=0&end=60", "interval"],
+        ["/api/launchpad/tokens/1/candles?interval=hour&start=soon&end=60", "start"],
       ];
       for (const [path, param] of cases) {
         test(path, async () => expectError(await get(path), 400, "INVALID_PARAM", param));
+      }
+    });
+
+    // ------------------------------------------------------------------- CORS
+    test("CORS: answers carry the web app's origin only, never Ponder's own *", async () => {
+      const web = "http://127.0.0.1:3000";
+      for (const path of [
+        "/api/launchpad/tokens",
+        `/api/launchpad/tokens/${bySymbol("ALPHA").address}/trades`,
+        "/openapi.json",
+        "/api/nothing",
+      ]) {
+        const allowed = await get(path, { origin: web });
+        assert.equal(allowed.headers.get("access-control-allow-origin"), web, path);
+        for (const headers of [{ origin: "https://evil.example" }, {}] as Record<string, string>[]) {
+          const other = await get(path, headers);
+          assert.equal(other.headers.get("access-control-allow-origin"), null, `${path} ${JSON.stringify(headers)}`);
+        }
       }
     });
 
@@ -962,6 +1056,56 @@ describe(`rate limit (RATE_LIMIT_PER_MINUTE=${RATE_LIMIT})`, () => {
     });
     assert.equal(gql.status, 429);
     assert.equal((await httpGet(base, "/health")).status, 200);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// After the tests of the seeded chain, as it adds to it: a swap reaches trades, candles and holders.
+describe("a new swap", () => {
+  test("shows up in the pool's trades, its candles and its holders on every backend", async () => {
+    const act = await activity(ctx.viem, ctx.contracts);
+    const alpha = bySymbol("ALPHA");
+    const user = 9;
+    const receipt = await act.swap(alpha.pool, act.stableAddress, user, 123n * 10n ** 6n);
+    const [swapped] = await (await ctx.viem.getContractAt("AgentPool", alpha.pool)).getEvents.Swap(
+      {},
+      { blockHash: receipt.blockHash },
+    );
+    const { amountIn, amountOut } = swapped.args as { amountIn: bigint; amountOut: bigint };
+    const trader = act.address(user).toLowerCase();
+    const balance = await (await ctx.viem.getContractAt("AgentToken", alpha.address)).read.balanceOf([
+      act.address(user),
+    ]);
+    const time = Number((await ctx.model.client.getBlock({ blockNumber: receipt.blockNumber })).timestamp);
+    const price = priceText(amountIn, amountOut, alpha.pairDecimals);
+    for (const ponder of ctx.ponders.values()) {
+      await waitIndexed(ponder, Number(receipt.blockNumber));
+      const trades = await httpGet(ponder.url, `/api/launchpad/tokens/${alpha.address}/trades?pageSize=1`);
+      expectPage(trades.body, 1, 1, alpha.swaps.length + 1);
+      assert.deepEqual(normalizeTrades(alpha, trades.body.items), [
+        {
+          txHash: receipt.transactionHash,
+          logIndex: swapped.logIndex,
+          blockNumber: Number(receipt.blockNumber),
+          timestamp: time,
+          trader,
+          side: "buy",
+          tokenAmount: amountOut,
+          pairAmount: amountIn,
+          price,
+        },
+      ]);
+      const candles = await httpGet(
+        ponder.url,
+        `/api/launchpad/tokens/${alpha.address}/candles?interval=minute&start=${time}&end=${time}`,
+      );
+      assert.equal(candles.body.length, 1);
+      assert.equal(candles.body[0].time, time - (time % 60));
+      assert.equal(candles.body[0].close, price);
+      const holders = await httpGet(ponder.url, `/api/launchpad/tokens/${alpha.address}/holders?pageSize=100`);
+      const row = holders.body.items.find((h: any) => h.address === trader);
+      assert.equal(toBaseUnits(row?.balance, 18), balance, `${ponder.name}: the trader's balance`);
+    }
   });
 });
 

@@ -14,9 +14,15 @@ import {
   apiNow,
   type ChainModel,
   expectedActionLog,
+  expectedCandles,
+  expectedHolders,
   expectedOverview,
   expectedTokenItem,
+  expectedTrades,
+  normalizeCandles,
+  normalizeHolders,
   normalizeTokenItems,
+  normalizeTrades,
   readChainModel,
   tokensNewestFirst,
 } from "../support/ecosystem/chain-model.ts";
@@ -247,6 +253,22 @@ export function describeReorg(backends: string[], env: () => ReorgEnv, onFailure
             [alpha.address],
           );
           assert.equal(Number(holders[0].holders), alpha.holders);
+          // The pool's trades, candles (a rollup the swap had updated) and holders list are back too.
+          const trades = await get(`/api/launchpad/tokens/${alpha.address}/trades?pageSize=100`);
+          assert.deepEqual(normalizeTrades(alpha, trades.items), expectedTrades(alpha));
+          assert.equal(trades.totalItems, alpha.swaps.length);
+          const end = ctx.model.headTimestamp;
+          // The last 4,000 minutes (under the 5,000-candle cap), and every day since the spawn.
+          for (const [interval, start] of [
+            ["minute", end - 4_000 * 60],
+            ["day", alpha.spawnedAt],
+          ] as const) {
+            const path = `/api/launchpad/tokens/${alpha.address}/candles?interval=${interval}&start=${start}&end=${end}`;
+            const candles = await get(path);
+            assert.deepEqual(normalizeCandles(alpha, candles), expectedCandles(alpha, interval, start, end), interval);
+          }
+          const list = await get(`/api/launchpad/tokens/${alpha.address}/holders?pageSize=100`);
+          assert.deepEqual(normalizeHolders(list.items), expectedHolders(alpha));
         });
 
         test("GraphQL and SQL agree: no row of the dropped branch in any table", async () => {

@@ -2,7 +2,16 @@
  * What the chain says, read back from its events and view functions (never from the indexer),
  * so the end-to-end tests compute every expected value instead of hard-coding it.
  */
-import { type Address, createPublicClient, erc20Abi, type Hex, hexToString, http, type PublicClient } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  erc20Abi,
+  type Hex,
+  hexToString,
+  http,
+  type PublicClient,
+  zeroAddress,
+} from "viem";
 import {
   ActionLogAbi,
   AgentPoolAbi,
@@ -82,6 +91,8 @@ export interface ModelToken {
   spawnBlock: number;
   metadata: { description: string; logoUri: string; website: string };
   holders: number;
+  /** Every account with a balance (the pool and the burn address included), base units. */
+  balances: Map<Address, bigint>;
   reserves: { token: bigint; pair: bigint; virtualPair: bigint };
   /** The real pair reserve (the virtual one was never deposited), pair-asset base units. */
   tvl: bigint;
@@ -230,6 +241,10 @@ export async function readChainModel(url: string, contracts: Deployment["contrac
       balances.set(lc(from), (balances.get(lc(from)) ?? 0n) - value);
       balances.set(lc(to), (balances.get(lc(to)) ?? 0n) + value);
     }
+    const allBalances = new Map([...balances].filter(([account, b]) => b > 0n && account !== zeroAddress)) as Map<
+      Address,
+      bigint
+    >;
     // Not holders: the zero address, the burn address and the token's own pool.
     for (const nonHolder of [
       "0x0000000000000000000000000000000000000000",
@@ -272,6 +287,7 @@ export async function readChainModel(url: string, contracts: Deployment["contrac
       spawnBlock: Number(e.blockNumber),
       metadata: { description: metadata.description, logoUri: metadata.logoUri, website: metadata.website },
       holders: [...balances.values()].filter((b) => b > 0n).length,
+      balances: allBalances,
       reserves: { token: reserveToken, pair: reservePair, virtualPair },
       tvl: reservePair,
       swaps: tokenSwaps,
@@ -485,3 +501,109 @@ export function normalizeTokenItems(model: ChainModel, items: any[]) {
 
 /** Every token, newest spawn first (the API's default order). */
 export const tokensNewestFirst = (model: ChainModel) => [...model.tokens].sort((a, b) => b.spawnedAt - a.spawnedAt);
+
+// ---------------------------------------------------------------------------------------------
+// A pool's trades, candles and holders (/api/launchpad/tokens/:id/trades, /candles, /holders),
+// amounts in base units (compare with normalizeTrades, normalizeCandles, normalizeHolders).
+
+/** A price as the API writes it: pair asset per whole token, 18 fractional digits, truncated. */
+export function priceText(pairAmount: bigint, tokenAmount: bigint, pairDecimals: number): string {
+  const scaled = (pairAmount * 10n ** BigInt(36 - pairDecimals)) / tokenAmount;
+  const digits = scaled.toString().padStart(19, "0");
+  return `${digits.slice(0, -18)}.${digits.slice(-18)}`;
+}
+
+const tokenSide = (s: ModelSwap) => (s.isBuy ? s.amountOut : s.amountIn);
+
+/** A token's swaps, newest first (block, then log index), as trade items. */
+export function expectedTrades(t: ModelToken) {
+  return [...t.swaps]
+    .sort((a, b) => b.blockNumber - a.blockNumber || b.logIndex - a.logIndex)
+    .map((s) => ({
+      txHash: s.txHash,
+      logIndex: s.logIndex,
+      blockNumber: s.blockNumber,
+      timestamp: s.timestamp,
+      trader: s.sender,
+      side: s.isBuy ? "buy" : "sell",
+      tokenAmount: tokenSide(s),
+      pairAmount: s.pairVolume,
+      price: priceText(s.pairVolume, tokenSide(s), t.pairDecimals),
+    }));
+}
+
+export const normalizeTrades = (t: ModelToken, items: any[]) =>
+  items.map((item) => ({
+    ...item,
+    tokenAmount: toBaseUnits(item.tokenAmount, 18),
+    pairAmount: toBaseUnits(item.pairAmount, t.pairDecimals),
+  }));
+
+/** Bucket starts in Unix seconds of the intervals the tests read; months are UTC calendar months. */
+const BUCKET = {
+  minute: (ts: number) => ts - (ts % 60),
+  minutes15: (ts: number) => ts - (ts % 900),
+  hour: (ts: number) => ts - (ts % 3_600),
+  day: (ts: number) => ts - (ts % 86_400),
+  month: (ts: number) => {
+    const d = new Date(ts * 1000);
+    return Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), 1) / 1000;
+  },
+} as const;
+export type ModelInterval = keyof typeof BUCKET;
+
+/** A token's candles of `interval` whose bucket overlaps [start, end], oldest first. */
+export function expectedCandles(t: ModelToken, interval: ModelInterval, start: number, end: number) {
+  const byBucket = new Map<number, ModelSwap[]>();
+  const chainOrder = [...t.swaps].sort((a, b) => a.blockNumber - b.blockNumber || a.logIndex - b.logIndex);
+  for (const s of chainOrder) {
+    const bucket = BUCKET[interval](s.timestamp);
+    if (bucket < BUCKET[interval](start) || bucket > end) continue;
+    byBucket.set(bucket, [...(byBucket.get(bucket) ?? []), s]);
+  }
+  return [...byBucket.entries()]
+    .sort(([a], [b]) => a - b)
+    .map(([bucket, swaps]) => {
+      // Truncation keeps order, so the extremes of the texts are the texts of the extremes.
+      const prices = swaps.map((s) => priceText(s.pairVolume, tokenSide(s), t.pairDecimals));
+      const sorted = [...prices].sort((a, b) => a.length - b.length || (a < b ? -1 : a > b ? 1 : 0));
+      return {
+        date: new Date(bucket * 1000).toISOString().slice(0, 19),
+        time: bucket,
+        open: prices[0],
+        max: sorted.at(-1),
+        min: sorted[0],
+        close: prices.at(-1),
+        volume: swaps.reduce((sum, s) => sum + s.pairVolume, 0n),
+        volumeBase: swaps.reduce((sum, s) => sum + tokenSide(s), 0n),
+      };
+    });
+}
+
+export const normalizeCandles = (t: ModelToken, items: any[]) =>
+  items.map((item) => ({
+    ...item,
+    volume: toBaseUnits(item.volume, t.pairDecimals),
+    volumeBase: toBaseUnits(item.volumeBase, 18),
+  }));
+
+const BURN = "0x000000000000000000000000000000000000dead";
+
+/** Every balance of a token, largest first, then by address, with the pool, creator and burn address labelled. */
+export function expectedHolders(t: ModelToken) {
+  return [...t.balances]
+    .sort(([a, x], [b, y]) => (x > y ? -1 : x < y ? 1 : a < b ? -1 : 1))
+    .map(([address, balance]) => ({
+      address,
+      balance,
+      share: (balance * 10n ** 18n) / t.totalSupply,
+      label: address === t.pool ? "pool" : address === t.owner ? "creator" : address === BURN ? "burn" : null,
+    }));
+}
+
+export const normalizeHolders = (items: any[]) =>
+  items.map((item) => ({
+    ...item,
+    balance: toBaseUnits(item.balance, 18),
+    share: toBaseUnits(item.share, 18),
+  }));
