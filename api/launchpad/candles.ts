@@ -55,7 +55,15 @@ export async function poolCandles(db: Db, tokenRef: string, query: CandleQuery):
 /** A pool's stored candles of one interval with from <= bucket start <= to (exported for the query-plan test). */
 export const candleRows = (db: Db, poolAddress: `0x${string}`, interval: CandleInterval, from: number, to: number) =>
   db
-    .select()
+    .select({
+      bucketStart: poolCandle.bucketStart,
+      open: poolCandle.open,
+      high: poolCandle.high,
+      low: poolCandle.low,
+      close: poolCandle.close,
+      volumePair: poolCandle.volumePair,
+      volumeToken: poolCandle.volumeToken,
+    })
     .from(poolCandle)
     .where(
       and(

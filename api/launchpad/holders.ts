@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, gt, inArray } from "ponder";
+import { and, asc, desc, eq, gt } from "ponder";
 import { BURN_ADDRESS } from "../../indexer/holders.ts";
 import { holderCount, holding } from "../../indexer/schema.ts";
 import type { Db } from "../db.ts";
@@ -19,24 +19,30 @@ const heldBy = (token: `0x${string}`) => and(eq(holding.token, token), gt(holdin
  */
 export async function tokenHolders(db: Db, tokenRef: string, query: PageQuery): Promise<Page<Holder>> {
   const { token, pool: p } = await findToken(db, tokenRef);
-  const [rows, [uncounted], [counted]] = await Promise.all([
-    holderRows(db, token.address, query),
-    // The accounts the holder count leaves out (indexer/holders.ts); the zero address has no row.
+  // The accounts the holder count leaves out (indexer/holders.ts; the zero address has no row),
+  // each read by its primary key: a filter on the account would let the planner walk the rank
+  // index through every holder instead.
+  const balanceOf = (account: `0x${string}`) =>
     db
-      .select({ n: count() })
+      .select({ balance: holding.balance })
       .from(holding)
-      .where(and(heldBy(token.address), inArray(holding.account, [p.address, BURN_ADDRESS]))),
+      .where(and(eq(holding.token, token.address), eq(holding.account, account)));
+  const [rows, [counted], ...uncounted] = await Promise.all([
+    holderRows(db, token.address, query),
     db.select({ holders: holderCount.holders }).from(holderCount).where(eq(holderCount.token, token.address)),
+    balanceOf(p.address),
+    balanceOf(BURN_ADDRESS),
   ]);
+  const listedBeside = uncounted.filter(([row]) => row !== undefined && row.balance > 0n).length;
   const labelOf = (account: `0x${string}`): Holder["label"] =>
     account === p.address ? "pool" : account === token.owner ? "creator" : account === BURN_ADDRESS ? "burn" : null;
   const items = rows.map((row) => ({
     address: row.account,
     balance: formatAmount(row.balance, TOKEN_DECIMALS),
-    share: formatAmount((row.balance * SHARE_SCALE) / token.totalSupply, 18),
+    share: formatAmount(token.totalSupply > 0n ? (row.balance * SHARE_SCALE) / token.totalSupply : 0n, 18),
     label: labelOf(row.account),
   }));
-  return toPage(items, query, (counted?.holders ?? 0) + (uncounted?.n ?? 0));
+  return toPage(items, query, (counted?.holders ?? 0) + listedBeside);
 }
 
 /** A page of a token's balances in list order (exported for the query-plan test). */

@@ -22,24 +22,39 @@ export async function poolTrades(db: Db, tokenRef: string, query: PageQuery): Pr
   const rows = await tradeRows(db, p.address, oldest, newest);
   const decimals = pairDecimalsOf(p.side);
   return toPage(
-    rows.map((row) => {
-      const price = tradePrice(row.pairVolume, row.tokenVolume);
-      return {
-        txHash: row.txHash,
-        logIndex: row.logIndex,
-        blockNumber: Number(row.blockNumber),
-        timestamp: row.timestamp,
-        trader: row.sender,
-        side: row.isBuy ? "buy" : "sell",
-        tokenAmount: formatAmount(row.tokenVolume, TOKEN_DECIMALS),
-        pairAmount: formatAmount(row.pairVolume, decimals),
-        // The pool refuses a swap without tokens, so every indexed swap has a price.
-        price: scaledPrice(price ?? 0n, decimals),
-      };
-    }),
+    rows.map((row) => toPoolTrade(row, decimals)),
     query,
     total,
   );
+}
+
+/** The swap columns a trades item shows. */
+export interface TradeRow {
+  txHash: `0x${string}`;
+  logIndex: number;
+  blockNumber: bigint;
+  timestamp: number;
+  sender: `0x${string}`;
+  isBuy: boolean;
+  pairVolume: bigint;
+  tokenVolume: bigint;
+}
+
+/** A swap as the trades list (and the launchpad stream's swap event) shows it; `pairDecimals` of the pool's pair asset. */
+export function toPoolTrade(row: TradeRow, pairDecimals: number): PoolTrade {
+  // The pool refuses a swap without tokens, so every indexed swap has a price.
+  const price = tradePrice(row.pairVolume, row.tokenVolume) ?? 0n;
+  return {
+    txHash: row.txHash,
+    logIndex: row.logIndex,
+    blockNumber: Number(row.blockNumber),
+    timestamp: row.timestamp,
+    trader: row.sender,
+    side: row.isBuy ? "buy" : "sell",
+    tokenAmount: formatAmount(row.tokenVolume, TOKEN_DECIMALS),
+    pairAmount: formatAmount(row.pairVolume, pairDecimals),
+    price: scaledPrice(price, pairDecimals),
+  };
 }
 
 /** The swaps numbered oldest..newest of a pool, newest first (exported for the query-plan test). */

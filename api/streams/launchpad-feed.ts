@@ -3,6 +3,7 @@ import { agentToken, boost, pool, proposal, swap, vote } from "../../indexer/sch
 import { toVoteJson } from "../agents/proposals.ts";
 import type { Condition, Db } from "../db.ts";
 import { toTrade } from "../launchpad/pool.ts";
+import { toPoolTrade } from "../launchpad/trades.ts";
 import { formatAmount, pairDecimalsOf, TOKEN_DECIMALS } from "../shared/units.ts";
 import { type ChainKey, compareKeys, eventIdOf } from "./event-id.ts";
 import type { FeedEvent, FeedSource } from "./feed-event.ts";
@@ -99,6 +100,7 @@ const readers: Record<LaunchpadEventName, (db: Db, range: Range) => Promise<Laun
     return rows.map(({ swap: s, side }) =>
       eventOf<SwapEventData>("swap", s.blockNumber, s.logIndex, s.txHash, {
         ...toTrade(s, pairDecimalsOf(side)),
+        ...toPoolTrade(s, pairDecimalsOf(side)),
         tokenAddress: s.token,
         poolAddress: s.pool,
       }),

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { defineRoute, type ErrorDoc } from "../../lib/http/index.ts";
 import { voteSchema } from "../agents/proposals-routes.ts";
 import { actionLogEntry, actionLogFilters, sinceNotAfterUntil } from "../agents/routes.ts";
-import { trade } from "../launchpad/routes.ts";
+import { poolTrade, trade } from "../launchpad/routes.ts";
 import { addressParam } from "../shared/params.ts";
 import { addressOut, decimalString, integerId, txHashOut, unixTime } from "../shared/schemas.ts";
 import { spawnResponse } from "../writes/index.ts";
@@ -17,7 +17,12 @@ export const LAUNCHPAD_EVENTS = ["spawn", "swap", "vote", "boost"] as const;
 export type LaunchpadEventName = (typeof LAUNCHPAD_EVENTS)[number];
 
 export const spawnEventData = spawnResponse.extend({ spawnedAt: unixTime });
-export const swapEventData = trade.extend({ tokenAddress: addressOut, poolAddress: addressOut });
+/** A pool endpoint trade and a trades list item in one (the fields they share agree), plus token and pool. */
+export const swapEventData = trade.extend({
+  ...poolTrade.shape,
+  tokenAddress: addressOut,
+  poolAddress: addressOut,
+});
 export const voteEventData = voteSchema.extend({ tokenAddress: addressOut.describe("The proposal's agent token") });
 export const boostEventData = z.object({
   tokenAddress: addressOut,
@@ -131,7 +136,11 @@ export const launchpadStreamRoute = defineRoute({
   requestHeaders: lastEventIdHeader,
   response: z.union([
     eventMessage("spawn", spawnEventData, "A new agent token: the spawn answer's shape plus spawnedAt"),
-    eventMessage("swap", swapEventData, "A swap in an agent pool: a pool endpoint trade plus token and pool"),
+    eventMessage(
+      "swap",
+      swapEventData,
+      "A swap in an agent pool: a pool endpoint trade and a trades list item in one, plus token and pool",
+    ),
     eventMessage("vote", voteEventData, "A vote: a proposal's vote item plus the token"),
     eventMessage("boost", boostEventData, "A boost bought for a token"),
     retractMessage,

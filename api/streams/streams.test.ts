@@ -294,8 +294,10 @@ describe("GET /api/launchpad/stream", () => {
         spawnedAt: NOW,
       });
       const pool = await get(`/api/launchpad/tokens/${addressOf(3)}/pool`);
+      const trades = await get(`/api/launchpad/tokens/${addressOf(3)}/trades`);
       assert.deepEqual(swap, {
         ...pool.body.recentTrades[0],
+        ...trades.body.items[0],
         tokenAddress: addressOf(3),
         poolAddress: addressOf(1003),
       });

@@ -233,8 +233,10 @@ describe("GET /api/launchpad/stream", () => {
       const [first, second] = netEvents(await all[i]!.until((m) => m.event === "swap", ARRIVAL_MS));
       assert.deepEqual([first?.id, second?.event], [spawn.id, "swap"]);
       const pool = await restBody(ponder, `/api/launchpad/tokens/${spawned.token}/pool`);
+      const trades = await restBody(ponder, `/api/launchpad/tokens/${spawned.token}/trades`);
       assert.deepEqual(data(second!), {
         ...pool.recentTrades[0],
+        ...trades.items[0],
         tokenAddress: detail.token.address,
         poolAddress: detail.pool.address,
       });
