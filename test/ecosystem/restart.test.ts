@@ -61,6 +61,7 @@ const TABLES: [string, string][] = [
   ["holding", "token, account"],
   ["pool", "address"],
   ["swap", "id"],
+  ["pool_candle", "pool, interval, bucket_start"],
   ["liquidity_event", "id"],
   ["agent_nft", "nft_id"],
   ["worker", "id"],
