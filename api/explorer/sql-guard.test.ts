@@ -64,7 +64,7 @@ describe("sqlGuard", () => {
     const small = await createTestDatabase();
     try {
       await small.client.exec(
-        `insert into swap select 's' || g, '0xp', '0xt', '0xs', '0xr', true, 1, 1, 1, 1, 1, g, g, 0, '0xh' from generate_series(1, 7) g; analyze swap;`,
+        `insert into swap select 's' || g, '0xp', '0xt', '0xs', '0xr', true, 1, 1, 1, 1, 1, g, g, 0, g, '0xh' from generate_series(1, 7) g; analyze swap;`,
       );
       const plan = await pgliteCostEstimator(small.client as never)({ sql: EIGHT_WAY_JOIN, params: [] });
       assert.ok(plan.cost < 100_000, `cost ${plan.cost}`);
@@ -228,7 +228,7 @@ describe("sqlGuard", () => {
     // The real message of a run-time error, from the database the guard plans on.
     const sql = "select 1 / (block_number - block_number) from swap";
     await database.client.exec(
-      `insert into swap select 's1', '0xp', '0xt', '0xs', '0xr', true, 1, 1, 1, 1, 1, 1, 1, 0, '0xh'`,
+      `insert into swap select 's1', '0xp', '0xt', '0xs', '0xr', true, 1, 1, 1, 1, 1, 1, 1, 0, 1, '0xh'`,
     );
     try {
       const message = await database.client.query(sql).then(
