@@ -90,7 +90,8 @@ beforeEach(async () => {
   exits = [];
   obeys = ["SIGTERM", "SIGKILL"];
 });
-afterEach(() => rm(logDir, { recursive: true, force: true }));
+// Services open their log files as they start, so one may appear while the directory is removed.
+afterEach(() => rm(logDir, { recursive: true, force: true, maxRetries: 5, retryDelay: 50 }));
 
 function supervisor(options: Partial<SupervisorOptions> = {}): Supervisor {
   return new Supervisor({
