@@ -263,6 +263,11 @@ export const streamEnv = z.object({
   WS_FLUSH_MS: z.coerce.number().int().min(0).max(1_000).default(5),
   /** NATS server: the exchange publishes every stream there, for `npm run gateway` processes. Unset: one process, no NATS. */
   NATS_URL: natsUrl.optional(),
+  /** First token of the NATS subjects; exchanges sharing one NATS server need different prefixes (their user ids overlap). */
+  NATS_SUBJECT_PREFIX: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{1,64}$/, "must be 1-64 letters, digits, '_' or '-' (one NATS subject token)")
+    .default("exchange"),
 });
 
 export type StreamEnv = z.infer<typeof streamEnv>;

@@ -50,13 +50,11 @@ async function call(app: Hono, path: string) {
 describe("sqlGuard", () => {
   it("refuses the 8-way cartesian join before it runs, from PGlite's EXPLAIN", async () => {
     const { app, ran } = appWith({}, (c) => c.json({ rows: [] }));
-    const started = Date.now();
     const res = await call(app, `/sql/db?sql=${encode(EIGHT_WAY_JOIN)}`);
     assert.equal(res.status, 400);
     assert.equal(res.body.code, "INVALID_PARAM");
     assert.match(res.body.message, /^sql: estimated cost \d+(e\+\d+)? exceeds the limit of 100000 \(SQL_MAX_COST\)/);
     assert.equal(ran(), 0, "Ponder never saw the query");
-    assert.ok(Date.now() - started < 2_000);
   });
 
   it("refuses the join on a small analyzed table too, where its cost looks cheap but its rows do not", async () => {
@@ -141,9 +139,7 @@ describe("sqlGuard", () => {
       },
       (c) => c.json({ rows: [] }),
     );
-    const started = Date.now();
     const res = await call(app, `/sql/db?sql=${encode("select length(repeat('x', 100000000))")}`);
-    const ms = Date.now() - started;
     assert.equal(res.status, 400);
     assert.deepEqual(res.body, {
       code: "INVALID_PARAM",
@@ -151,7 +147,6 @@ describe("sqlGuard", () => {
     });
     assert.equal(planned, 0, "EXPLAIN never saw the query");
     assert.equal(ran(), 0);
-    assert.ok(ms < 500, `refused after ${ms} ms`);
     for (const [sql, message] of [
       ["select * from pg_class", /System tables not supported/],
       ["select * from public.swap", /Schema name not supported/],
@@ -177,11 +172,9 @@ describe("sqlGuard", () => {
       (c) => c.json({ rows: [] }),
     );
     const from = (n: number) => `select count(*) from ${Array.from({ length: n }, (_, i) => `swap s${i}`).join(", ")}`;
-    const started = Date.now();
     const res = await call(app, `/sql/db?sql=${encode(from(200))}`);
     assert.equal(res.status, 400);
     assert.equal(res.body.message, `sql: names 200 relations; at most ${MAX_SQL_RELATIONS} are allowed`);
-    assert.ok(Date.now() - started < 500);
     // Subqueries and joins count too; the limit itself passes.
     const nested = `select count(*) from (${from(7)}) a join (${from(6)}) b on true`;
     assert.match((await call(app, `/sql/db?sql=${encode(nested)}`)).body.message, /names 15 relations/);

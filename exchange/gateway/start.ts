@@ -55,6 +55,7 @@ export async function startGateway(
       log("gateway: NATS connection lost; closing client connections so they resync");
       streamServer.closeAll(1012, "NATS connection lost: reconnect and resync");
     },
+    { subjectPrefix: env.NATS_SUBJECT_PREFIX },
   );
   hub = new Hub(relay, { encode: wsFrame, flushMs: env.WS_FLUSH_MS });
 

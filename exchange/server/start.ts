@@ -22,6 +22,7 @@ import {
   type ExchangeStreams,
   connectNats,
   publishToNats,
+  type UserInterest,
   type StreamServer,
   startExchangeStreams,
   streamLimits,
@@ -36,6 +37,8 @@ export interface RunningExchange {
   /** The market and user streams (their hub also serves `/ws`; NATS may be added as a sink). */
   readonly streams: ExchangeStreams;
   readonly streamServer: StreamServer;
+  /** With NATS_URL: which user streams gateways want (and when a catch-all period ends). */
+  readonly natsInterest?: UserInterest;
   /** Stops taking requests, waits for every pending commit, closes the database. */
   close(): Promise<void>;
 }
@@ -100,7 +103,13 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
   // With NATS, the streams are also published there for gateway processes (npm run gateway):
   // market streams always, a user's while a gateway serves it.
   const nats = env.NATS_URL ? await connectNats(env.NATS_URL, "exchange") : undefined;
-  if (nats) publishToNats(streams, nats, { ttlMs: options.natsInterestTtlMs });
+  const natsInterest = nats
+    ? publishToNats(streams, nats, {
+        ttlMs: options.natsInterestTtlMs,
+        subjectPrefix: env.NATS_SUBJECT_PREFIX,
+        log,
+      })
+    : undefined;
   // One count of failed authentications per client IP for signed HTTP requests and /ws LOGINs.
   const authFailures = createAuthFailureGuard({
     limit: env.AUTH_FAILURE_LIMIT_PER_MINUTE,
@@ -174,6 +183,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     committer,
     streams,
     streamServer,
+    natsInterest,
     close: async () => {
       streams.close();
       await streamServer.close();

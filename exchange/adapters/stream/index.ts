@@ -9,7 +9,8 @@ export {
   publishToNats,
   type RelayOptions,
   relayFromNats,
-  subjectOf,
+  DEFAULT_SUBJECT_PREFIX,
+  natsSubjects,
   UserInterest,
 } from "./nats.ts";
 export { ALL_TICKERS, MARKET_STREAM, parseClientMessage } from "./protocol.ts";

@@ -21,19 +21,27 @@ import type { ExchangeStreams } from "./streams.ts";
  * gateway has renewed.
  */
 
-const PREFIX = "exchange.stream.";
-const INTEREST = "exchange.interest.";
-const WANT = `${INTEREST}want`;
-const RENEW = `${INTEREST}renew`;
-const DROP = `${INTEREST}drop`;
+/** The subjects' first token unless NATS_SUBJECT_PREFIX names another (one per exchange sharing a NATS). */
+export const DEFAULT_SUBJECT_PREFIX = "exchange";
 const TTL_MS = 30_000;
 /** A gateway's longest renewal interval (shorter when the exchange's TTL asks for it). */
 const RENEW_MS = 10_000;
 /** User ids per renewal message (about 40 KB, far below NATS's 1 MB payload limit). */
 const RENEW_CHUNK = 1_000;
 
-/** The subject of a stream name (`ETH_USDT@depth`, `!ticker@arr`, `user:<id>`: no dots or wildcards). */
-export const subjectOf = (stream: string) => `${PREFIX}${stream}`;
+/**
+ * The subjects of one exchange: `<prefix>.stream.<name>` per stream (`ETH_USDT@depth`, `!ticker@arr`,
+ * `user:<id>`: no dots or wildcards) and `<prefix>.interest.want|renew|drop`. Exchanges that share a
+ * NATS need different prefixes: their user ids overlap, and one's gateways would steer the other.
+ */
+export function natsSubjects(prefix = DEFAULT_SUBJECT_PREFIX) {
+  return {
+    stream: (name: string) => `${prefix}.stream.${name}`,
+    want: `${prefix}.interest.want`,
+    renew: `${prefix}.interest.renew`,
+    drop: `${prefix}.interest.drop`,
+  };
+}
 
 const USER_PREFIX = "user:";
 const isUserStream = (stream: string) => stream.startsWith(USER_PREFIX);
@@ -62,6 +70,10 @@ export async function connectNats(url: string, name: string, timeoutMs = 5_000):
 }
 
 export interface PublishOptions {
+  /** Where the exchange says that NATS went away and came back. */
+  readonly log?: (message: string) => void;
+  /** First token of every subject (NATS_SUBJECT_PREFIX). */
+  readonly subjectPrefix?: string;
   /** How long a gateway's interest in a user lasts unless renewed; also the catch-all period after (re)connecting. */
   readonly ttlMs?: number;
   readonly now?: () => number;
@@ -86,6 +98,11 @@ export class UserInterest {
   /** Nothing known of what gateways want (a start, a reconnect): every user until a TTL passes. */
   forget(): void {
     this.everyoneUntil = this.now() + this.ttlMs;
+  }
+
+  /** When the catch-all period of the last start or reconnect ends (ms since the epoch). */
+  get catchAllUntil(): number {
+    return this.everyoneUntil;
   }
 
   want({ gateway, users }: Interest): void {
@@ -137,15 +154,20 @@ export function publishToNats(
   options: PublishOptions = {},
 ): UserInterest {
   const interest = new UserInterest(options);
+  const subjects = natsSubjects(options.subjectPrefix);
   const ttlMs = options.ttlMs ?? TTL_MS;
   let up = true;
   void (async () => {
     for await (const status of nc.status()) {
-      if (status.type === "disconnect") up = false;
+      if (status.type === "disconnect") {
+        up = false;
+        options.log?.("exchange: NATS connection lost; gateways get nothing until it is back");
+      }
       if (status.type === "reconnect") {
         up = true;
         // Renewals and drops sent meanwhile were lost.
         interest.forget();
+        options.log?.("exchange: NATS is back; every user stream is published for one interest TTL");
       }
     }
   })();
@@ -160,22 +182,24 @@ export function publishToNats(
         if (message.reply) message.respond(JSON.stringify({ ttlMs }));
       },
     });
-  on(WANT, (wanted) => interest.want(wanted));
-  on(RENEW, (renewed) => interest.want(renewed));
-  on(DROP, (dropped) => interest.drop(dropped));
+  on(subjects.want, (wanted) => interest.want(wanted));
+  on(subjects.renew, (renewed) => interest.want(renewed));
+  on(subjects.drop, (dropped) => interest.drop(dropped));
   const sweep = setInterval(() => interest.sweep(), ttlMs);
   sweep.unref();
   void nc.closed().then(() => clearInterval(sweep));
   streams.addSink({
     wants: (stream) => !isUserStream(stream) || interest.wants(stream.slice(USER_PREFIX.length)),
     send: (stream, text) => {
-      if (up && !nc.isClosed()) nc.publish(subjectOf(stream), text);
+      if (up && !nc.isClosed()) nc.publish(subjects.stream(stream), text);
     },
   });
   return interest;
 }
 
 export interface RelayOptions {
+  /** First token of every subject (NATS_SUBJECT_PREFIX): the exchange's. */
+  readonly subjectPrefix?: string;
   /** How long a LOGIN waits for the exchange to confirm a user stream. */
   readonly wantTimeoutMs?: number;
 }
@@ -187,6 +211,7 @@ export interface RelayOptions {
  */
 export function relayFromNats(nc: NatsConnection, hub: () => Hub, onLost: () => void, options: RelayOptions = {}) {
   const gateway = randomUUID();
+  const subjects = natsSubjects(options.subjectPrefix);
   const subscriptions = new Map<string, Subscription>();
   /** Per user stream served here, settled once the exchange confirmed it publishes it. */
   const confirmed = new Map<string, Promise<void>>();
@@ -202,7 +227,7 @@ export function relayFromNats(nc: NatsConnection, hub: () => Hub, onLost: () => 
     clearTimeout(renewal);
     renewal = setTimeout(() => {
       const users = [...confirmed.keys()].map((stream) => stream.slice(USER_PREFIX.length));
-      for (let i = 0; i < users.length; i += RENEW_CHUNK) announce(RENEW, users.slice(i, i + RENEW_CHUNK));
+      for (let i = 0; i < users.length; i += RENEW_CHUNK) announce(subjects.renew, users.slice(i, i + RENEW_CHUNK));
       scheduleRenewal();
     }, renewMs);
     renewal.unref();
@@ -223,7 +248,7 @@ export function relayFromNats(nc: NatsConnection, hub: () => Hub, onLost: () => 
   };
   return {
     onFirst(stream: string) {
-      const subscription = nc.subscribe(subjectOf(stream), {
+      const subscription = nc.subscribe(subjects.stream(stream), {
         callback: (error, message) => {
           if (error === null) hub().publishText(stream, message.string());
         },
@@ -234,7 +259,7 @@ export function relayFromNats(nc: NatsConnection, hub: () => Hub, onLost: () => 
       // subscription exists before the exchange hears of the interest.
       const users = [stream.slice(USER_PREFIX.length)];
       const asked = nc
-        .request(WANT, JSON.stringify({ gateway, users } satisfies Interest), {
+        .request(subjects.want, JSON.stringify({ gateway, users } satisfies Interest), {
           timeout: options.wantTimeoutMs ?? 5_000,
         })
         .then((answer) => heard(answer.string()));
@@ -244,7 +269,7 @@ export function relayFromNats(nc: NatsConnection, hub: () => Hub, onLost: () => 
     onLast(stream: string) {
       subscriptions.get(stream)?.unsubscribe();
       subscriptions.delete(stream);
-      if (confirmed.delete(stream)) announce(DROP, [stream.slice(USER_PREFIX.length)]);
+      if (confirmed.delete(stream)) announce(subjects.drop, [stream.slice(USER_PREFIX.length)]);
     },
     /** Settles once the exchange publishes `stream` here (at once for a market stream); rejects if it did not confirm. */
     ready(stream: string): Promise<void> {
