@@ -4,7 +4,8 @@ import { addressText } from "../lib/address.ts";
 /**
  * The one configuration surface: every environment variable the platform reads, with its default.
  * Each process parses only the groups it needs, and a bad value stops start-up with a message
- * naming the variable. `.env.example` lists the same variables; keep the two in step.
+ * naming the variable. The doc comment above each property is its documentation: `npm run gen:env`
+ * writes `.env.example` and the README's configuration table from this file (lint fails on drift).
  */
 
 const address = addressText;
@@ -21,18 +22,19 @@ export const chainEnv = z.object({
   RPC_URL: url.default("http://127.0.0.1:8545"),
   /** Key that deploys and administers the contracts; unset on a local node, whose accounts are unlocked. */
   DEPLOYER_PRIVATE_KEY: privateKey.optional(),
-  /** Account granted the relayer role (spawnFor, castVoteFor); no relaying service ships yet. Default: the deployer. */
+  /** Account granted the relayer role (spawnFor, castVoteFor, proposeFor on a user's behalf), which the ecosystem API's writes send from. Default: the deployer (local node: account #1). */
   RELAYER_ADDRESS: address.optional(),
-  /** Operator address recorded for new workers (may record their actions); default: the deployer. */
+  /** Operator address recorded for new workers (may record their actions; the agent runtime trades from it). Default: the deployer (local node: account #2). */
   WORKER_OPERATOR_ADDRESS: address.optional(),
-  /** Receiver of boost payments; default: the deployer. */
+  /** Receiver of boost payments. Default: the deployer (local node: account #3). */
   TREASURY_ADDRESS: address.optional(),
-  /** Existing stable token and wrapped native token; mocks are deployed when unset. */
+  /** Existing 6-decimal stable token; a mock is deployed when unset. */
   STABLE_TOKEN_ADDRESS: address.optional(),
+  /** Existing WETH9-style wrapped native token; a mock is deployed when unset. */
   WRAPPED_NATIVE_ADDRESS: address.optional(),
-  /** Spawn fee in wei of the native token (burned in full). */
+  /** Spawn fee in wei of the native token, burned in full. Unset: 10000000000000000 (0.01). */
   SPAWN_FEE_WEI: wei.optional(),
-  /** Seconds an owner waits between two spawns. */
+  /** Seconds an owner waits between two spawns. Unset: 3600. */
   SPAWN_COOLDOWN_SECONDS: z.coerce.number().int().min(0).optional(),
 });
 export type ChainEnv = z.infer<typeof chainEnv>;
@@ -47,7 +49,11 @@ export const indexerEnv = z.object({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string")
     .optional(),
-  /** Directory of the indexer's embedded PGlite database (without DATABASE_URL). */
+  /**
+   * Directory of the indexer's embedded PGlite database (without DATABASE_URL); `npm start` empties
+   * it. PGlite 0.5 (PostgreSQL 18); a directory of PGlite 0.2 is moved aside to `<dir>.pg16` and
+   * the indexer rebuilds it from the chain.
+   */
   PONDER_DATA_DIR: z.string().min(1).default(".data/ponder"),
   /** How often (ms) the indexer polls the chain for new blocks. */
   POLLING_INTERVAL_MS: z.coerce.number().int().min(50).default(1000),
@@ -131,8 +137,14 @@ export const writesEnv = z.object({
   EXCHANGE_SERVICE_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   /** Most ms one call to the exchange may take. */
   EXCHANGE_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
-  /** The relayer's journal: embedded PGlite here without DATABASE_URL, else this schema on that server. */
+  /**
+   * The relayer's journal (writes, signed transactions, answers kept for Idempotency-Key): embedded
+   * PGlite here without DATABASE_URL. Bound to the chain's genesis hash: on a new chain its open fee
+   * holds are released and it starts empty. A PGlite 0.2 directory is copied into a new one at the
+   * first start and kept beside it as `<dir>.pg16`.
+   */
   RELAYER_DATA_DIR: z.string().min(1).default(".data/relayer"),
+  /** The relayer journal's schema on the DATABASE_URL server. */
   RELAYER_DB_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,62}$/, "must be a lower-case SQL identifier")
@@ -198,8 +210,9 @@ export const agentsEnv = z.object({
   AGENTS_BATCH_WINDOW_TICKS: z.coerce.number().int().min(1).max(1_000).default(3),
   /** JSON-RPC endpoint that takes PrivateRelay workers' transactions without showing them (e.g. Flashbots Protect); default RPC_URL. */
   PRIVATE_RELAY_URL: url.optional(),
-  /** Intents and transaction journals: embedded PGlite under this directory, or schemas on DATABASE_URL. */
+  /** Each agent account's intents and transaction journal: embedded PGlite under `<dir>/<agent>` without DATABASE_URL. */
   AGENTS_DATA_DIR: z.string().min(1).default(".data/agents"),
+  /** With DATABASE_URL: each agent account's journal is schema `<schema>_<agent>` there. */
   AGENTS_DB_SCHEMA: z
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,40}$/, "must be a lower-case SQL identifier")
@@ -275,7 +288,9 @@ export type StreamEnv = z.infer<typeof streamEnv>;
 /** `npm run gateway`: a WebSocket gateway serving the exchange's streams from NATS. */
 export const gatewayEnv = streamEnv.extend({
   NATS_URL: natsUrl,
+  /** Port the gateway's /ws listens on. */
   GATEWAY_PORT: z.coerce.number().int().min(0).max(65535).default(8090),
+  /** Interface the gateway listens on. */
   GATEWAY_HOST: z.string().min(1).default("127.0.0.1"),
   /** Origin (ws:// or wss://) clients reach this gateway at behind a proxy: what a LOGIN signs. */
   GATEWAY_PUBLIC_URL: z.string().url().optional(),
@@ -290,8 +305,9 @@ export const gatewayEnv = streamEnv.extend({
 export type GatewayEnv = z.infer<typeof gatewayEnv>;
 
 export const exchangeEnv = apiEnv.extend({
-  /** Port and host of the exchange (both {base_url} and {aggregator_url}). */
+  /** Port of the exchange (both {base_url} and {aggregator_url}); 0 picks a free one. */
   EXCHANGE_PORT: z.coerce.number().int().min(0, "must be 0 (any free port) or a port number").max(65535).default(8080),
+  /** Interface the exchange listens on. */
   EXCHANGE_HOST: z.string().min(1).default("127.0.0.1"),
   /** Scheme, host and port clients reach the exchange at behind a proxy; signatures are checked against it. */
   EXCHANGE_PUBLIC_URL: url.optional(),
@@ -300,6 +316,11 @@ export const exchangeEnv = apiEnv.extend({
     .string()
     .regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string")
     .optional(),
+  /**
+   * The exchange's embedded PGlite directory without DATABASE_URL (kept across restarts: delete it
+   * for a fresh market). A PGlite 0.2 directory is copied into a new one at the first start and kept
+   * beside it as `<dir>.pg16`.
+   */
   EXCHANGE_DATA_DIR: z.string().min(1).default(".data/exchange"),
   /** Schema of the exchange's tables. */
   EXCHANGE_DB_SCHEMA: z
@@ -314,7 +335,11 @@ export const exchangeEnv = apiEnv.extend({
   EXCHANGE_COMMIT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** Most commands waiting for their commit; beyond it new ones get 503 UNAVAILABLE before they change anything. */
   EXCHANGE_COMMIT_QUEUE_MAX: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
-  /** 32-byte key (64 hex characters or base64) that encrypts API private keys at rest. */
+  /**
+   * 32-byte key (64 hex characters or base64) that encrypts API private keys at rest. It,
+   * EXCHANGE_ADMIN_TOKEN and EXCHANGE_SERVICE_SECRET are required with NODE_ENV=production; locally
+   * an unset one is generated once into exchange-secrets.json beside EXCHANGE_DATA_DIR (owner-only).
+   */
   EXCHANGE_SERVER_KEY: z.string().optional(),
   /** Bearer token of the admin endpoints (npm run admin). */
   EXCHANGE_ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
