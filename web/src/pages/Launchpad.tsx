@@ -1,0 +1,3 @@
+export function LaunchpadPage() {
+  return <h1>Launchpad</h1>;
+}

@@ -1,0 +1,3 @@
+export default function Page(_props: { address: string }) {
+  return <h1>Token</h1>;
+}
