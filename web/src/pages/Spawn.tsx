@@ -115,13 +115,13 @@ export default function SpawnPage() {
   };
 
   const field = (key: keyof SpawnInput, label: string, hint: string, control: ReactNode) => (
-    <label>
-      {label}
+    <div className="field">
+      <label htmlFor={`spawn-${key}`}>{label}</label>
       {control}
       <span id={`${key}-hint`} className={show(key) || (key === "symbol" && symbolError) ? "error-text" : "field-hint"}>
         {key === "symbol" ? (symbolError ?? hint) : (show(key) ?? hint)}
       </span>
-    </label>
+    </div>
   );
 
   return (
@@ -148,6 +148,7 @@ export default function SpawnPage() {
             value={input.name}
             onChange={set("name")}
             aria-invalid={Boolean(show("name"))}
+            id="spawn-name"
             aria-describedby="name-hint"
           />,
         )}
@@ -161,6 +162,7 @@ export default function SpawnPage() {
             maxLength={5}
             autoCapitalize="characters"
             aria-invalid={Boolean(symbolError)}
+            id="spawn-symbol"
             aria-describedby="symbol-hint"
           />,
         )}
@@ -173,6 +175,7 @@ export default function SpawnPage() {
             value={input.totalSupply}
             onChange={set("totalSupply")}
             aria-invalid={Boolean(show("totalSupply"))}
+            id="spawn-totalSupply"
             aria-describedby="totalSupply-hint"
           />,
         )}
@@ -180,7 +183,12 @@ export default function SpawnPage() {
           "poolSide",
           "Pool side",
           "The asset the token's pool pairs it with.",
-          <select value={input.poolSide} onChange={set("poolSide")} aria-describedby="poolSide-hint">
+          <select
+            value={input.poolSide}
+            onChange={set("poolSide")}
+            id="spawn-poolSide"
+            aria-describedby="poolSide-hint"
+          >
             <option value="STABLE">Stable token</option>
             <option value="WRAPPED_NATIVE">Wrapped native (WETH)</option>
           </select>,
@@ -193,6 +201,7 @@ export default function SpawnPage() {
             rows={3}
             value={input.description}
             onChange={set("description")}
+            id="spawn-description"
             aria-describedby="description-hint"
           />,
         )}
@@ -200,13 +209,13 @@ export default function SpawnPage() {
           "logoUri",
           "Logo URI",
           "Optional: http(s):// or ipfs://.",
-          <input value={input.logoUri} onChange={set("logoUri")} aria-describedby="logoUri-hint" />,
+          <input value={input.logoUri} onChange={set("logoUri")} id="spawn-logoUri" aria-describedby="logoUri-hint" />,
         )}
         {field(
           "website",
           "Website",
           "Optional: http(s)://.",
-          <input value={input.website} onChange={set("website")} aria-describedby="website-hint" />,
+          <input value={input.website} onChange={set("website")} id="spawn-website" aria-describedby="website-hint" />,
         )}
         <p>
           Spawn fee:{" "}

@@ -134,9 +134,10 @@ export function TradePanel({ account, token, symbol, pool, pairAsset, pairSymbol
         {formatAmount(formatUnits(tokenBalance, 18))} {symbol}. Allowances are approved per trade, never unlimited
         {pairAllowance === maxUint256 ? "" : ""}.
       </p>
-      <label>
-        Amount
+      <div className="field">
+        <label htmlFor="trade-amount">Amount</label>
         <input
+          id="trade-amount"
           inputMode="decimal"
           autoComplete="off"
           value={amountText}
@@ -146,17 +147,18 @@ export function TradePanel({ account, token, symbol, pool, pairAsset, pairSymbol
         <span id="amount-hint" className="field-hint">
           What you pay: {pairSymbol} to buy with, or {symbol} to sell.
         </span>
-      </label>
-      <label>
-        Slippage (%)
+      </div>
+      <div className="field">
+        <label htmlFor="trade-slippage">Slippage (%)</label>
         <input
+          id="trade-slippage"
           inputMode="decimal"
           value={slippageText}
           onChange={(e) => setSlippageText(e.target.value)}
           aria-invalid={!slippage.ok}
         />
         {!slippage.ok && <span className="error-text">{slippage.error}</span>}
-      </label>
+      </div>
       <p>
         Buy with {amountText || "…"} {pairSymbol}: {describe(true)}
       </p>
