@@ -52,10 +52,10 @@ export function ActionLogTable({
                     </Link>{" "}
                     <Link
                       href={`/agents/workers/${e.targetTokenId}`}
-                      aria-label={`Worker of ${token ? token.symbol : `token #${e.targetTokenId}`}`}
+                      aria-label={`worker of ${token ? token.symbol : `token #${e.targetTokenId}`}`}
                       className="muted"
                     >
-                      (worker)
+                      worker
                     </Link>
                   </td>
                 )}
