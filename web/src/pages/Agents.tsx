@@ -1,135 +1,161 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { useState } from "react";
-import { Link } from "wouter";
+import { Link, useSearchParams } from "wouter";
+import { useTokenDirectory } from "../agents/directory.ts";
+import { parseWorkerFilters, WORKER_STATUSES, type WorkerFilters, workerSearch } from "../agents/filters.ts";
+import { AgentsOverview } from "../agents/Overview.tsx";
+import { Pager } from "../agents/Pager.tsx";
+import { ShortAddress } from "../components/address.tsx";
 import { Empty, QueryState } from "../components/states.tsx";
 import { RelativeTime } from "../components/time.tsx";
 import { usePlatform } from "../context.ts";
 
-const PAGE_SIZE = 25;
+const PAGE_SIZE = 20;
+
+const STATUS_TEXT: Record<(typeof WORKER_STATUSES)[number], string> = {
+  active: "Active (in the swarm)",
+  idle: "Idle",
+  suspended: "Suspended",
+};
 
 export default function AgentsPage() {
   const { api } = usePlatform();
-  const [status, setStatus] = useState<"" | "active" | "idle" | "suspended">("");
-  const [tokenAddress, setTokenAddress] = useState("");
-  const [page, setPage] = useState(1);
-  const addressOk = tokenAddress === "" || /^0x[0-9a-fA-F]{40}$/.test(tokenAddress);
+  const [params, setParams] = useSearchParams();
+  const filters = parseWorkerFilters(params);
+  const tokens = useTokenDirectory();
   const workers = useQuery({
-    queryKey: ["workers", status, addressOk ? tokenAddress : "", page],
+    queryKey: ["workers", filters.status ?? "", filters.token ?? "", filters.page],
     queryFn: () =>
       api.eco("/api/agents/workers", {
         query: {
-          page,
+          page: filters.page,
           pageSize: PAGE_SIZE,
-          ...(status ? { status } : {}),
-          ...(tokenAddress && addressOk ? { tokenAddress } : {}),
+          ...(filters.status ? { status: filters.status } : {}),
+          ...(filters.token ? { tokenAddress: filters.token } : {}),
         },
       }),
     placeholderData: keepPreviousData,
+    // Statuses and 24h counts move with the agents; a light poll keeps them true without a
+    // request per action (the action log page is the live view).
     refetchInterval: 15_000,
   });
-  const totalPages = workers.data ? Math.max(1, Math.ceil(workers.data.totalItems / PAGE_SIZE)) : 1;
+  const apply = (change: Partial<WorkerFilters>) => setParams(workerSearch({ ...filters, page: 1, ...change }));
+  const tokenOptions = [...tokens.values()].sort((a, b) => a.symbol.localeCompare(b.symbol));
+  const tokenKnown = filters.token === undefined || tokenOptions.some((t) => t.address === filters.token);
+  const filtered = filters.status !== undefined || filters.token !== undefined;
+
   return (
     <>
       <h1>Agents</h1>
-      <p>
-        One worker per agent token keeps its pool in band; scouts flag, the queen directs and overrides. Every action is
-        on-chain: see the <Link href="/agents/actions">action log</Link>.
+      <p className="muted">
+        Every agent token has a worker that trades and manages it. Queens and scouts oversee them and can suspend one
+        for a cool-off. See what they do in the <Link href="/agents/actions">action log</Link>.
       </p>
-      <div className="toolbar">
-        <label>
-          Status
-          <select
-            value={status}
-            onChange={(e) => {
-              setStatus(e.target.value as typeof status);
-              setPage(1);
-            }}
-          >
-            <option value="">Any status</option>
-            <option value="active">Active</option>
-            <option value="idle">Idle</option>
-            <option value="suspended">Suspended</option>
-          </select>
-        </label>
-        <label>
-          Token address
-          <input
-            value={tokenAddress}
-            placeholder="0x…"
-            onChange={(e) => {
-              setTokenAddress(e.target.value.trim());
-              setPage(1);
-            }}
-            aria-invalid={!addressOk}
-          />
-        </label>
-        {!addressOk && <span className="error-text">A token address is 0x and 40 hex digits.</span>}
-      </div>
-      <QueryState query={workers} loading="Loading workers…">
-        {(data) =>
-          data.items.length === 0 ? (
-            <Empty>No worker matches these filters.</Empty>
-          ) : (
-            <>
-              <div className="table-wrap">
-                <table>
-                  <caption className="muted">Workers</caption>
-                  <thead>
-                    <tr>
-                      <th scope="col">Worker</th>
-                      <th scope="col">Token</th>
-                      <th scope="col">Status</th>
-                      <th scope="col">Last active</th>
-                      <th scope="col" className="num">
-                        Actions 24h
-                      </th>
-                      <th scope="col">Slippage cap</th>
-                      <th scope="col">MEV protection</th>
-                    </tr>
-                  </thead>
-                  <tbody>
-                    {data.items.map((w) => (
-                      <tr key={w.workerId}>
-                        <td>
-                          <Link href={`/agents/workers/${w.agentNftId}`}>Worker #{w.workerId}</Link>
-                        </td>
-                        <td>
-                          <Link href={`/tokens/${w.tokenAddress}`}>{w.tokenSymbol}</Link>
-                        </td>
-                        <td>
-                          <span className={`badge ${w.status}`}>{w.status}</span>
-                        </td>
-                        <td>
-                          <RelativeTime time={w.lastActiveAt} />
-                        </td>
-                        <td className="num">{w.actionCount24h}</td>
-                        <td>{w.config.slippageCapBps} bps</td>
-                        <td>{w.config.mevProtection}</td>
+      <AgentsOverview />
+      <section aria-labelledby="workers-heading">
+        <h2 id="workers-heading">Workers</h2>
+        <form className="toolbar" aria-label="Worker filters" onSubmit={(e) => e.preventDefault()}>
+          <label>
+            Status
+            <select
+              value={filters.status ?? ""}
+              onChange={(e) => apply({ status: (e.target.value || undefined) as WorkerFilters["status"] })}
+            >
+              <option value="">All statuses</option>
+              {WORKER_STATUSES.map((s) => (
+                <option key={s} value={s}>
+                  {STATUS_TEXT[s]}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Token
+            <select value={filters.token ?? ""} onChange={(e) => apply({ token: e.target.value || undefined })}>
+              <option value="">All tokens</option>
+              {!tokenKnown && <option value={filters.token}>{filters.token}</option>}
+              {tokenOptions.map((t) => (
+                <option key={t.address} value={t.address}>
+                  {t.symbol}
+                </option>
+              ))}
+            </select>
+          </label>
+          {filtered && (
+            <button type="button" className="secondary" onClick={() => setParams("")}>
+              Clear filters
+            </button>
+          )}
+        </form>
+        <QueryState query={workers} loading="Loading workers…">
+          {(data) =>
+            data.items.length === 0 ? (
+              <Empty>
+                {filtered ? (
+                  "No worker matches these filters."
+                ) : (
+                  <>
+                    No worker yet: each spawned token gets one. <Link href="/spawn">Spawn a token</Link>.
+                  </>
+                )}
+              </Empty>
+            ) : (
+              <>
+                <div className="table-wrap">
+                  <table aria-labelledby="workers-heading">
+                    <thead>
+                      <tr>
+                        <th scope="col">Worker</th>
+                        <th scope="col">Token</th>
+                        <th scope="col">Status</th>
+                        <th scope="col">Last active</th>
+                        <th scope="col" className="num">
+                          Actions 24h
+                        </th>
+                        <th scope="col" className="num">
+                          Slippage cap
+                        </th>
+                        <th scope="col">MEV protection</th>
                       </tr>
-                    ))}
-                  </tbody>
-                </table>
-              </div>
-              <nav className="row" aria-label="Worker pages">
-                <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                  Previous page
-                </button>
-                <span>
-                  Page {page} of {totalPages} ({data.totalItems} workers)
-                </span>
-                <button
-                  type="button"
-                  className="secondary"
-                  disabled={page >= totalPages}
-                  onClick={() => setPage(page + 1)}
-                >
-                  Next page
-                </button>
-              </nav>
-            </>
-          )
-        }
-      </QueryState>
+                    </thead>
+                    <tbody>
+                      {data.items.map((w) => (
+                        <tr key={w.workerId}>
+                          <td>
+                            <Link href={`/agents/workers/${w.agentNftId}`}>Worker #{w.workerId}</Link>
+                          </td>
+                          <td>
+                            <Link href={`/tokens/${w.tokenAddress}`}>
+                              <strong>{w.tokenSymbol}</strong>
+                            </Link>{" "}
+                            <ShortAddress address={w.tokenAddress} />
+                          </td>
+                          <td>
+                            <span className={`badge ${w.status}`}>{w.status}</span>
+                          </td>
+                          <td>
+                            <RelativeTime time={w.lastActiveAt} />
+                          </td>
+                          <td className="num">{w.actionCount24h}</td>
+                          <td className="num">{w.config.slippageCapBps} bps</td>
+                          <td>{w.config.mevProtection}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+                <Pager
+                  page={filters.page}
+                  pageSize={PAGE_SIZE}
+                  totalItems={data.totalItems}
+                  noun="workers"
+                  label="Worker pages"
+                  onPage={(page) => setParams(workerSearch({ ...filters, page }))}
+                />
+              </>
+            )
+          }
+        </QueryState>
+      </section>
     </>
   );
 }
