@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
 import { withDeadline } from "./deadline.ts";
@@ -17,6 +18,6 @@ describe("withDeadline", () => {
       withDeadline(late, 5, () => new RangeError("late")),
       RangeError,
     );
-    await new Promise((resolve) => setTimeout(resolve, 40));
+    await sleep(40);
   });
 });

@@ -1,7 +1,8 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { KeyedLock } from "./keyed-lock.ts";
 
-const tick = () => new Promise((resolve) => setTimeout(resolve, 1));
+const tick = () => sleep(1);
 
 describe("KeyedLock", () => {
   it("runs tasks of one key one at a time, in arrival order", async () => {

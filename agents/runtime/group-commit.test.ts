@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
 import { GroupCommit } from "./group-commit.ts";
@@ -7,7 +8,7 @@ describe("GroupCommit", () => {
     const stores: number[][] = [];
     const group = new GroupCommit(async (items: readonly number[]) => {
       stores.push([...items]);
-      await new Promise((resolve) => setTimeout(resolve, 5));
+      await sleep(5);
       return items.map((n) => n * 10);
     });
     const results = await Promise.all([1, 2, 3, 4].map((n) => group.push(n)));

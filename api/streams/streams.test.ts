@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { eq } from "ponder";
 import { afterAll, beforeAll, describe, it } from "vitest";
@@ -58,7 +59,7 @@ async function get(path: string) {
 /** Closes the readers a test opened; the server frees their places as it sees them go. */
 async function closeAll() {
   await Promise.all(open.splice(0).map((r) => r.close()));
-  await new Promise((resolve) => setTimeout(resolve, 50));
+  await sleep(50);
 }
 
 beforeAll(async () => {
@@ -388,7 +389,7 @@ describe("limits and errors", () => {
       assert.equal(refused.body.code, "RATE_LIMITED");
       assert.equal(refused.headers.get("Retry-After"), "10");
       await open.pop()!.close();
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
       await stream("/api/launchpad/stream");
     } finally {
       await closeAll();
@@ -443,7 +444,7 @@ describe("limits and errors", () => {
         database.db,
         [21, 22, 23, 24, 25, 26].map((n) => entry(n)),
       );
-      await new Promise((resolve) => setTimeout(resolve, 200));
+      await sleep(200);
       const message = await s.next();
       assert.deepEqual([message.event, data(message)], ["resync", { reason: "slow_client", queueMax: 3 }]);
       await assert.rejects(s.next(2_000), /the stream ended/);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, it } from "vitest";
@@ -168,7 +169,7 @@ describe("Exchange: a hung database", () => {
     const deadline = Date.now() + 10_000;
     while (!exchange.ready) {
       assert.ok(Date.now() < deadline, "the exchange did not recover");
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await sleep(10);
     }
     assert.deepEqual(
       exchange.committed.describe(),
@@ -246,7 +247,7 @@ describe("Exchange: a hung database", () => {
     const deadline = Date.now() + 10_000;
     while (!exchange.ready) {
       assert.ok(Date.now() < deadline, "the exchange did not recover");
-      await new Promise((resolve) => setTimeout(resolve, 10));
+      await sleep(10);
     }
     // The late commit was stored and reloaded: the retry answers it and holds nothing more.
     const retry = await exchange.holdFee(lost);

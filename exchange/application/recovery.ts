@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { createLedger, feeHoldKey, recountSupply, requiredHold, type PairFees } from "../core/ledger/index.ts";
 import { FastBook, type TradeEvent } from "../core/matching/index.ts";
 import type { Accounts } from "./accounts.ts";
@@ -78,7 +79,7 @@ export class Recovery {
     const { min, max } = this.options.recoveryDelayMs ?? { min: 100, max: 5_000 };
     this.running = (async () => {
       for (let delay = min; !this.closed; delay = Math.min(delay * 2, max)) {
-        await new Promise((resolve) => setTimeout(resolve, delay));
+        await sleep(delay);
         if (this.closed) return;
         try {
           await store.fence();

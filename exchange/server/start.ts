@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { serve, type ServerType } from "@hono/node-server";
 import { join, dirname } from "node:path";
 import type { ExchangeEnv } from "../../config/env.ts";
@@ -135,7 +136,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
   // Listening only once a client with a correct clock can pass the start rule: start-up usually
   // takes longer than SIGNATURE_MAX_FUTURE_MS anyway, so this rarely waits.
   const acceptsFrom = replay.startedAt + env.SIGNATURE_MAX_FUTURE_MS;
-  while (Date.now() < acceptsFrom) await new Promise((resolve) => setTimeout(resolve, acceptsFrom - Date.now()));
+  while (Date.now() < acceptsFrom) await sleep(acceptsFrom - Date.now());
   const server = await new Promise<ServerType>((resolve) => {
     const started = serve({ fetch: app.fetch, port: env.EXCHANGE_PORT, hostname: env.EXCHANGE_HOST }, () =>
       resolve(started),

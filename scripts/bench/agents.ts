@@ -18,6 +18,7 @@
  *    each timed from its receipt to its entry in /api/agents/action-logs (polled every 50 ms).
  * Target: runtime >= 0.8x direct actions/s; lag p99 <= 2 indexer polling intervals.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -155,7 +156,7 @@ try {
           throw error;
         });
         if (receipt) return;
-        await new Promise((resolve) => setTimeout(resolve, 50));
+        await sleep(50);
       }
     }, count);
   }
@@ -216,7 +217,7 @@ try {
         }
         if (fresh === 0 || items.length < 100) break;
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await sleep(50);
     }
   })();
 
@@ -246,11 +247,10 @@ try {
     const started = performance.now();
     const id = await runtimeRecord(-1, i);
     minedAt.set(id, performance.now());
-    await new Promise((resolve) => setTimeout(resolve, Math.max(0, LAG_GAP_MS - (performance.now() - started))));
+    await sleep(Math.max(0, LAG_GAP_MS - (performance.now() - started)));
   }
   const deadline = Date.now() + 30_000;
-  while ([...minedAt.keys()].some((id) => !seenAt.has(id)) && Date.now() < deadline)
-    await new Promise((resolve) => setTimeout(resolve, 100));
+  while ([...minedAt.keys()].some((id) => !seenAt.has(id)) && Date.now() < deadline) await sleep(100);
   watching = false;
   await watcher;
   await sql.close();

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -151,7 +152,7 @@ async function startServer(
       )
     )
       return { child, output: () => output };
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   child.kill("SIGKILL");
   throw new Error(`exchange did not answer within 60 s:\n${output}`);
@@ -199,7 +200,7 @@ export async function benchFullPath(options: {
     }
     const url = `${base}/api/orders`;
     // The server refuses timestamps before its start + 1 s (see auth/verify.ts).
-    while (Date.now() < serverUp + 1_000) await new Promise((r) => setTimeout(r, serverUp + 1_000 - Date.now()));
+    while (Date.now() < serverUp + 1_000) await sleep(serverUp + 1_000 - Date.now());
     await fire(url, randomOrders(options.seed + 1, Math.min(2000, options.orders), users), options.connections);
     const measured = randomOrders(options.seed, options.orders, users);
     const { result, seconds } = await fire(url, measured, options.connections);

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { type ChildProcess, spawn as spawnProcess, type SpawnOptions } from "node:child_process";
 import { createWriteStream, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -349,7 +350,7 @@ export async function waitUntil(what: string, check: () => Promise<boolean>, tim
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     if (await check().catch(() => false)) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250);
   }
   throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }

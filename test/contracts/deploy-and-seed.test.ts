@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
@@ -117,7 +118,7 @@ describe("deploy and seed", async () => {
       assert.ok(Number(endTime) > wall() + 2 * 86_400, `proposal ${id} closes ${endTime}`);
     }
     // A block mined seconds later is stamped with the wall clock, not a moved one.
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await sleep(2_000);
     const testClient = await viem.getTestClient();
     await testClient.mine({ blocks: 1 });
     const later = Number((await publicClient.getBlock()).timestamp);

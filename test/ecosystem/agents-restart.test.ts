@@ -4,6 +4,7 @@
  * scouts and queen record, restarted each time, then stopped gracefully. Every intent it journalled
  * is finished, each recorded on the chain exactly once (its payload names it), and none twice.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdir } from "node:fs/promises";
@@ -24,8 +25,8 @@ import {
   startChain,
   stopAll,
   type Viem,
-  waitFor,
 } from "../support/ecosystem/harness.ts";
+import { waitFor } from "../support/wait.ts";
 
 const KILLS = 5;
 
@@ -142,8 +143,8 @@ it("SIGKILLed mid-tick and restarted, the runtime neither repeats nor loses an a
         await waitFor("the run's first finished intent", async () => output.slice(from).includes(" done: "), {
           timeoutMs: 60_000,
         });
-        await new Promise((resolve) => setTimeout(resolve, Math.floor(random() * 400)));
-      } else await Promise.race([exited(run), new Promise((resolve) => setTimeout(resolve, 30_000))]);
+        await sleep(Math.floor(random() * 400));
+      } else await Promise.race([exited(run), sleep(30_000)]);
       // A run that sent fewer transactions than its crash point is stopped the hard way too.
       if (!gone()) run.kill("SIGKILL");
       await exited(run);
@@ -158,7 +159,7 @@ it("SIGKILLed mid-tick and restarted, the runtime neither repeats nor loses an a
     await waitFor("new records after the restart", async () => (await recordedIntents()).length > before, {
       timeoutMs: 60_000,
     });
-    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    await sleep(2_000);
     child.kill("SIGTERM");
     await exited(child);
 

@@ -6,6 +6,7 @@
  * /api/agents/action-logs with the right tiers, each within WITHIN_MS of the move; the override
  * suspends the worker until the queen resumes it.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { join } from "node:path";
 import {
@@ -37,8 +38,8 @@ import {
   startPonder,
   stopAll,
   type Viem,
-  waitFor,
 } from "../support/ecosystem/harness.ts";
+import { waitFor } from "../support/wait.ts";
 import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
 
 /** How long after a scripted move its flag, directive or override must show in the read API. */
@@ -314,7 +315,7 @@ describe("agent runtime", () => {
     assert.equal(directive.reasonCode, "PRICE_SHOCK");
     assert.equal(directive.actionPayload?.instruction, "pause_trading");
     // A few ticks later: no GAMMA worker trade decided on a block that included the pause.
-    await new Promise((resolve) => setTimeout(resolve, 6 * TICK_MS));
+    await sleep(6 * TICK_MS);
     const during = (await entries(`tokenId=${gamma.nftId}&sourceTier=worker`)).filter(
       (e) => Number(e.actionPayload?.observedBlock ?? 0) >= directive.blockNumber,
     );
@@ -483,7 +484,7 @@ describe("agent runtime", () => {
 
     // A reason to trade (a buy lifts the price), several ticks: the worker makes no trade.
     await swap(7, gamma, true, parseUnits("300", 6));
-    await new Promise((resolve) => setTimeout(resolve, 8 * TICK_MS));
+    await sleep(8 * TICK_MS);
     const workerOperator = (await wallet(2)).account.address.toLowerCase();
     const operatorSwaps = async (fromBlock: bigint, toBlock?: bigint) =>
       (

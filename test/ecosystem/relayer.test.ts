@@ -9,6 +9,7 @@
  * is replaced with the same nonce and higher fees; a relayer short of funds answers 503 and
  * charges nothing. On PGlite, and on PostgreSQL too when DATABASE_URL is set.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -36,7 +37,7 @@ import {
   type Viem,
 } from "../support/ecosystem/harness.ts";
 import { backendKinds } from "../support/exchange/backends.ts";
-import { ExchangeClient } from "../support/exchange/signing-client.ts";
+import { SigningClient } from "../support/exchange/signing-client.ts";
 
 const SERVICE_SECRET = "service-secret-for-relayer-tests";
 const ADMIN_TOKEN = "admin-token-for-relayer-tests";
@@ -88,7 +89,7 @@ const symbolOf = (label: string) =>
 for (const kind of backendKinds()) {
   describe(`the relayed spawn on ${kind}`, () => {
     let exchange: RunningExchange;
-    let admin: ExchangeClient;
+    let admin: SigningClient;
     let sql: Sql;
     let journal: Journal;
     let dataDir: string;
@@ -113,7 +114,7 @@ for (const kind of backendKinds()) {
         log: () => {},
         beforeLoad: seedDemoBeforeLoad,
       });
-      admin = new ExchangeClient(exchange.url, ADMIN_TOKEN);
+      admin = new SigningClient(exchange.url, ADMIN_TOKEN);
       sql = await openSql({
         databaseUrl: kind === "postgres" ? process.env.DATABASE_URL : undefined,
         dataDir: join(dataDir, "relayer"),
@@ -240,7 +241,7 @@ for (const kind of backendKinds()) {
         const next = apiProcess();
         for (let pass = 0; pass < 20 && (await holdOf(writeId!)).status === "held"; pass++) {
           await next.writes.reconcile();
-          await new Promise((resolve) => setTimeout(resolve, 100));
+          await sleep(100);
         }
         const hold = await holdOf(writeId!);
         assert.equal(hold.status, charged ? "settled" : "released");
@@ -328,7 +329,7 @@ for (const kind of backendKinds()) {
       try {
         answer = writes.spawn(spawnRequest(user, symbolOf(`${kind} replaced`)));
         const replaced = async () => (writeId ? (await journal.txsOf(writeId)).length >= 2 : false);
-        for (let i = 0; i < 100 && !(await replaced()); i++) await new Promise((resolve) => setTimeout(resolve, 100));
+        for (let i = 0; i < 100 && !(await replaced()); i++) await sleep(100);
       } finally {
         await ctx.chain.rpc("evm_setAutomine", [true]);
         await ctx.chain.rpc("evm_mine");

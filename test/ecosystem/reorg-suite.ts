@@ -37,9 +37,9 @@ import {
   sql,
   stopwatch,
   type Viem,
-  waitFor,
   waitIndexed,
 } from "../support/ecosystem/harness.ts";
+import { waitFor } from "../support/wait.ts";
 
 export interface ReorgEnv {
   chain: Chain;

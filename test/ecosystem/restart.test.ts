@@ -42,9 +42,9 @@ import {
   startPonder,
   stopAll,
   stopwatch,
-  waitFor,
   waitIndexed,
 } from "../support/ecosystem/harness.ts";
+import { waitFor } from "../support/wait.ts";
 import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
 
 const BACKENDS = backends();

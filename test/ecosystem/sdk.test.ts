@@ -19,8 +19,8 @@ import {
   ROOT,
   startChain,
   stopAll,
-  waitFor,
 } from "../support/ecosystem/harness.ts";
+import { waitFor } from "../support/wait.ts";
 import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
 
 const MNEMONIC = "test test test test test test test test test test test junk";

@@ -24,9 +24,9 @@ import {
   startPonder,
   stopAll,
   stopwatch,
-  waitFor,
   waitIndexed,
 } from "../support/ecosystem/harness.ts";
+import { waitFor } from "../support/wait.ts";
 import { openSse, type SseMessage, type SseReader } from "../support/sse.ts";
 
 const BACKENDS = backends();

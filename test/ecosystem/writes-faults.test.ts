@@ -6,6 +6,7 @@
  * with Retry-After within the chain deadline, nothing stays held or journalled that nobody will
  * finish, and once the node answers again the writes recover by themselves.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -34,7 +35,7 @@ import {
   stopAll,
 } from "../support/ecosystem/harness.ts";
 import { signedWrite, writesReady } from "../support/ecosystem/writes.ts";
-import { ExchangeClient } from "../support/exchange/signing-client.ts";
+import { SigningClient } from "../support/exchange/signing-client.ts";
 import { RpcGate } from "../support/net/rpc-gate.ts";
 
 const SERVICE_SECRET = "service-secret-for-writes-faults";
@@ -53,7 +54,7 @@ const ctx = {} as {
   registry: Address;
   deploymentFile: string;
   exchange: RunningExchange;
-  admin: ExchangeClient;
+  admin: SigningClient;
   sql: Sql;
   journal: Journal;
   gate: RpcGate;
@@ -83,7 +84,7 @@ beforeAll(async () => {
     }),
     { log: () => {}, beforeLoad: seedDemoBeforeLoad },
   );
-  ctx.admin = new ExchangeClient(ctx.exchange.url, ADMIN_TOKEN);
+  ctx.admin = new SigningClient(ctx.exchange.url, ADMIN_TOKEN);
   ctx.sql = await openSql({ dataDir: join(ctx.dataDir, "relayer"), schema: "relayer_faults", timeoutMs: 5_000 });
   ctx.journal = new Journal(ctx.sql);
   await ctx.journal.migrate();
@@ -252,7 +253,7 @@ describe("the writes when the chain's node stops answering", () => {
     ctx.gate.resume();
     for (let pass = 0; pass < 50 && (await ctx.journal.openWrites()).length > 0; pass++) {
       await writes.reconcile();
-      await new Promise((resolve) => setTimeout(resolve, 100));
+      await sleep(100);
     }
     assert.deepEqual(await ctx.journal.openWrites(), []);
     assert.equal(await symbolTaken(symbol), true);
@@ -327,7 +328,7 @@ describe("POST /api/launchpad/spawn while the chain's node is stopped (the API a
     });
     let failed = true;
     try {
-      const api = new ExchangeClient(ponder.url, ADMIN_TOKEN);
+      const api = new SigningClient(ponder.url, ADMIN_TOKEN);
       const user = await newUser("over http");
       await writesReady(api, user.credentials);
       const body = { name: "Outage", symbol: symbolOf("over http") };

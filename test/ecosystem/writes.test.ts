@@ -27,12 +27,12 @@ import {
   startPonder,
   stopAll,
   type Viem,
-  waitFor,
   waitIndexed,
 } from "../support/ecosystem/harness.ts";
+import { waitFor } from "../support/wait.ts";
 import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
 import { signedWrite, writesReady } from "../support/ecosystem/writes.ts";
-import { type Credentials, ExchangeClient } from "../support/exchange/signing-client.ts";
+import { type Credentials, SigningClient } from "../support/exchange/signing-client.ts";
 
 const BACKENDS = backends();
 const VOTE_LIMIT = 12;
@@ -162,8 +162,8 @@ for (const backend of BACKENDS) {
   describe(`signed writes on ${backend.kind}`, () => {
     const label = backend.kind;
     let exchange: RunningExchange;
-    let admin: ExchangeClient;
-    let api: ExchangeClient;
+    let admin: SigningClient;
+    let api: SigningClient;
     let ponder: Ponder;
     const users: Record<string, Credentials> = {};
     const voters: Credentials[] = [];
@@ -172,7 +172,7 @@ for (const backend of BACKENDS) {
     const user = async (level: number, address: string | null, eth = "1") =>
       admin.user(level, eth === "0" ? {} : { ETH: eth }, address);
     const ethBalance = async (who: Credentials) => {
-      const answer = await new ExchangeClient(exchange.url, ADMIN_TOKEN).signed(who, "GET", "/api/balances");
+      const answer = await new SigningClient(exchange.url, ADMIN_TOKEN).signed(who, "GET", "/api/balances");
       const eth = (answer.body as { currencyCode: string; available: string; locked: string }[]).find(
         (b) => b.currencyCode === "ETH",
       )!;
@@ -201,8 +201,8 @@ for (const backend of BACKENDS) {
       ponder = started.ponder;
       services.push({ exchange, ponder });
       await waitIndexed(ponder, await shared.chain.blockNumber(), 120_000);
-      admin = new ExchangeClient(exchange.url, ADMIN_TOKEN);
-      api = new ExchangeClient(ponder.url, ADMIN_TOKEN);
+      admin = new SigningClient(exchange.url, ADMIN_TOKEN);
+      api = new SigningClient(ponder.url, ADMIN_TOKEN);
 
       // 20 voters holding ALPHA before the proposal, plus the users each error needs.
       const addresses = Array.from({ length: 20 }, (_, i) => freshAddress(`${label} voter ${i}`));

@@ -4,6 +4,7 @@
  * that read alone gets 503, while the exchange stays ready and keeps committing orders on its
  * own connection. Runs only with DATABASE_URL (PGlite has one connection and no pool).
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { afterAll, describe, it } from "vitest";
 import pg from "pg";
@@ -11,13 +12,13 @@ import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { DB_DEFAULTS } from "../../exchange/adapters/store/index.ts";
 import { createBackend, type Backend } from "../support/exchange/backends.ts";
-import { ExchangeClient } from "../support/exchange/signing-client.ts";
+import { SigningClient } from "../support/exchange/signing-client.ts";
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
   }
 }
 
@@ -46,7 +47,7 @@ describe("exchange with every pooled connection busy", {
       beforeLoad: seedDemoBeforeLoad,
     });
     const running = server;
-    const api = new ExchangeClient(running.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+    const api = new SigningClient(running.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     const trader = await api.user(0, { USDT: "1000", ALPHA: "1000" });
 
     // Withdrawals are read by GET /api/withdrawals and not written by orders: locking the table

@@ -4,6 +4,7 @@
  * there, every currency reconciles (holdings + fees = deposits - withdrawals) and the rebuilt
  * book is not crossed. Runs the real server process on PGlite and (with DATABASE_URL) Postgres.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
@@ -11,7 +12,7 @@ import { afterAll, describe, it } from "vitest";
 import { mulberry32 } from "../../lib/random.ts";
 import { freePort } from "../support/net/free-port.ts";
 import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
-import { ExchangeClient, type Credentials } from "../support/exchange/signing-client.ts";
+import { SigningClient, type Credentials } from "../support/exchange/signing-client.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 100_000);
@@ -40,7 +41,7 @@ async function startServer(backend: Backend, port: number): Promise<{ child: Chi
     } catch {
       // not listening yet
     }
-    await new Promise((r) => setTimeout(r, 100));
+    await sleep(100);
   }
   child.kill("SIGKILL");
   throw new Error(`exchange did not answer within 60 s:\n${output}`);
@@ -59,7 +60,7 @@ for (const kind of backendKinds()) {
       backend = await createBackend(kind);
       const port = await freePort();
       ({ child } = await startServer(backend, port));
-      const api = new ExchangeClient(`http://127.0.0.1:${port}`, backend.vars.EXCHANGE_ADMIN_TOKEN);
+      const api = new SigningClient(`http://127.0.0.1:${port}`, backend.vars.EXCHANGE_ADMIN_TOKEN);
       const users: Credentials[] = [];
       for (let i = 0; i < 4; i++) users.push(await api.user(0, { ALPHA: "100000", USDT: "100000" }));
 
@@ -92,7 +93,7 @@ for (const kind of backendKinds()) {
         }
       };
       const workers = Array.from({ length: 8 }, worker);
-      while (acked.length < 300) await new Promise((r) => setTimeout(r, 20));
+      while (acked.length < 300) await sleep(20);
       child.kill("SIGKILL");
       killed = true;
       await Promise.all(workers);

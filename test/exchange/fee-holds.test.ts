@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
-import { ExchangeClient, type Answer, type Credentials } from "../support/exchange/signing-client.ts";
+import { SigningClient, type Answer, type Credentials } from "../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 /** a - b of two ETH amounts (decimal text or JSON numbers), exactly. */
@@ -22,14 +22,14 @@ for (const kind of backendKinds()) {
   describe(`exchange fee holds on ${kind}`, () => {
     let backend: Backend;
     let server: RunningExchange;
-    let api: ExchangeClient;
+    let api: SigningClient;
 
     const start = async () => {
       server = await startExchange(backend.env, {
         log: quiet,
         beforeLoad: seedDemoBeforeLoad,
       });
-      api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+      api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     };
 
     beforeAll(async () => {

@@ -5,6 +5,7 @@
  * and brings the user's own fills. Needs NATS (NATS_URL, default nats://127.0.0.1:4222); without
  * one reachable the suite says so and skips.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { gatewayEnv, parseEnv } from "../../config/env.ts";
@@ -13,7 +14,7 @@ import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { type RunningGateway, startGateway } from "../../exchange/gateway/start.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { createBackend, type Backend } from "../support/exchange/backends.ts";
-import { type Credentials, ExchangeClient } from "../support/exchange/signing-client.ts";
+import { type Credentials, SigningClient } from "../support/exchange/signing-client.ts";
 import { StreamClient } from "../support/exchange/stream-client.ts";
 import { rawUpgrades } from "../support/net/raw-upgrade.ts";
 
@@ -21,9 +22,8 @@ const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const PAIR = "ALPHA_USDT";
 /** The exchange's TTL of a gateway's interest in a user stream (30 s by default). */
 const INTEREST_TTL_MS = 1_000;
-/** This suite's own subjects: another exchange on the same NATS (a parallel run) has the same user ids. */
+/** This suite's own subjects: another exchange on the same NATS (a parallel run) must not mix with it. */
 const NATS_SUBJECT_PREFIX = `test-${process.pid}-${Date.now()}`;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const natsUp = await connectNats(NATS_URL, "gateways-test-probe", 2_000).then(
   async (nc) => {
     await nc.close();
@@ -37,7 +37,7 @@ describe.skipIf(!natsUp)("two WebSocket gateways fed by NATS", () => {
   let backend: Backend;
   let server: RunningExchange;
   let gateways: RunningGateway[];
-  let api: ExchangeClient;
+  let api: SigningClient;
   let traders: Credentials[];
 
   beforeAll(async () => {
@@ -47,7 +47,7 @@ describe.skipIf(!natsUp)("two WebSocket gateways fed by NATS", () => {
       beforeLoad: seedDemoBeforeLoad,
       natsInterestTtlMs: INTEREST_TTL_MS,
     });
-    api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+    api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     gateways = [];
     for (let i = 0; i < 2; i++)
       gateways.push(
@@ -244,7 +244,7 @@ describe.skipIf(!natsUp)("two WebSocket gateways fed by NATS", () => {
     assert.equal((await client.login(maker)).result?.userId, maker.userId);
     await server.close();
     server = await startExchange(backend.env, { log: () => {}, natsInterestTtlMs: INTEREST_TTL_MS });
-    api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+    api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     const spy = await spyOnNats();
     try {
       const fills = () => client.events.filter((e) => e.stream === "user" && e.data.e === "fill").length;

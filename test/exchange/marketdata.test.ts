@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
-import { ExchangeClient, type Credentials } from "../support/exchange/signing-client.ts";
+import { SigningClient, type Credentials } from "../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 const PAIR = "ALPHA_USDT";
@@ -21,7 +21,7 @@ for (const kind of backendKinds()) {
   describe(`market data on ${kind}`, () => {
     let backend: Backend;
     let server: RunningExchange;
-    let api: ExchangeClient;
+    let api: SigningClient;
     let maker: Credentials;
     let taker: Credentials;
     let outsider: Credentials;
@@ -50,7 +50,7 @@ for (const kind of backendKinds()) {
         log: quiet,
         beforeLoad: seedDemoBeforeLoad,
       });
-      api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+      api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
       maker = await api.user(0, { ALPHA: "100000", USDT: "100000" });
       taker = await api.user(0, { ALPHA: "100000", USDT: "100000" });
       outsider = await api.user(0, { USDT: "10" });
@@ -347,7 +347,7 @@ for (const kind of backendKinds()) {
         const before = (await get(`/api/ohlc?currencyPairCode=${PAIR}&interval=hour&start=${start}&end=${end}`)).body;
         await server.close();
         server = await startExchange(backend.env, { log: quiet });
-        api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+        api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
         assert.deepEqual(
           (await get(`/api/ohlc?currencyPairCode=${PAIR}&interval=hour&start=${start}&end=${end}`)).body,
           before,

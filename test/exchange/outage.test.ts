@@ -8,6 +8,7 @@
  * once, the ledger reconciles and the committed view equals the database.
  * Runs only with DATABASE_URL (PGlite has no network to lose).
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -18,7 +19,7 @@ import { startExchange, type RunningExchange } from "../../exchange/server/start
 import { CommittedView } from "../../exchange/application/index.ts";
 import { loadState, openDb } from "../../exchange/adapters/store/index.ts";
 import { createBackend, type Backend } from "../support/exchange/backends.ts";
-import { ExchangeClient, type Answer, type Credentials } from "../support/exchange/signing-client.ts";
+import { SigningClient, type Answer, type Credentials } from "../support/exchange/signing-client.ts";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;
@@ -37,7 +38,7 @@ async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30
   const deadline = Date.now() + timeoutMs;
   while (!(await check())) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
   }
 }
 
@@ -92,7 +93,7 @@ describe("exchange with PostgreSQL behind a failing network", {
           recoveryDelayMs: { min: 50, max: 500 },
         });
         const running = server;
-        const api = new ExchangeClient(running.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+        const api = new SigningClient(running.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
         const seller = await api.user(0, { ALPHA: "1000", USDT: "1000" });
         const buyer = await api.user(0, { ALPHA: "1000", USDT: "1000" });
         const taker = await api.user(0, { ALPHA: "1000" });

@@ -18,7 +18,7 @@ import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { type Db, migrate, openDb } from "../../exchange/adapters/store/index.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { type Backend, createBackend } from "../support/exchange/backends.ts";
-import { type Credentials, ExchangeClient } from "../support/exchange/signing-client.ts";
+import { type Credentials, SigningClient } from "../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 let backend: Backend | undefined;
@@ -82,7 +82,7 @@ describe("an exchange store written by PGlite 0.2", () => {
     const dir = backend.env.EXCHANGE_DATA_DIR;
     const schema = backend.env.EXCHANGE_DB_SCHEMA;
     let server: RunningExchange = await startExchange(backend.env, { log: quiet, beforeLoad: seedDemoBeforeLoad });
-    let api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+    let api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     const secret = backend.env.EXCHANGE_SERVICE_SECRET!;
     const internal = (path: string, body: unknown) =>
       fetch(`${server.url}${path}`, {
@@ -141,7 +141,7 @@ describe("an exchange store written by PGlite 0.2", () => {
     await upgraded.close();
 
     server = await startExchange(backend.env, { log: quiet, beforeLoad: seedDemoBeforeLoad });
-    api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+    api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     assert.deepEqual({ seller: await seen(seller), buyer: await seen(buyer) }, before);
     // The open hold is still held, and settles.
     const settled = await internal(`/internal/fee-holds/${holdId}/settle`, {});

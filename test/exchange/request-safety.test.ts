@@ -11,7 +11,7 @@ import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { freePort } from "../support/net/free-port.ts";
 import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
-import { ExchangeClient, type Credentials } from "../support/exchange/signing-client.ts";
+import { SigningClient, type Credentials } from "../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 
@@ -19,7 +19,7 @@ for (const kind of backendKinds()) {
   describe(`exchange request safety on ${kind}`, () => {
     let backend: Backend;
     let server: RunningExchange;
-    let api: ExchangeClient;
+    let api: SigningClient;
     let trader: Credentials;
     /** Errors that would have stopped the process (a failed commit); none may happen. */
     const fatal: unknown[] = [];
@@ -30,7 +30,7 @@ for (const kind of backendKinds()) {
         onFatal: (error) => fatal.push(error),
         beforeLoad: seedDemoBeforeLoad,
       });
-      api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+      api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     };
 
     beforeAll(async () => {

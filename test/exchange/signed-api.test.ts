@@ -11,7 +11,7 @@ import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { openDb } from "../../exchange/adapters/store/index.ts";
 import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
-import { ExchangeClient, type Credentials } from "../support/exchange/signing-client.ts";
+import { SigningClient, type Credentials } from "../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 
@@ -19,7 +19,7 @@ for (const kind of backendKinds()) {
   describe(`exchange trading API on ${kind}`, () => {
     let backend: Backend;
     let server: RunningExchange;
-    let api: ExchangeClient;
+    let api: SigningClient;
     let seller: Credentials;
     let buyer: Credentials;
     let vip: Credentials;
@@ -29,7 +29,7 @@ for (const kind of backendKinds()) {
         log: quiet,
         beforeLoad: seedDemoBeforeLoad,
       });
-      api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+      api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     };
 
     beforeAll(async () => {

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { createBackend, type Backend } from "../support/exchange/backends.ts";
-import { ExchangeClient, type Credentials } from "../support/exchange/signing-client.ts";
+import { SigningClient, type Credentials } from "../support/exchange/signing-client.ts";
 import { checkError, runConsumer } from "./spec-consumer/client.ts";
 
 const quiet = () => {};
@@ -20,7 +20,7 @@ const AGG = "/api/marketdata/getaggregator";
 describe("SPEC.md consumer against a server with real trades (PGlite)", () => {
   let backend: Backend;
   let server: RunningExchange;
-  let api: ExchangeClient;
+  let api: SigningClient;
   let dealCount = 0;
 
   const place = async (who: Credentials, body: object) => {
@@ -38,7 +38,7 @@ describe("SPEC.md consumer against a server with real trades (PGlite)", () => {
       log: quiet,
       beforeLoad: seedDemoBeforeLoad,
     });
-    api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+    api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     const funds = { ALPHA: "100000", USDT: "100000", ETH: "100", GAMMA: "100000" };
     const maker = await api.user(0, funds);
     const taker = await api.user(0, funds);

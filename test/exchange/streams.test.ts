@@ -5,6 +5,7 @@
  * logged-in user sees each of its own fills exactly once. Then the protocol's errors, and a slow
  * consumer that is let go while the server's send buffers stay bounded.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import WebSocket from "ws";
@@ -12,7 +13,7 @@ import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { mulberry32 } from "../../lib/random.ts";
 import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
-import { type Credentials, ExchangeClient } from "../support/exchange/signing-client.ts";
+import { type Credentials, SigningClient } from "../support/exchange/signing-client.ts";
 import { LocalBook, StreamClient } from "../support/exchange/stream-client.ts";
 import { rawUpgrades } from "../support/net/raw-upgrade.ts";
 
@@ -25,13 +26,13 @@ for (const kind of backendKinds()) {
   describe(`exchange streams on ${kind}`, () => {
     let backend: Backend;
     let server: RunningExchange;
-    let api: ExchangeClient;
+    let api: SigningClient;
     let traders: Credentials[];
 
     beforeAll(async () => {
       backend = await createBackend(kind, { WS_MAX_BUFFERED_BYTES: "65536", WS_MAX_MESSAGES_PER_SECOND: "50" });
       server = await startExchange(backend.env, { log: quiet, beforeLoad: seedDemoBeforeLoad });
-      api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+      api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
       traders = [];
       for (let i = 0; i < 4; i++) traders.push(await api.user(0, { ALPHA: "1000000", USDT: "1000000" }));
     });
@@ -276,10 +277,10 @@ describe("exchange stream limits", () => {
     await assert.rejects(StreamClient.connect(server.url), /429/);
     open[0]!.close();
     await open[0]!.until(() => open[0]!.closed !== undefined);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    await sleep(50);
     const again = await StreamClient.connect(server.url);
     for (const client of [...open, again]) client.close();
-    while (server.streamServer.connectionCount() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (server.streamServer.connectionCount() > 0) await sleep(20);
   });
 
   it("answers an Upgrade to any other path and closes it at once: 120 from one IP hold nothing", async () => {
@@ -299,7 +300,7 @@ describe("exchange stream limits", () => {
     const client = await StreamClient.connect(server.url);
     assert.equal((await client.request("SUBSCRIBE", [`${PAIR}@trade`])).result, null, "/ws still serves this IP");
     client.close();
-    while (server.streamServer.connectionCount() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (server.streamServer.connectionCount() > 0) await sleep(20);
   });
 
   it("counts every upgrade against the per-IP limit, and closes each it refuses at once", async () => {
@@ -311,7 +312,7 @@ describe("exchange stream limits", () => {
       assert.ok(outcome!.openMs < 1_000, `${path}: held ${outcome!.openMs} ms`);
     }
     for (const client of open) client.close();
-    while (server.streamServer.connectionCount() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (server.streamServer.connectionCount() > 0) await sleep(20);
     const [bad] = await rawUpgrades(server.url, "/ws", { upgrade: "h2c" });
     assert.match(bad!.status, /^HTTP\/1\.1 400 /, "an upgrade to another protocol");
     assert.ok(bad!.openMs < 1_000, `a bad upgrade held ${bad!.openMs} ms`);
@@ -326,8 +327,7 @@ describe("exchange stream limits", () => {
     await idle.until(() => idle.closed !== undefined, 5_000, "the idle close");
     assert.equal(idle.closed!.code, 4000);
     const deadline = Date.now() + 5_000;
-    while (server.streamServer.connectionCount() > 0 && Date.now() < deadline)
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    while (server.streamServer.connectionCount() > 0 && Date.now() < deadline) await sleep(50);
     assert.equal(server.streamServer.connectionCount(), 0, "the silent peer was dropped");
   });
 
@@ -356,7 +356,7 @@ describe("failed /ws LOGINs", () => {
   it("count with failed signatures per client IP: past the limit a LOGIN, and a signed request, are refused before their check", async () => {
     backend = await createBackend("pglite", { AUTH_FAILURE_LIMIT_PER_MINUTE: "3" });
     server = await startExchange(backend.env, { log: quiet, beforeLoad: seedDemoBeforeLoad });
-    const api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+    const api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     const trader = await api.user(0, { USDT: "10" });
     const stranger = { ...trader, privateKey: `${trader.privateKey}x` };
     const client = await StreamClient.connect(server.url);
@@ -418,7 +418,7 @@ describe("an IPv6 /64 is one client of the exchange", () => {
     } finally {
       for (const socket of sockets) if (socket instanceof WebSocket) socket.close();
     }
-    while (server.streamServer.connectionCount() > 0) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (server.streamServer.connectionCount() > 0) await sleep(20);
   });
 
   it("shares one public request quota among the addresses of one /64", async () => {

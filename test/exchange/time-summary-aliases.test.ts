@@ -11,7 +11,7 @@ import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
-import { ExchangeClient, type Credentials } from "../support/exchange/signing-client.ts";
+import { SigningClient, type Credentials } from "../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 const PAIR = "ALPHA_USDT";
@@ -36,7 +36,7 @@ for (const kind of backendKinds()) {
   describe(`time, summary and /v1/spot/market aliases on ${kind}`, () => {
     let backend: Backend;
     let server: RunningExchange;
-    let api: ExchangeClient;
+    let api: SigningClient;
     let maker: Credentials;
     let taker: Credentials;
     /** What the test traded: price and amount as x10^4 integers. */
@@ -51,7 +51,7 @@ for (const kind of backendKinds()) {
     beforeAll(async () => {
       backend = await createBackend(kind);
       server = await startExchange(backend.env, { log: quiet, beforeLoad: seedDemoBeforeLoad });
-      api = new ExchangeClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+      api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
       maker = await api.user(0, { ALPHA: "100000", USDT: "100000" });
       taker = await api.user(0, { ALPHA: "100000", USDT: "100000" });
       // Three trades (the last one lowest, so last, high and low all differ), then a resting book.

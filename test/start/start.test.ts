@@ -6,6 +6,7 @@
  * others keep answering, the killed one answers again after its restart, the output says what
  * happened, and SIGTERM stops everything.
  */
+import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtemp, readFile, rm } from "node:fs/promises";
@@ -14,10 +15,11 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, test } from "vitest";
 import WebSocket from "ws";
 import { createPublicClient, http, parseAbi } from "viem";
-import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { readDeployment } from "../../lib/deployments.ts";
 import { indexedBlock } from "../../lib/ponder-status.ts";
+import { SigningClient } from "../support/exchange/signing-client.ts";
 import { freePort } from "../support/net/free-port.ts";
+import { waitFor } from "../support/wait.ts";
 
 const BANNER = "Platform running:";
 const ACTION_LOG_ABI = parseAbi([
@@ -36,6 +38,16 @@ let bannerAt = 0;
 /** Everything `npm start` printed (stdout and stderr). */
 let output = "";
 const urls = { chain: "", api: "", exchange: "" };
+
+/** The demo users' keys, as `npm start` wrote them (scripts/lib/seed-demo.ts). */
+async function demoCredentials() {
+  return JSON.parse(await readFile(join(dataDir, "demo-credentials.json"), "utf8")) as {
+    label: string;
+    publicKey: string;
+    privateKey: string;
+    address: string | null;
+  }[];
+}
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "npm-start-"));
@@ -82,7 +94,7 @@ afterAll(async () => {
   if (start?.pid && start.exitCode === null) {
     const exited = new Promise((resolve) => start?.once("exit", resolve));
     process.kill(start.pid, "SIGINT"); // start.ts stops everything it started on Ctrl-C
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
+    await Promise.race([exited, sleep(20_000)]);
     if (start.exitCode === null) process.kill(-start.pid, "SIGKILL");
   }
   await rm(dataDir, { recursive: true, force: true });
@@ -200,7 +212,7 @@ test("unattended, within a minute of the banner, workers trade and scouts and th
         if (entries.length > 0) found.set(tier, entries);
       }
     if (found.size === 3 || Date.now() > deadline) break;
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    await sleep(5_000);
   }
   assert.deepEqual([...found.keys()].sort(), ["queen", "scout", "worker"], "new actions from every tier");
   const workerEntries = found.get("worker")!;
@@ -232,7 +244,7 @@ test("the README's WebSocket example: live ETH_USDT trades and book diffs of the
   ws.send(JSON.stringify({ method: "SUBSCRIBE", params: ["ETH_USDT@trade", "ETH_USDT@depth"], id: 1 }));
   const deadline = Date.now() + 30_000;
   const has = (suffix: string) => events.some((e) => e.stream === `ETH_USDT${suffix}`);
-  while (!(has("@trade") && has("@depth")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  while (!(has("@trade") && has("@depth")) && Date.now() < deadline) await sleep(200);
   ws.close();
   assert.deepEqual(acks[0], { result: null, id: 1 });
   assert.ok(has("@depth"), "book diffs arrive as the bot re-quotes");
@@ -242,25 +254,11 @@ test("the README's WebSocket example: live ETH_USDT trades and book diffs of the
 });
 
 test("the README's signed writes: trader-1 votes on ALPHA's open proposal, trader-2 spawns, both show in the reads", async () => {
-  const credentials = JSON.parse(await readFile(join(dataDir, "demo-credentials.json"), "utf8")) as {
-    label: string;
-    publicKey: string;
-    privateKey: string;
-    address: string | null;
-  }[];
+  const credentials = await demoCredentials();
   const as = (label: string) => credentials.find((c) => c.label === label)!;
-  const post = async (label: string, path: string, body: object) => {
-    const url = `${urls.api}${path}`;
-    const text = JSON.stringify(body);
-    const headers = signRequest({ ...as(label), method: "POST", url, body: text, timestamp: Date.now() });
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { ...headers, "content-type": "application/json" },
-      body: text,
-      signal: AbortSignal.timeout(30_000),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  const api = new SigningClient(urls.api, "", { timeoutMs: 30_000 });
+  const post = (label: string, path: string, body: object) =>
+    api.signed(as(label), "POST", path, body, { timestamp: Date.now() });
   const tokens = await getJson<{ items: { symbol: string; address: string }[] }>(
     `${urls.api}/api/launchpad/tokens?pageSize=100`,
   );
@@ -283,7 +281,7 @@ test("the README's signed writes: trader-1 votes on ALPHA's open proposal, trade
     ]);
     if (token.status === 200 && JSON.stringify(proposal.tally) === JSON.stringify(vote.body.currentTally)) break;
     assert.ok(Date.now() < deadline, "the vote and the spawn show in the reads within 20 s");
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250);
   }
   const noTokens = await post("voter-no-tokens", `/api/agents/workers/${alpha}/vote`, { proposalId, vote: "no" });
   assert.deepEqual([noTokens.status, noTokens.body.code], [403, "NO_HOLDINGS"]);
@@ -325,19 +323,15 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     exchange: async () => (await answers(`${urls.exchange}/api/healthcheck`)) === 200,
     indexer: async () => (await answers(`${urls.api}/health`)) === 200,
   };
-  /** Polls `check`; reads that count against a per-IP quota (60 a minute) poll every second. */
-  async function waitFor(
-    what: string,
-    check: () => boolean | Promise<boolean>,
-    timeoutMs: number,
-    pollMs = 250,
-  ): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!(await check())) {
-      assert.ok(Date.now() < deadline, `${what} within ${timeoutMs / 1000} s; npm start said:\n${output.slice(-3000)}`);
-      await new Promise((resolve) => setTimeout(resolve, pollMs));
-    }
-  }
+  /**
+   * How long each wait polls (reads that count against a per-IP quota, 60 a minute, poll every
+   * second), and what `npm start` said so far when one times out.
+   */
+  const within = (timeoutMs: number, intervalMs = 250) => ({
+    timeoutMs,
+    intervalMs,
+    context: () => `npm start said:\n${output.slice(-3000)}`,
+  });
   const botQuotesBothSides = async () => {
     const levels = await getJson<{ isBid: boolean; price: number }[]>(
       `${urls.exchange}/api/orderbook?currencyPairCode=ETH_USDT`,
@@ -356,7 +350,7 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     await waitFor(
       `"${name} exited unexpectedly (SIGKILL)"`,
       () => output.includes(`${name} exited unexpectedly (SIGKILL)`),
-      10_000,
+      within(10_000),
     );
     for (const [other, s] of others) {
       if (probes[other]) assert.ok(await probes[other](), `${other} answers while ${name} is down`);
@@ -365,7 +359,7 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     await waitFor(
       `"${name} ready again"`,
       () => new RegExp(`${name} ready again \\(pid \\d+\\)`).test(output),
-      readyWithinMs,
+      within(readyWithinMs),
     );
     const after = (await status())[name]!;
     assert.equal(after.state, "running");
@@ -378,24 +372,10 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     }
     return { before, after };
   }
-  const credential = async (label: string) =>
-    (
-      JSON.parse(await readFile(join(dataDir, "demo-credentials.json"), "utf8")) as {
-        label: string;
-        publicKey: string;
-        privateKey: string;
-      }[]
-    ).find((c) => c.label === label)!;
+  const exchange = new SigningClient(urls.exchange, "", { timeoutMs: 10_000 });
   async function signedExchange(label: string, method: string, path: string, body = "") {
-    const url = `${urls.exchange}${path}`;
-    const headers = signRequest({ ...(await credential(label)), method, url, body, timestamp: Date.now() });
-    const response = await fetch(url, {
-      method,
-      headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
-      ...(body ? { body } : {}),
-      signal: AbortSignal.timeout(10_000),
-    });
-    return { status: response.status, body: (await response.json()) as any };
+    const who = (await demoCredentials()).find((c) => c.label === label)!;
+    return exchange.signed(who, method, path, body === "" ? undefined : body, { timestamp: Date.now() });
   }
   const hasBid = async (price: number) =>
     (
@@ -418,7 +398,7 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     assert.deepEqual([order.status, order.body.status, order.body.remainingAmount], [200, "open", 0.01]);
     assert.ok(await hasBid(1000), "the rebuilt book holds the order placed before the kill");
     // The bot, not restarted, trades on the new process by itself.
-    await waitFor("the bot's quotes on both sides again", botQuotesBothSides, 30_000, 1000);
+    await waitFor("the bot's quotes on both sides again", botQuotesBothSides, within(30_000, 1000));
   });
 
   test("the ecosystem API (indexer and relayer): the others keep serving; it resumes its index and its writes", async () => {
@@ -429,15 +409,14 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     await waitFor(
       `the index to pass block ${headAtKill}, the head when it was killed`,
       async () => BigInt(await indexedBlock(urls.api)) >= headAtKill,
-      60_000,
+      within(60_000),
     );
     const overview = await getJson<{ hive: { totalWorkers: number } }>(`${urls.api}/api/agents/overview`);
     assert.ok(overview.hive.totalWorkers > 0);
     await waitFor(
       "the signed writes to answer 401 (not 503) to an unsigned request",
       async () => (await answers(`${urls.api}/api/launchpad/spawn`, { method: "POST" })) === 401,
-      30_000,
-      1000,
+      within(30_000, 1000),
     );
   });
 
@@ -457,14 +436,14 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
             fromBlock: restartedAt + 1n,
           })
         ).some((log) => Buffer.from(log.args.payload!.slice(2), "hex").toString("utf8").includes('"intent"')),
-      60_000,
+      within(60_000),
     );
   });
 
   test("the bot: the others keep serving; it quotes again", async () => {
     await killAndWatch("bot", 60_000);
     assert.ok(await hasBid(1000), "the restarted bot cancels only its own leftovers");
-    await waitFor("the bot's quotes on both sides of ETH_USDT", botQuotesBothSides, 30_000, 1000);
+    await waitFor("the bot's quotes on both sides of ETH_USDT", botQuotesBothSides, within(30_000, 1000));
   });
 
   test("the chain is not restarted (its state was in its memory): it says so, and the others keep serving", async () => {
@@ -473,10 +452,10 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     await waitFor(
       "the chain's exit reported",
       () => /chain exited unexpectedly \(SIGKILL\).*not restarted/.test(output),
-      10_000,
+      within(10_000),
     );
     // Long enough for a service that cannot live without the chain to crash and be restarted.
-    await new Promise((resolve) => setTimeout(resolve, 15_000));
+    await sleep(15_000);
     const after = await status();
     assert.deepEqual([after.chain!.state, after.chain!.pid], ["down", null]);
     assert.equal(await chainAnswers(), 0, "nothing answers at the chain's port");

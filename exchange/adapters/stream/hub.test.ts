@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
 import { Hub, type Subscriber } from "./hub.ts";
@@ -56,7 +57,7 @@ describe("Hub", () => {
     hub.publish("nobody", 1);
     hub.subscribe("S", a.subscriber);
     hub.publish("S", 2);
-    await new Promise((resolve) => setTimeout(resolve, 20));
+    await sleep(20);
     assert.deepEqual(a.got, ['{"stream":"S","data":2}']);
   });
 

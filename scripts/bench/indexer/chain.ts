@@ -4,7 +4,7 @@ import { chainEnv, parseEnv } from "../../../config/env.ts";
 import { deployAndRecord } from "../../lib/deploy-and-record.ts";
 import type { Deployment } from "../../../lib/deployments.ts";
 import { startProcess, type Started, unlessExited } from "./processes.ts";
-import { waitFor } from "./wait.ts";
+import { waitFor } from "../../../test/support/wait.ts";
 
 export const rpc = rpcRequest;
 
@@ -37,7 +37,7 @@ export async function startChain(
   );
   await unlessExited(
     node,
-    waitFor("the benchmark chain", () => rpc(url, "eth_chainId").then(() => true)),
+    waitFor("the benchmark chain", () => rpc(url, "eth_chainId").then(() => true), { timeoutMs: 120_000 }),
   );
   return { url, node };
 }

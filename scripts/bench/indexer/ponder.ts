@@ -2,7 +2,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { indexedBlock } from "../../../lib/ponder-status.ts";
 import { startProcess, type Started, stopProcess, unlessExited } from "./processes.ts";
-import { sleep, waitFor } from "./wait.ts";
+import { setTimeout as sleep } from "node:timers/promises";
+import { waitFor } from "../../../test/support/wait.ts";
 
 export interface PonderApp {
   name: string;

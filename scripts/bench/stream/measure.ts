@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import type { ClientPool } from "./clients.ts";
 import type { OrderFlow } from "./orders.ts";
 import { cpuSeconds, machineBusySeconds, rssBytes } from "../proc.ts";
@@ -52,7 +53,6 @@ export interface RunResult {
   readonly drained: boolean;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const sum = (pids: readonly number[], f: (pid: number) => number) => pids.reduce((n, pid) => n + f(pid), 0);
 
 export async function measureRun(

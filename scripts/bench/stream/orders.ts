@@ -1,7 +1,8 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, request } from "node:http";
 import { signRequest } from "../../../exchange/adapters/auth/index.ts";
 import { mulberry32 } from "../../../lib/random.ts";
-import { type Credentials, ExchangeClient } from "../../../test/support/exchange/signing-client.ts";
+import { type Credentials, SigningClient } from "../../../test/support/exchange/signing-client.ts";
 import { ADMIN_TOKEN } from "./services.ts";
 
 /**
@@ -27,7 +28,7 @@ const price = (ticks: number) => (ticks / 10_000).toFixed(4);
 
 /** Two makers and two takers with ample balances, and the book prefilled on both sides. */
 export async function setUpTraders(base: string, pair: string, seed: number): Promise<Traders> {
-  const admin = new ExchangeClient(base, ADMIN_TOKEN);
+  const admin = new SigningClient(base, ADMIN_TOKEN);
   const [baseCode, quoteCode] = pair.split("_") as [string, string];
   const deposits = { [baseCode]: "100000000", [quoteCode]: "100000000" };
   const traders = { makers: [] as Credentials[], takers: [] as Credentials[] };
@@ -81,7 +82,7 @@ export class OrderFlow {
   async stop(): Promise<void> {
     this.running = false;
     await this.loop;
-    while (this.inFlight > 0) await new Promise((resolve) => setTimeout(resolve, 5));
+    while (this.inFlight > 0) await sleep(5);
   }
 
   close(): void {
@@ -96,7 +97,7 @@ export class OrderFlow {
       // Never more than a cap's worth behind: slots older than that are dropped, not burst later.
       if (due - slot > this.maxInFlight) slot = due - this.maxInFlight;
       while (slot < due && this.inFlight < this.maxInFlight) this.next(slot++);
-      await new Promise((resolve) => setTimeout(resolve, 2));
+      await sleep(2);
     }
   }
 

@@ -1,4 +1,4 @@
-import { sleep } from "../indexer/wait.ts";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Job } from "./fixtures.ts";
 import type { Writer } from "./paths.ts";
 

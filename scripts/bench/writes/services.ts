@@ -5,17 +5,17 @@ import {
   type Chain,
   createPrivateDatabase,
   deployAndSeed,
-  freePort,
   type Ponder,
   ROOT,
   Service,
   startChain,
   startPonder,
   type Viem,
-  waitFor,
   waitIndexed,
 } from "../../../test/support/ecosystem/harness.ts";
-import { ExchangeClient } from "../../../test/support/exchange/signing-client.ts";
+import { freePort } from "../../../test/support/net/free-port.ts";
+import { waitFor } from "../../../test/support/wait.ts";
+import { SigningClient } from "../../../test/support/exchange/signing-client.ts";
 import type { WritesBenchConfig } from "./config.ts";
 import { RpcCounter } from "./rpc-count.ts";
 
@@ -47,9 +47,9 @@ export interface Services {
   exchange: { url: string; service: Service };
   ponder: Ponder;
   /** Admin calls on the exchange (users, keys, deposits). */
-  admin: ExchangeClient;
+  admin: SigningClient;
   /** Signed calls on the ecosystem API. */
-  api: ExchangeClient;
+  api: SigningClient;
   /** With DATABASE_URL: drops the private database Ponder used. */
   dropDatabase?: () => Promise<void>;
   /** With BENCH_WRITES_COUNT_RPC: the proxy Ponder reaches the chain through. */
@@ -107,8 +107,8 @@ export async function startServices(
     },
   });
   await waitIndexed(started.ponder, await started.chain.blockNumber(), 120_000);
-  started.admin = new ExchangeClient(started.exchange.url, ADMIN_TOKEN);
-  started.api = new ExchangeClient(started.ponder.url, ADMIN_TOKEN);
+  started.admin = new SigningClient(started.exchange.url, ADMIN_TOKEN);
+  started.api = new SigningClient(started.ponder.url, ADMIN_TOKEN);
   return started as Services;
 }
 

@@ -14,19 +14,18 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { createWriteStream, existsSync, readFileSync } from "node:fs";
 import { copyFile, mkdir, mkdtemp, rm } from "node:fs/promises";
 import { createRequire } from "node:module";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { stripVTControlCharacters } from "node:util";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rpcRequest } from "../../../lib/chain-rpc.ts";
 import { indexedBlock as ponderIndexedBlock } from "../../../lib/ponder-status.ts";
+import { freePort } from "../net/free-port.ts";
+import { type Watched, waitFor } from "../wait.ts";
 
 export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
 const bin = (tool: string) => join(ROOT, "node_modules", ".bin", tool);
 export const CHAIN_ID = 31337;
-
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 // ---------------------------------------------------------------------------------------------
 // Processes
@@ -46,7 +45,7 @@ for (const signal of ["SIGINT", "SIGTERM"] as const) {
 }
 
 /** A child process with its output in a log file; stopped by PID only. */
-export class Service {
+export class Service implements Watched {
   readonly child: ChildProcess;
   readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
@@ -124,45 +123,6 @@ export class Service {
 /** Stops every process this harness started that is still running (call it in `afterAll`). */
 export async function stopAll(): Promise<void> {
   await Promise.all([...live].map((service) => service.stop()));
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolvePort, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on("error", reject);
-    server.listen(0, "127.0.0.1", () => {
-      const address = server.address();
-      server.close(() =>
-        typeof address === "object" && address ? resolvePort(address.port) : reject(new Error("no port")),
-      );
-    });
-  });
-}
-
-/** Polls `check` until it returns a value other than undefined/false; throws after `timeoutMs`. */
-export async function waitFor<T>(
-  what: string,
-  check: () => Promise<T | undefined | false>,
-  { timeoutMs = 60_000, intervalMs = 150, alive }: { timeoutMs?: number; intervalMs?: number; alive?: Service[] } = {},
-): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  let lastError: unknown;
-  while (Date.now() < deadline) {
-    for (const service of alive ?? []) {
-      if (!service.running)
-        throw new Error(`${service.name} ${service.describeExit()} while waiting for ${what}\n${service.tail()}`);
-    }
-    try {
-      const value = await check();
-      if (value !== undefined && value !== false) return value;
-    } catch (error) {
-      lastError = error;
-    }
-    await sleep(intervalMs);
-  }
-  const detail = lastError ? ` (last error: ${(lastError as Error).message})` : "";
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}${detail}`);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -1,5 +1,5 @@
-import type { Answer, Credentials, ExchangeClient } from "../exchange/signing-client.ts";
-import { waitFor } from "./harness.ts";
+import type { Answer, Credentials, SigningClient } from "../exchange/signing-client.ts";
+import { waitFor } from "../wait.ts";
 
 const lastStamp = new Map<string, number>();
 
@@ -16,17 +16,17 @@ export function writeStamp(who: Credentials): number {
 
 /** A signed ecosystem write as the API takes it: POST, signed with API-Timestamp (required). */
 export function signedWrite<T = any>(
-  api: ExchangeClient,
+  api: SigningClient,
   who: Credentials,
   path: string,
   body?: string | object,
-  options: Parameters<ExchangeClient["signed"]>[4] = {},
+  options: Parameters<SigningClient["signed"]>[4] = {},
 ): Promise<Answer<T>> {
   return api.signed<T>(who, "POST", path, body, { timestamp: writeStamp(who), ...options });
 }
 
 /** Waits until the relayed writes answer something other than 503 (the relayer is ready). */
-export async function writesReady(api: ExchangeClient, who: Credentials): Promise<void> {
+export async function writesReady(api: SigningClient, who: Credentials): Promise<void> {
   await waitFor(
     "the relayed writes to be ready",
     async () => {

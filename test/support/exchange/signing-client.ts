@@ -1,4 +1,9 @@
-/** A small HTTP client of the exchange for tests: admin calls and signed calls. */
+/**
+ * The one signing HTTP client of tests and benchmarks, for the exchange and for the ecosystem
+ * API's signed writes: admin calls (with the exchange's admin token) and signed calls. Answers
+ * come back whatever their status, so tests can assert on refusals. (The ecosystem API's own
+ * client of the exchange, api/writes/exchange-client.ts, is a different thing: fee holds.)
+ */
 import { signRequest } from "../../../exchange/adapters/auth/index.ts";
 
 export interface Credentials {
@@ -6,6 +11,9 @@ export interface Credentials {
   readonly publicKey: string;
   readonly privateKey: string;
 }
+
+/** What a signed call needs of a user: the key pair. */
+export type SigningKey = Pick<Credentials, "publicKey" | "privateKey">;
 
 export interface Answer<T = any> {
   readonly status: number;
@@ -25,13 +33,25 @@ async function answer<T>(response: Response): Promise<Answer<T>> {
   return { status: response.status, headers: response.headers, body: body as T, text };
 }
 
-export class ExchangeClient {
+export interface SigningClientOptions {
+  /** Every request's deadline; none by default (the suites bound their own waits). */
+  readonly timeoutMs?: number;
+}
+
+export class SigningClient {
   readonly base: string;
   private readonly adminToken: string;
+  private readonly timeoutMs: number | undefined;
 
-  constructor(base: string, adminToken: string) {
+  /** `adminToken` only for admin calls (and `user`); signed calls need none. */
+  constructor(base: string, adminToken = "", options: SigningClientOptions = {}) {
     this.base = base;
     this.adminToken = adminToken;
+    this.timeoutMs = options.timeoutMs;
+  }
+
+  private deadline(): { signal?: AbortSignal } {
+    return this.timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(this.timeoutMs) };
   }
 
   async admin<T = any>(method: string, path: string, body?: unknown): Promise<Answer<T>> {
@@ -39,6 +59,7 @@ export class ExchangeClient {
       method,
       headers: { authorization: `Bearer ${this.adminToken}`, "content-type": "application/json" },
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+      ...this.deadline(),
     });
     return answer<T>(response);
   }
@@ -62,7 +83,7 @@ export class ExchangeClient {
 
   /** A signed request; `body` is sent exactly as given (a string) so tests can sign odd bytes. */
   async signed<T = any>(
-    who: Credentials,
+    who: SigningKey,
     method: string,
     path: string,
     body?: string | object,
@@ -83,7 +104,12 @@ export class ExchangeClient {
     };
     options.tamper?.(headers);
     const sent = options.sendBody ?? text;
-    const response = await fetch(url, { method, headers, ...(sent === "" ? {} : { body: sent }) });
+    const response = await fetch(url, {
+      method,
+      headers,
+      ...(sent === "" ? {} : { body: sent }),
+      ...this.deadline(),
+    });
     return answer<T>(response);
   }
 }

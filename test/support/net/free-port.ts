@@ -4,6 +4,7 @@ import { createServer } from "node:net";
 export function freePort(): Promise<number> {
   return new Promise((done, fail) => {
     const server = createServer();
+    server.unref();
     server.on("error", fail);
     server.listen(0, "127.0.0.1", () => {
       const { port } = server.address() as { port: number };
