@@ -3,8 +3,9 @@
  * see README "Layout". Test files, fixtures and test support may import anything but each other's
  * cycles; production code may not import tooling (scripts/) or test code.
  */
-// Tests: suites in test/<area>/ and *.test.ts beside the code; test support in test/support/.
-const TEST = "(^test/|\\.test\\.ts$)";
+// Tests: suites in test/<area>/ and *.test.ts beside the code; the support that tests and
+// benchmarks share (processes, ports, waits, fixtures, the signing client) in support/.
+const TEST = "(^test/|^support/|\\.test\\.ts$)";
 const RUNTIME = "^(agents|api|config|exchange|indexer|lib|src)/";
 
 module.exports = {
@@ -29,6 +30,21 @@ module.exports = {
       comment: "Production code never imports tests, fixtures or test support.",
       from: { path: RUNTIME, pathNot: TEST },
       to: { path: TEST },
+    },
+    {
+      name: "bench-not-to-tests",
+      severity: "error",
+      comment:
+        "Benchmarks share support/ with the tests, never the suites in test/: a benchmark must not break when a test file moves.",
+      from: { path: "^scripts/bench/" },
+      to: { path: "^test/" },
+    },
+    {
+      name: "support-not-to-suites",
+      severity: "error",
+      comment: "support/ serves the suites and the benchmarks; it never imports a suite (test/ or a *.test.ts).",
+      from: { path: "^support/", pathNot: "\\.test\\.ts$" },
+      to: { path: "(^test/|\\.test\\.ts$)" },
     },
     {
       name: "shared-lib-stays-shared",

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { READ_ROUTES, createEcosystemApi } from "./index.ts";
-import { createTestDatabase, type TestDatabase } from "../test/support/api/database.ts";
+import { createTestDatabase, type TestDatabase } from "../support/api/database.ts";
 import {
   type ActionFixture,
   addressOf,
@@ -11,7 +11,7 @@ import {
   insertSwap,
   insertToken,
   setChainHead,
-} from "../test/support/api/fixtures.ts";
+} from "../support/api/fixtures.ts";
 
 /** The whole app on an in-memory database: routes, shapes, windows, errors, rate limit, OpenAPI. */
 

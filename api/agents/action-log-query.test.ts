@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../test/support/api/database.ts";
-import { type ActionFixture, insertActions } from "../../test/support/api/fixtures.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/api/database.ts";
+import { type ActionFixture, insertActions } from "../../support/api/fixtures.ts";
 import { type ActionFilter, findActions } from "./action-log-query.ts";
 
 /**

@@ -3,8 +3,8 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { worker } from "../../indexer/schema.ts";
 import { createEcosystemApi } from "../index.ts";
-import { createTestDatabase, type TestDatabase } from "../../test/support/api/database.ts";
-import { type ActionFixture, insertActions, insertToken, setChainHead } from "../../test/support/api/fixtures.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/api/database.ts";
+import { type ActionFixture, insertActions, insertToken, setChainHead } from "../../support/api/fixtures.ts";
 
 // actionCount24h from the hourly buckets plus the partial hour: every edge of the window,
 // checked against a plain count of the same fixture rows.

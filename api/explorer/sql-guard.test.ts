@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { Hono } from "hono";
 import { errorHandler } from "../../lib/http/index.ts";
-import { createTestDatabase, type TestDatabase } from "../../test/support/api/database.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/api/database.ts";
 import { pgliteCostEstimator } from "./cost.ts";
 import { sqlGuard, type SqlGuardOptions } from "./sql-guard.ts";
 import { MAX_SQL_RELATIONS } from "./validate.ts";

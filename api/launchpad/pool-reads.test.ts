@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { createTestDatabase, type TestDatabase } from "../../test/support/api/database.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/api/database.ts";
 import {
   addressOf,
   hashOf,
@@ -9,7 +9,7 @@ import {
   insertToken,
   setChainHead,
   type SwapFixture,
-} from "../../test/support/api/fixtures.ts";
+} from "../../support/api/fixtures.ts";
 import { BURN_ADDRESS } from "../../indexer/holders.ts";
 import { createEcosystemApi } from "../index.ts";
 

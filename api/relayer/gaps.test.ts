@@ -11,11 +11,11 @@ import {
   TxDroppedError,
   TxPendingError,
 } from "./relayer.ts";
-import { FakeGeth } from "../../test/support/net/fake-geth.ts";
-import { openTestJournal } from "../../test/support/api/journal.ts";
+import { FakeGeth } from "../../support/net/fake-geth.ts";
+import { openTestJournal } from "../../support/api/journal.ts";
 
 /**
- * The relayer against a node that queues future nonces as geth does (test/support/net/fake-geth.ts):
+ * The relayer against a node that queues future nonces as geth does (support/net/fake-geth.ts):
  * a nonce the relayer takes and leaves unused stalls every later transaction of the account there,
  * where Hardhat's automine would refuse them instead.
  */

@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { eq } from "ponder";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { action, boost, vote } from "../../indexer/schema.ts";
-import { createTestDatabase, type TestDatabase } from "../../test/support/api/database.ts";
+import { createTestDatabase, type TestDatabase } from "../../support/api/database.ts";
 import {
   type ActionFixture,
   actionRow,
@@ -13,8 +13,8 @@ import {
   insertProposal,
   insertSwap,
   insertToken,
-} from "../../test/support/api/fixtures.ts";
-import { openSse, type SseMessage, type SseReader } from "../../test/support/sse.ts";
+} from "../../support/api/fixtures.ts";
+import { openSse, type SseMessage, type SseReader } from "../../support/sse.ts";
 import { createEcosystemApi } from "../index.ts";
 import { eventIdOf } from "./event-id.ts";
 import { boostEventData, spawnEventData, swapEventData, voteEventData } from "./routes.ts";

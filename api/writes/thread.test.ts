@@ -6,10 +6,10 @@ import type { StartedWrites, WritesConfig } from "./start.ts";
 import { startWritesThread, type WritesThreadOptions } from "./thread.ts";
 
 // The bridge between the API's thread and the writes' thread, against a stand-in for the thread
-// (test/support/writes/stand-in-thread.ts); the real thread is exercised end to end by
+// (support/writes/stand-in-thread.ts); the real thread is exercised end to end by
 // test/ecosystem/writes.test.ts through Ponder.
 
-const entry = new URL("../../test/support/writes/stand-in-thread.ts", import.meta.url);
+const entry = new URL("../../support/writes/stand-in-thread.ts", import.meta.url);
 const config = {
   rpcUrl: "http://127.0.0.1:9",
   chainId: 31337,

@@ -13,10 +13,10 @@ import {
   type OrderRow,
   type WriteUnit,
 } from "../adapters/store/index.ts";
-import { orderRow } from "../../test/support/exchange/order-row.ts";
+import { orderRow } from "../../support/exchange/order-row.ts";
 import { CommittedView } from "./committed-view.ts";
 import { Exchange } from "./exchange.ts";
-import { openDemoDb } from "../../test/support/exchange/demo-db.ts";
+import { openDemoDb } from "../../support/exchange/demo-db.ts";
 
 const SEED = Number(process.env.VIEW_SEED ?? Date.now() % 1_000_000);
 console.log(`# committed view property test: VIEW_SEED=${SEED}`);

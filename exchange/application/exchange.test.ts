@@ -12,7 +12,7 @@ import {
 } from "../adapters/store/index.ts";
 import { CommittedView } from "./committed-view.ts";
 import { Exchange } from "./exchange.ts";
-import { openDemoDb, restingAsk } from "../../test/support/exchange/demo-db.ts";
+import { openDemoDb, restingAsk } from "../../support/exchange/demo-db.ts";
 
 // A command that throws after it began changing the books or the ledger (a bug) must not leave
 // the exchange serving from memory that no longer matches the database: onFatal is called.

@@ -4,8 +4,8 @@
 // default the tables have no planner statistics, as under Ponder on PGlite (no autovacuum);
 // "analyze" or "vacuum" measures what a PostgreSQL server with autovacuum would see.
 import { createEcosystemApi } from "../../api/index.ts";
-import { createTestDatabase } from "../../test/support/api/database.ts";
-import { type ActionFixture, insertActions, setChainHead } from "../../test/support/api/fixtures.ts";
+import { createTestDatabase } from "../../support/api/database.ts";
+import { type ActionFixture, insertActions, setChainHead } from "../../support/api/fixtures.ts";
 
 const rows = Number(process.argv[2] ?? 100_000);
 const runs = Number(process.argv[3] ?? 200);

@@ -41,7 +41,7 @@ import {
   startPonder,
   stopAll,
   waitIndexed,
-} from "../../test/support/ecosystem/harness.ts";
+} from "../../support/ecosystem/harness.ts";
 import { span, traceRequest } from "../../lib/stage-trace.ts";
 import { percentile } from "./indexer/stats.ts";
 

@@ -7,7 +7,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { mulberry32 } from "../../lib/random.ts";
-import { freePort } from "../../test/support/net/free-port.ts";
+import { freePort } from "../../support/net/free-port.ts";
 
 // The full trading path: a real exchange server process (HTTP, signature check, validation,
 // matching, ledger and the group-committed database write before each answer) taking signed

@@ -6,8 +6,8 @@
 import { createEcosystemApi } from "../../api/index.ts";
 import { CANDLE_INTERVALS } from "../../indexer/candles.ts";
 import { holderCount, holding, pool, poolCandle, swap } from "../../indexer/schema.ts";
-import { createTestDatabase } from "../../test/support/api/database.ts";
-import { addressOf, insertToken, setChainHead, swapRow } from "../../test/support/api/fixtures.ts";
+import { createTestDatabase } from "../../support/api/database.ts";
+import { addressOf, insertToken, setChainHead, swapRow } from "../../support/api/fixtures.ts";
 import { eq } from "drizzle-orm";
 
 const rows = Number(process.argv[2] ?? 100_000);

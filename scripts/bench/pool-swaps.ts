@@ -4,7 +4,7 @@
 // A local chain is deployed and seeded, then `swaps` buys are mined six to a block on two stable
 // pools, a minute of chain time apart: each block opens new minute candles (and hour and day
 // ones as those roll over), the costly case of the rollup. Then a fresh Ponder indexes it all.
-import { activity } from "../../test/support/ecosystem/activity.ts";
+import { activity } from "../../support/ecosystem/activity.ts";
 import {
   deployAndSeed,
   makeRunDir,
@@ -13,7 +13,7 @@ import {
   startPonder,
   stopAll,
   waitIndexed,
-} from "../../test/support/ecosystem/harness.ts";
+} from "../../support/ecosystem/harness.ts";
 
 const swaps = Number(process.argv[2] ?? 2000);
 const USERS = [4, 5, 6, 7, 8, 9];

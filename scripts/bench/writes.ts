@@ -21,7 +21,7 @@ import { rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { printLogs, stopAll, waitIndexed } from "../../test/support/ecosystem/harness.ts";
+import { printLogs, stopAll, waitIndexed } from "../../support/ecosystem/harness.ts";
 import { readConfig } from "./writes/config.ts";
 import {
   addressOf,

@@ -1,7 +1,7 @@
 import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { type Hash, type Hex, getAddress, keccak256, parseEventLogs, toHex, zeroAddress } from "viem";
-import { deployFixture, TIER, WORKER_STATUS, spawnToken as spawnAgentToken } from "../support/contracts/fixtures.ts";
+import { deployFixture, TIER, WORKER_STATUS, spawnToken as spawnAgentToken } from "../../support/contracts/fixtures.ts";
 
 const ACTIVITY_ROLE = keccak256(toHex("ACTIVITY_ROLE"));
 const KIND = { Token: 0, Queen: 1, Scout: 2 } as const;

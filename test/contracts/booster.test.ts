@@ -1,7 +1,7 @@
 import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { getAddress, parseAbi, parseEther, parseEventLogs, zeroAddress, zeroHash } from "viem";
-import { deployFixture, TIER, spawnToken as spawnAgentToken } from "../support/contracts/fixtures.ts";
+import { deployFixture, TIER, spawnToken as spawnAgentToken } from "../../support/contracts/fixtures.ts";
 
 const HOUR = 3600n;
 const DAY = 24n * HOUR;

@@ -2,7 +2,7 @@ import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { encodeErrorResult, parseAbi, zeroAddress } from "viem";
 import { DEFAULT_SETTINGS } from "../../scripts/lib/deploy-ecosystem.ts";
-import { deployFixture } from "../support/contracts/fixtures.ts";
+import { deployFixture } from "../../support/contracts/fixtures.ts";
 
 // A mis-wired deployment must fail at deploy time, not on the first user transaction.
 describe("constructors reject zero addresses", async () => {

@@ -1,7 +1,7 @@
 import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { parseEther, zeroAddress } from "viem";
-import { deployFixture } from "../support/contracts/fixtures.ts";
+import { deployFixture } from "../../support/contracts/fixtures.ts";
 
 describe("mocks", async () => {
   const f = await deployFixture();

@@ -1,7 +1,7 @@
 import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { type Address, type Hash, getAddress, maxUint256, parseEventLogs, zeroAddress } from "viem";
-import { deployFixture, EMPTY_METADATA, POOL_SIDE, type Fixture } from "../support/contracts/fixtures.ts";
+import { deployFixture, EMPTY_METADATA, POOL_SIDE, type Fixture } from "../../support/contracts/fixtures.ts";
 
 type Wallet = Fixture["wallets"]["alice"];
 

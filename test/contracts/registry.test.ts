@@ -21,7 +21,7 @@ import {
   TIER,
   WORKER_STATUS,
   spawnToken as spawnAgentToken,
-} from "../support/contracts/fixtures.ts";
+} from "../../support/contracts/fixtures.ts";
 
 const SPAWN_FEE = parseEther("0.01");
 const ROLE = {

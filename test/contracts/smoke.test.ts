@@ -1,7 +1,7 @@
 import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { parseEther } from "viem";
-import { deployFixture, EMPTY_METADATA, POOL_SIDE } from "../support/contracts/fixtures.ts";
+import { deployFixture, EMPTY_METADATA, POOL_SIDE } from "../../support/contracts/fixtures.ts";
 
 describe("ecosystem smoke", () => {
   it("spawns a token with pool, NFT and worker in one transaction", async () => {

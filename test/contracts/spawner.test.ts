@@ -8,7 +8,7 @@ import {
   POOL_SIDE,
   WORKER_STATUS,
   type Fixture,
-} from "../support/contracts/fixtures.ts";
+} from "../../support/contracts/fixtures.ts";
 
 type Wallet = Fixture["wallets"]["alice"];
 type Side = (typeof POOL_SIDE)[keyof typeof POOL_SIDE];

@@ -2,7 +2,7 @@ import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { anyValue } from "@nomicfoundation/hardhat-viem-assertions/predicates";
 import { type Address, domainSeparator, getAddress, parseEventLogs, parseSignature, zeroAddress } from "viem";
-import { deployFixture, EMPTY_METADATA, POOL_SIDE, type Fixture } from "../support/contracts/fixtures.ts";
+import { deployFixture, EMPTY_METADATA, POOL_SIDE, type Fixture } from "../../support/contracts/fixtures.ts";
 
 type Wallet = Fixture["wallets"]["alice"];
 

@@ -1,7 +1,7 @@
 import { describe, it } from "vitest";
 import assert from "node:assert/strict";
 import { type Hash, decodeErrorResult, getAddress, keccak256, parseEventLogs, toHex, zeroHash } from "viem";
-import { deployFixture, SUPPORT, spawnToken as spawnAgentToken } from "../support/contracts/fixtures.ts";
+import { deployFixture, SUPPORT, spawnToken as spawnAgentToken } from "../../support/contracts/fixtures.ts";
 
 const RELAYER_ROLE = keccak256(toHex("RELAYER_ROLE"));
 const PROPOSER_ROLE = keccak256(toHex("PROPOSER_ROLE"));

@@ -25,8 +25,8 @@ import {
   startChain,
   stopAll,
   type Viem,
-} from "../support/ecosystem/harness.ts";
-import { waitFor } from "../support/wait.ts";
+} from "../../support/ecosystem/harness.ts";
+import { waitFor } from "../../support/wait.ts";
 
 const KILLS = 5;
 

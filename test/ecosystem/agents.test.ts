@@ -38,9 +38,9 @@ import {
   startPonder,
   stopAll,
   type Viem,
-} from "../support/ecosystem/harness.ts";
-import { waitFor } from "../support/wait.ts";
-import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
+} from "../../support/ecosystem/harness.ts";
+import { waitFor } from "../../support/wait.ts";
+import { failureTracking } from "../../support/ecosystem/failure-tracking.ts";
 
 /** How long after a scripted move its flag, directive or override must show in the read API. */
 const WITHIN_MS = 20_000;

@@ -32,7 +32,7 @@ import {
   valueKey,
   volume24h,
   workerOfToken,
-} from "../support/ecosystem/chain-model.ts";
+} from "../../support/ecosystem/chain-model.ts";
 import {
   backends,
   type Chain,
@@ -51,9 +51,9 @@ import {
   stopwatch,
   type Viem,
   waitIndexed,
-} from "../support/ecosystem/harness.ts";
-import { activity } from "../support/ecosystem/activity.ts";
-import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
+} from "../../support/ecosystem/harness.ts";
+import { activity } from "../../support/ecosystem/activity.ts";
+import { failureTracking } from "../../support/ecosystem/failure-tracking.ts";
 import { describeReorg } from "./reorg-suite.ts";
 
 const BACKENDS = backends();

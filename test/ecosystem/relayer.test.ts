@@ -35,9 +35,9 @@ import {
   startChain,
   stopAll,
   type Viem,
-} from "../support/ecosystem/harness.ts";
-import { backendKinds } from "../support/exchange/backends.ts";
-import { SigningClient } from "../support/exchange/signing-client.ts";
+} from "../../support/ecosystem/harness.ts";
+import { backendKinds } from "../../support/exchange/backends.ts";
+import { SigningClient } from "../../support/exchange/signing-client.ts";
 
 const SERVICE_SECRET = "service-secret-for-relayer-tests";
 const ADMIN_TOKEN = "admin-token-for-relayer-tests";

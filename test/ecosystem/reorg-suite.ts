@@ -9,7 +9,7 @@
 import assert from "node:assert/strict";
 import { beforeAll, describe, it } from "vitest";
 import type { Deployment } from "../../lib/deployments.ts";
-import { activity, ACCOUNTS, type Activity } from "../support/ecosystem/activity.ts";
+import { activity, ACCOUNTS, type Activity } from "../../support/ecosystem/activity.ts";
 import {
   apiNow,
   type ChainModel,
@@ -25,7 +25,7 @@ import {
   normalizeTrades,
   readChainModel,
   tokensNewestFirst,
-} from "../support/ecosystem/chain-model.ts";
+} from "../../support/ecosystem/chain-model.ts";
 import {
   type Chain,
   e2eSeed,
@@ -38,8 +38,8 @@ import {
   stopwatch,
   type Viem,
   waitIndexed,
-} from "../support/ecosystem/harness.ts";
-import { waitFor } from "../support/wait.ts";
+} from "../../support/ecosystem/harness.ts";
+import { waitFor } from "../../support/wait.ts";
 
 export interface ReorgEnv {
   chain: Chain;

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, beforeAll, describe } from "vitest";
 import { type Address, parseEther, parseUnits } from "viem";
-import { activity, ACCOUNTS } from "../support/ecosystem/activity.ts";
+import { activity, ACCOUNTS } from "../../support/ecosystem/activity.ts";
 import {
   type ChainModel,
   expectedActionLog,
@@ -21,7 +21,7 @@ import {
   normalizeTokenItems,
   readChainModel,
   tokensNewestFirst,
-} from "../support/ecosystem/chain-model.ts";
+} from "../../support/ecosystem/chain-model.ts";
 import {
   backends,
   type Chain,
@@ -43,9 +43,9 @@ import {
   stopAll,
   stopwatch,
   waitIndexed,
-} from "../support/ecosystem/harness.ts";
-import { waitFor } from "../support/wait.ts";
-import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
+} from "../../support/ecosystem/harness.ts";
+import { waitFor } from "../../support/wait.ts";
+import { failureTracking } from "../../support/ecosystem/failure-tracking.ts";
 
 const BACKENDS = backends();
 const seed = e2eSeed();

@@ -19,9 +19,9 @@ import {
   ROOT,
   startChain,
   stopAll,
-} from "../support/ecosystem/harness.ts";
-import { waitFor } from "../support/wait.ts";
-import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
+} from "../../support/ecosystem/harness.ts";
+import { waitFor } from "../../support/wait.ts";
+import { failureTracking } from "../../support/ecosystem/failure-tracking.ts";
 
 const MNEMONIC = "test test test test test test test test test test test junk";
 /** Hardhat's account keys: 2 operates the workers, 10 the queen, 11 a scout, 4 a trader. */

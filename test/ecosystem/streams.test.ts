@@ -8,8 +8,8 @@
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe } from "vitest";
 import type { Deployment } from "../../lib/deployments.ts";
-import { ACCOUNTS, type Activity, activity } from "../support/ecosystem/activity.ts";
-import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
+import { ACCOUNTS, type Activity, activity } from "../../support/ecosystem/activity.ts";
+import { failureTracking } from "../../support/ecosystem/failure-tracking.ts";
 import {
   backends,
   type Chain,
@@ -25,9 +25,9 @@ import {
   stopAll,
   stopwatch,
   waitIndexed,
-} from "../support/ecosystem/harness.ts";
-import { waitFor } from "../support/wait.ts";
-import { openSse, type SseMessage, type SseReader } from "../support/sse.ts";
+} from "../../support/ecosystem/harness.ts";
+import { waitFor } from "../../support/wait.ts";
+import { openSse, type SseMessage, type SseReader } from "../../support/sse.ts";
 
 const BACKENDS = backends();
 const EVENT_ID = /^(\d+)-(\d+)-[0-9a-f]{8}$/;

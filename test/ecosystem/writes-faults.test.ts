@@ -33,10 +33,10 @@ import {
   startChain,
   startPonder,
   stopAll,
-} from "../support/ecosystem/harness.ts";
-import { signedWrite, writesReady } from "../support/ecosystem/writes.ts";
-import { SigningClient } from "../support/exchange/signing-client.ts";
-import { RpcGate } from "../support/net/rpc-gate.ts";
+} from "../../support/ecosystem/harness.ts";
+import { signedWrite, writesReady } from "../../support/ecosystem/writes.ts";
+import { SigningClient } from "../../support/exchange/signing-client.ts";
+import { RpcGate } from "../../support/net/rpc-gate.ts";
 
 const SERVICE_SECRET = "service-secret-for-writes-faults";
 const ADMIN_TOKEN = "admin-token-for-writes-faults";

@@ -28,11 +28,11 @@ import {
   stopAll,
   type Viem,
   waitIndexed,
-} from "../support/ecosystem/harness.ts";
-import { waitFor } from "../support/wait.ts";
-import { failureTracking } from "../support/ecosystem/failure-tracking.ts";
-import { signedWrite, writesReady } from "../support/ecosystem/writes.ts";
-import { type Credentials, SigningClient } from "../support/exchange/signing-client.ts";
+} from "../../support/ecosystem/harness.ts";
+import { waitFor } from "../../support/wait.ts";
+import { failureTracking } from "../../support/ecosystem/failure-tracking.ts";
+import { signedWrite, writesReady } from "../../support/ecosystem/writes.ts";
+import { type Credentials, SigningClient } from "../../support/exchange/signing-client.ts";
 
 const BACKENDS = backends();
 const VOTE_LIMIT = 12;

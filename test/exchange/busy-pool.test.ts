@@ -11,8 +11,8 @@ import pg from "pg";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { DB_DEFAULTS } from "../../exchange/adapters/store/index.ts";
-import { createBackend, type Backend } from "../support/exchange/backends.ts";
-import { SigningClient } from "../support/exchange/signing-client.ts";
+import { createBackend, type Backend } from "../../support/exchange/backends.ts";
+import { SigningClient } from "../../support/exchange/signing-client.ts";
 
 async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;

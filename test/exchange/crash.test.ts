@@ -10,9 +10,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { resolve } from "node:path";
 import { afterAll, describe, it } from "vitest";
 import { mulberry32 } from "../../lib/random.ts";
-import { freePort } from "../support/net/free-port.ts";
-import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
-import { SigningClient, type Credentials } from "../support/exchange/signing-client.ts";
+import { freePort } from "../../support/net/free-port.ts";
+import { backendKinds, createBackend, type Backend } from "../../support/exchange/backends.ts";
+import { SigningClient, type Credentials } from "../../support/exchange/signing-client.ts";
 
 const ROOT = resolve(import.meta.dirname, "../..");
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 100_000);

@@ -11,8 +11,8 @@ import { formatUnits, parseUnits } from "viem";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
-import { SigningClient, type Answer, type Credentials } from "../support/exchange/signing-client.ts";
+import { backendKinds, createBackend, type Backend } from "../../support/exchange/backends.ts";
+import { SigningClient, type Answer, type Credentials } from "../../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 /** a - b of two ETH amounts (decimal text or JSON numbers), exactly. */

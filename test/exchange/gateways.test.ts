@@ -13,10 +13,10 @@ import { connectNats, natsSubjects } from "../../exchange/adapters/stream/index.
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { type RunningGateway, startGateway } from "../../exchange/gateway/start.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { createBackend, type Backend } from "../support/exchange/backends.ts";
-import { type Credentials, SigningClient } from "../support/exchange/signing-client.ts";
-import { StreamClient } from "../support/exchange/stream-client.ts";
-import { rawUpgrades } from "../support/net/raw-upgrade.ts";
+import { createBackend, type Backend } from "../../support/exchange/backends.ts";
+import { type Credentials, SigningClient } from "../../support/exchange/signing-client.ts";
+import { StreamClient } from "../../support/exchange/stream-client.ts";
+import { rawUpgrades } from "../../support/net/raw-upgrade.ts";
 
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const PAIR = "ALPHA_USDT";

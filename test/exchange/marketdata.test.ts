@@ -8,8 +8,8 @@ import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
-import { SigningClient, type Credentials } from "../support/exchange/signing-client.ts";
+import { backendKinds, createBackend, type Backend } from "../../support/exchange/backends.ts";
+import { SigningClient, type Credentials } from "../../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 const PAIR = "ALPHA_USDT";

@@ -13,13 +13,13 @@ import assert from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, describe, it } from "vitest";
-import { TcpProxy } from "../support/net/tcp-proxy.ts";
+import { TcpProxy } from "../../support/net/tcp-proxy.ts";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { CommittedView } from "../../exchange/application/index.ts";
 import { loadState, openDb } from "../../exchange/adapters/store/index.ts";
-import { createBackend, type Backend } from "../support/exchange/backends.ts";
-import { SigningClient, type Answer, type Credentials } from "../support/exchange/signing-client.ts";
+import { createBackend, type Backend } from "../../support/exchange/backends.ts";
+import { SigningClient, type Answer, type Credentials } from "../../support/exchange/signing-client.ts";
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as () => void;

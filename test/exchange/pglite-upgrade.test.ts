@@ -17,8 +17,8 @@ import { afterAll, describe, it } from "vitest";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { type Db, migrate, openDb } from "../../exchange/adapters/store/index.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
-import { type Backend, createBackend } from "../support/exchange/backends.ts";
-import { type Credentials, SigningClient } from "../support/exchange/signing-client.ts";
+import { type Backend, createBackend } from "../../support/exchange/backends.ts";
+import { type Credentials, SigningClient } from "../../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 let backend: Backend | undefined;

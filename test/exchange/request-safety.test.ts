@@ -9,9 +9,9 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { freePort } from "../support/net/free-port.ts";
-import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
-import { SigningClient, type Credentials } from "../support/exchange/signing-client.ts";
+import { freePort } from "../../support/net/free-port.ts";
+import { backendKinds, createBackend, type Backend } from "../../support/exchange/backends.ts";
+import { SigningClient, type Credentials } from "../../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 

@@ -10,8 +10,8 @@ import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { openDb } from "../../exchange/adapters/store/index.ts";
-import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
-import { SigningClient, type Credentials } from "../support/exchange/signing-client.ts";
+import { backendKinds, createBackend, type Backend } from "../../support/exchange/backends.ts";
+import { SigningClient, type Credentials } from "../../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 

@@ -10,8 +10,8 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
-import { createBackend, type Backend } from "../support/exchange/backends.ts";
-import { SigningClient, type Credentials } from "../support/exchange/signing-client.ts";
+import { createBackend, type Backend } from "../../support/exchange/backends.ts";
+import { SigningClient, type Credentials } from "../../support/exchange/signing-client.ts";
 import { checkError, runConsumer } from "./spec-consumer/client.ts";
 
 const quiet = () => {};

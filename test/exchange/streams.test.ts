@@ -12,10 +12,10 @@ import WebSocket from "ws";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { mulberry32 } from "../../lib/random.ts";
-import { backendKinds, createBackend, type Backend } from "../support/exchange/backends.ts";
-import { type Credentials, SigningClient } from "../support/exchange/signing-client.ts";
-import { LocalBook, StreamClient } from "../support/exchange/stream-client.ts";
-import { rawUpgrades } from "../support/net/raw-upgrade.ts";
+import { backendKinds, createBackend, type Backend } from "../../support/exchange/backends.ts";
+import { type Credentials, SigningClient } from "../../support/exchange/signing-client.ts";
+import { LocalBook, StreamClient } from "../../support/exchange/stream-client.ts";
+import { rawUpgrades } from "../../support/net/raw-upgrade.ts";
 
 const PAIR = "ALPHA_USDT";
 const SEED = Number(process.env.STREAM_SEED ?? Math.floor(Math.random() * 2 ** 31));

@@ -17,9 +17,9 @@ import WebSocket from "ws";
 import { createPublicClient, http, parseAbi } from "viem";
 import { readDeployment } from "../../lib/deployments.ts";
 import { indexedBlock } from "../../lib/ponder-status.ts";
-import { SigningClient } from "../support/exchange/signing-client.ts";
-import { freePort } from "../support/net/free-port.ts";
-import { waitFor } from "../support/wait.ts";
+import { SigningClient } from "../../support/exchange/signing-client.ts";
+import { freePort } from "../../support/net/free-port.ts";
+import { waitFor } from "../../support/wait.ts";
 
 const BANNER = "Platform running:";
 const ACTION_LOG_ABI = parseAbi([

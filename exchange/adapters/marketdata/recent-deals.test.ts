@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "vitest";
 import fc from "fast-check";
 import type { DealRow } from "../store/index.ts";
-import { modelPage } from "../../../test/support/exchange/deal-page-model.ts";
+import { modelPage } from "../../../support/exchange/deal-page-model.ts";
 import { RecentDeals } from "./recent-deals.ts";
 
 const seed = Number(process.env.FC_SEED ?? 4242);

@@ -8,7 +8,7 @@ import { openDb } from "./db.ts";
 import { DatabaseUnavailableError } from "./errors.ts";
 import { migrate } from "./migrations.ts";
 import { getOrder, loadState } from "./reads.ts";
-import { orderRow } from "../../../test/support/exchange/order-row.ts";
+import { orderRow } from "../../../support/exchange/order-row.ts";
 import type { Queryable, WriteUnit } from "./types.ts";
 
 const order = orderRow;

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import { mulberry32 } from "../../../lib/random.ts";
 import { migrate, openDb, writeUnits, type Db, type DealRow } from "./index.ts";
 import { dealsPage, latestDeals } from "./deal-queries.ts";
-import { modelPage } from "../../../test/support/exchange/deal-page-model.ts";
+import { modelPage } from "../../../support/exchange/deal-page-model.ts";
 import type { DealRange } from "../marketdata/recent-deals.ts";
 
 // The database side of /api/deals and /historical_trades, held to the same model as the

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { openDemoDb, restingAsk } from "../../../test/support/exchange/demo-db.ts";
+import { openDemoDb, restingAsk } from "../../../support/exchange/demo-db.ts";
 import { Exchange } from "../../application/index.ts";
 import { createKeyVault, generateApiKeyPair, parseServerKey } from "../auth/index.ts";
 import { MarketData } from "../marketdata/market-data.ts";

@@ -9,7 +9,7 @@ import {
   resolvePairFees,
   type CommissionRecord,
 } from "./commissions.ts";
-import { AGT, rate, testPair, USD } from "../../../test/support/exchange/pair-and-fees.ts";
+import { AGT, rate, testPair, USD } from "../../../support/exchange/pair-and-fees.ts";
 
 function record(overrides: Partial<CommissionRecord>): CommissionRecord {
   return {

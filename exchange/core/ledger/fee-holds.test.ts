@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
 import fc from "fast-check";
-import { AGT, testPair, USD } from "../../../test/support/exchange/pair-and-fees.ts";
+import { AGT, testPair, USD } from "../../../support/exchange/pair-and-fees.ts";
 import { NO_FEE } from "./commissions.ts";
 import { feeHoldStep, holdFee, releaseFee, settleFee, type FeeHoldStatus } from "./fee-holds.ts";
 import { holdForOrder, releaseHold } from "./orders.ts";

@@ -4,7 +4,7 @@ import type { TradeEvent } from "../matching/types.ts";
 import { NO_FEE } from "./commissions.ts";
 import { holdForOrder, releaseHold, settleTrade } from "./orders.ts";
 import { applyEntry, balanceOf, createLedger, feesCollected, holdOf } from "./state.ts";
-import { AGT, testFees, testPair, USD } from "../../../test/support/exchange/pair-and-fees.ts";
+import { AGT, testFees, testPair, USD } from "../../../support/exchange/pair-and-fees.ts";
 import { deposit } from "./wallet.ts";
 import type { LedgerState } from "./types.ts";
 

@@ -4,7 +4,7 @@ import fc from "fast-check";
 import { MAX_STORED_UNITS } from "../money/decimal.ts";
 import { NO_FEE } from "./commissions.ts";
 import { applyEntry, balanceOf, createLedger, feesCollected, recountSupply, supplyOf } from "./state.ts";
-import { rate, USD } from "../../../test/support/exchange/pair-and-fees.ts";
+import { rate, USD } from "../../../support/exchange/pair-and-fees.ts";
 import { deposit, withdraw } from "./wallet.ts";
 
 function funded(amount: bigint) {

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
-import { doneStatus, implementations, lastEvent, place, trades } from "../../../test/support/exchange/order-books.ts";
+import { doneStatus, implementations, lastEvent, place, trades } from "../../../support/exchange/order-books.ts";
 
 for (const { name, create } of implementations) {
   describe(`${name}: limit orders and priority`, () => {

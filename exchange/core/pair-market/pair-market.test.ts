@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { describe, it } from "vitest";
 import { NO_FEE } from "../ledger/commissions.ts";
 import { applyEntry, balanceOf, createLedger, feesCollected, holdOf } from "../ledger/state.ts";
-import { AGT, testFees, testPair, USD } from "../../../test/support/exchange/pair-and-fees.ts";
+import { AGT, testFees, testPair, USD } from "../../../support/exchange/pair-and-fees.ts";
 import type { LedgerState } from "../ledger/types.ts";
 import { deposit } from "../ledger/wallet.ts";
 import { FastBook } from "../matching/fast-book.ts";

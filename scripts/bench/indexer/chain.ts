@@ -4,7 +4,7 @@ import { chainEnv, parseEnv } from "../../../config/env.ts";
 import { deployAndRecord } from "../../lib/deploy-and-record.ts";
 import type { Deployment } from "../../../lib/deployments.ts";
 import { startProcess, type Started, unlessExited } from "./processes.ts";
-import { waitFor } from "../../../test/support/wait.ts";
+import { waitFor } from "../../../support/wait.ts";
 
 export const rpc = rpcRequest;
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { indexedBlock } from "../../../lib/ponder-status.ts";
 import { startProcess, type Started, stopProcess, unlessExited } from "./processes.ts";
 import { setTimeout as sleep } from "node:timers/promises";
-import { waitFor } from "../../../test/support/wait.ts";
+import { waitFor } from "../../../support/wait.ts";
 
 export interface PonderApp {
   name: string;

@@ -2,7 +2,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { Agent, request } from "node:http";
 import { signRequest } from "../../../exchange/adapters/auth/index.ts";
 import { mulberry32 } from "../../../lib/random.ts";
-import { type Credentials, SigningClient } from "../../../test/support/exchange/signing-client.ts";
+import { type Credentials, SigningClient } from "../../../support/exchange/signing-client.ts";
 import { ADMIN_TOKEN } from "./services.ts";
 
 /**

@@ -5,7 +5,7 @@ import { connect } from "node:net";
 import { join } from "node:path";
 import pg from "pg";
 import { onCleanup, type Started, startProcess, stopProcess, unlessExited } from "../indexer/processes.ts";
-import { waitFor } from "../../../test/support/wait.ts";
+import { waitFor } from "../../../support/wait.ts";
 import type { StreamBenchConfig } from "./config.ts";
 import type { ChildMemory } from "./exchange-child.ts";
 

@@ -1,7 +1,7 @@
 import { type Address, erc20Abi, keccak256, parseEther, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { WorkerVotingAbi } from "../../../indexer/abis.ts";
-import type { Credentials } from "../../../test/support/exchange/signing-client.ts";
+import type { Credentials } from "../../../support/exchange/signing-client.ts";
 import type { Services } from "./services.ts";
 
 /**

@@ -3,7 +3,7 @@ import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { spawnBody } from "../../../api/writes/index.ts";
 import { AgentSpawnerAbi, WorkerVotingAbi } from "../../../indexer/abis.ts";
-import { signedWrite } from "../../../test/support/ecosystem/writes.ts";
+import { signedWrite } from "../../../support/ecosystem/writes.ts";
 import type { Job } from "./fixtures.ts";
 import type { Services } from "./services.ts";
 

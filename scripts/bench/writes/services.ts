@@ -12,10 +12,10 @@ import {
   startPonder,
   type Viem,
   waitIndexed,
-} from "../../../test/support/ecosystem/harness.ts";
-import { freePort } from "../../../test/support/net/free-port.ts";
-import { waitFor } from "../../../test/support/wait.ts";
-import { SigningClient } from "../../../test/support/exchange/signing-client.ts";
+} from "../../../support/ecosystem/harness.ts";
+import { freePort } from "../../../support/net/free-port.ts";
+import { waitFor } from "../../../support/wait.ts";
+import { SigningClient } from "../../../support/exchange/signing-client.ts";
 import type { WritesBenchConfig } from "./config.ts";
 import { RpcCounter } from "./rpc-count.ts";
 
@@ -112,7 +112,7 @@ export async function startServices(
   return started as Services;
 }
 
-export { writesReady } from "../../../test/support/ecosystem/writes.ts";
+export { writesReady } from "../../../support/ecosystem/writes.ts";
 
 /** Stops what `started` holds, in reverse order; never throws. */
 export async function stopServices(started: StartedSoFar): Promise<void> {

@@ -1,9 +1,9 @@
 import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { seedReferenceData } from "../../../exchange/demo/reference-data.ts";
-import { type Db, migrate, openDb } from "../../../exchange/adapters/store/index.ts";
-import type { Exchange } from "../../../exchange/application/index.ts";
+import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
+import { type Db, migrate, openDb } from "../../exchange/adapters/store/index.ts";
+import type { Exchange } from "../../exchange/application/index.ts";
 
 /** A migrated PGlite database in a new temporary directory, holding the demo currencies and pairs. */
 export async function openDemoDb(prefix: string): Promise<{ dir: string; db: Db }> {

@@ -1,6 +1,6 @@
 import { network } from "hardhat";
 import { parseEventLogs } from "viem";
-import { deployEcosystem, DEFAULT_SETTINGS, type EcosystemSettings } from "../../../scripts/lib/deploy-ecosystem.ts";
+import { deployEcosystem, DEFAULT_SETTINGS, type EcosystemSettings } from "../../scripts/lib/deploy-ecosystem.ts";
 
 /**
  * A fresh chain with the ecosystem deployed exactly as `scripts/deploy.ts` deploys it.

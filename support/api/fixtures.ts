@@ -1,5 +1,5 @@
 import { asc, eq, sql } from "drizzle-orm";
-import { hourOf } from "../../../indexer/action-hours.ts";
+import { hourOf } from "../../indexer/action-hours.ts";
 import {
   addTrade,
   CANDLE_INTERVALS,
@@ -7,7 +7,7 @@ import {
   candleBucket,
   openCandle,
   tradePrice,
-} from "../../../indexer/candles.ts";
+} from "../../indexer/candles.ts";
 import {
   action,
   actionHour,
@@ -21,7 +21,7 @@ import {
   proposal,
   swap,
   worker,
-} from "../../../indexer/schema.ts";
+} from "../../indexer/schema.ts";
 import type { TestDatabase } from "./database.ts";
 
 /**

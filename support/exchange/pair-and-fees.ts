@@ -1,5 +1,5 @@
-import type { PairFees } from "../../../exchange/core/ledger/index.ts";
-import { definePair, type PairSpec, type Rate } from "../../../exchange/core/money/index.ts";
+import type { PairFees } from "../../exchange/core/ledger/index.ts";
+import { definePair, type PairSpec, type Rate } from "../../exchange/core/money/index.ts";
 
 /** AGT/USD with small decimals so amounts stay readable: 1 lot = 100 AGT units, 1 tick x 1 lot = 100 USD units. */
 export const AGT = { code: "AGT", decimals: 4 } as const;

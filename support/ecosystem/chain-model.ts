@@ -20,8 +20,8 @@ import {
   AgentTokenAbi,
   BoosterAbi,
   WorkerVotingAbi,
-} from "../../../indexer/abis.ts";
-import type { Deployment } from "../../../lib/deployments.ts";
+} from "../../indexer/abis.ts";
+import type { Deployment } from "../../lib/deployments.ts";
 
 export const DAY = 86_400;
 const TIERS = ["none", "worker", "scout", "queen"] as const;

@@ -5,7 +5,7 @@ import {
   type BookOptions,
   type OrderBook,
   type PlaceCommand,
-} from "../../../exchange/core/matching/index.ts";
+} from "../../exchange/core/matching/index.ts";
 
 /** Both implementations, so every behaviour test pins the fast book and the model alike. */
 export const implementations: { name: string; create(options?: BookOptions): OrderBook }[] = [

@@ -4,7 +4,7 @@
  * come back whatever their status, so tests can assert on refusals. (The ecosystem API's own
  * client of the exchange, api/writes/exchange-client.ts, is a different thing: fee holds.)
  */
-import { signRequest } from "../../../exchange/adapters/auth/index.ts";
+import { signRequest } from "../../exchange/adapters/auth/index.ts";
 
 export interface Credentials {
   readonly userId: string;

@@ -8,8 +8,8 @@ import type {
   PlaceCommand,
   RestingOrder,
   TakerEndReason,
-} from "../../../exchange/core/matching/index.ts";
-import { validatePlace } from "../../../exchange/core/matching/index.ts";
+} from "../../exchange/core/matching/index.ts";
+import { validatePlace } from "../../exchange/core/matching/index.ts";
 
 interface ModelOrder {
   orderId: string;

@@ -3,7 +3,7 @@
  * the spawn body's symbol says what to do (answer, answer late, refuse, fail, die or never answer).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import type { ThreadCall, ThreadMessage } from "../../../api/writes/thread-protocol.ts";
+import type { ThreadCall, ThreadMessage } from "../../api/writes/thread-protocol.ts";
 
 const port = parentPort!;
 const post = (message: ThreadMessage) => port.postMessage(message);

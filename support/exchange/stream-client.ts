@@ -1,6 +1,6 @@
 /** A WebSocket client of the exchange's /ws for tests: requests by id, events kept in order. */
 import WebSocket from "ws";
-import { sign, signatureText } from "../../../exchange/adapters/auth/index.ts";
+import { sign, signatureText } from "../../exchange/adapters/auth/index.ts";
 import type { Credentials } from "./signing-client.ts";
 
 export interface StreamEvent {

@@ -6,7 +6,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
-import { exchangeEnv, parseEnv, type ExchangeEnv } from "../../../config/env.ts";
+import { exchangeEnv, parseEnv, type ExchangeEnv } from "../../config/env.ts";
 
 export interface Backend {
   readonly kind: "pglite" | "postgres";

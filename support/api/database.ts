@@ -2,7 +2,7 @@ import { PGlite } from "@electric-sql/pglite";
 import { is } from "drizzle-orm";
 import { getTableConfig, PgTable } from "drizzle-orm/pg-core";
 import { drizzle } from "drizzle-orm/pglite";
-import * as schema from "../../../indexer/schema.ts";
+import * as schema from "../../indexer/schema.ts";
 
 /**
  * An in-memory PGlite database with the indexer's tables and indexes, created from

@@ -1,4 +1,4 @@
-import type { OrderRow } from "../../../exchange/application/index.ts";
+import type { OrderRow } from "../../exchange/application/index.ts";
 
 /**
  * An open limit bid as the store holds it, with `patch` applied: the one OrderRow fixture of the

@@ -4,7 +4,7 @@
  * 13..19 free for new spawns).
  */
 import { type Address, parseEther, stringToHex } from "viem";
-import type { Deployment } from "../../../lib/deployments.ts";
+import type { Deployment } from "../../lib/deployments.ts";
 import type { Viem } from "./harness.ts";
 
 export const ACCOUNTS = {

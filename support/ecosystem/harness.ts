@@ -18,12 +18,12 @@ import { tmpdir } from "node:os";
 import { stripVTControlCharacters } from "node:util";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { rpcRequest } from "../../../lib/chain-rpc.ts";
-import { indexedBlock as ponderIndexedBlock } from "../../../lib/ponder-status.ts";
+import { rpcRequest } from "../../lib/chain-rpc.ts";
+import { indexedBlock as ponderIndexedBlock } from "../../lib/ponder-status.ts";
 import { freePort } from "../net/free-port.ts";
 import { type Watched, waitFor } from "../wait.ts";
 
-export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../../..");
+export const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
 const bin = (tool: string) => join(ROOT, "node_modules", ".bin", tool);
 export const CHAIN_ID = 31337;
 
@@ -199,9 +199,9 @@ export async function connect(url: string): Promise<{ viem: Viem; close: () => P
  */
 export async function deployAndSeed(chain: Chain, runDir: string, { seed = true } = {}) {
   const [{ deployAndRecord }, { seedDemo }, { chainEnv, parseEnv }] = await Promise.all([
-    import("../../../scripts/lib/deploy-and-record.ts"),
-    import("../../../scripts/lib/seed-demo.ts"),
-    import("../../../config/env.ts"),
+    import("../../scripts/lib/deploy-and-record.ts"),
+    import("../../scripts/lib/seed-demo.ts"),
+    import("../../config/env.ts"),
   ]);
   const { viem, close } = await connect(chain.url);
   const { deployment, path } = await deployAndRecord(viem, parseEnv(chainEnv, { RPC_URL: chain.url }), runDir);
@@ -458,7 +458,7 @@ export function printLogs(services: (Service | undefined)[], lines = 60): void {
 }
 
 /** Seeded PRNG for reproducible random choices; print the seed. */
-export { mulberry32 as rng } from "../../../lib/random.ts";
+export { mulberry32 as rng } from "../../lib/random.ts";
 
 export function e2eSeed(): number {
   const fromEnv = process.env.E2E_SEED;

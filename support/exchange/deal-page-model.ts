@@ -1,4 +1,4 @@
-import type { DealRange, DealRow } from "../../../exchange/application/index.ts";
+import type { DealRange, DealRow } from "../../exchange/application/index.ts";
 
 /**
  * Test model of a page of deals, as /api/deals and /historical_trades define it: filter by
