@@ -20,9 +20,6 @@ export const MEV_PROTECTIONS = ["off", "private_relay", "batch_auction"] as cons
 /** IWorkerVoting.Support. */
 export const SUPPORTS = ["yes", "no", "abstain"] as const;
 
-/** IAgentRegistry.AgentKind. */
-export const AGENT_KINDS = ["token", "queen", "scout"] as const;
-
 export function nameOf<T extends readonly string[]>(names: T, value: number | bigint): T[number] {
   const name = names[Number(value)];
   if (name === undefined) throw new Error(`unknown enum value ${value} for [${names.join(", ")}]`);

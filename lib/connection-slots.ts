@@ -40,5 +40,3 @@ export function createConnectionSlots(limits: SlotLimits) {
     },
   };
 }
-
-export type ConnectionSlots = ReturnType<typeof createConnectionSlots>;

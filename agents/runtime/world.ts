@@ -3,7 +3,7 @@ import { getAddress } from "viem";
 import { ActionLogAbi, AgentPoolAbi, AgentRegistryAbi, AgentSpawnerAbi, AgentTokenAbi } from "../../indexer/abis.ts";
 import { MEV_PROTECTIONS, nameOf, TIERS, WORKER_STATUSES } from "../../indexer/enums.ts";
 import { decodePayload } from "../../indexer/payload.ts";
-import { type PoolReserves, spotPrice } from "../market/index.ts";
+import { type PoolReserves, spotPrice } from "../pool/index.ts";
 import {
   type ActionView,
   type CapChange,

@@ -16,7 +16,7 @@ import { ActionLogAbi, AgentPoolAbi, AgentRegistryAbi } from "../../indexer/abis
 import { MEV_PROTECTIONS, nameOf, TIERS, WORKER_STATUSES } from "../../indexer/enums.ts";
 import { decodePayload } from "../../indexer/payload.ts";
 import { readDeployment } from "../../lib/deployments.ts";
-import { impactBps, minOutWithinCap, type PoolReserves, quote } from "../market/index.ts";
+import { impactBps, minOutWithinCap, type PoolReserves, quote } from "../pool/index.ts";
 import type { ActionView, Tier, WorkerConfig, WorkerStatus } from "../strategy/index.ts";
 
 /**

@@ -6,7 +6,7 @@ import {
   type PoolReserves,
   quote,
   spotPrice,
-} from "../market/pool-math.ts";
+} from "../pool/pool-math.ts";
 import type { TradeIntent } from "./types.ts";
 
 /**

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applySwap, type PoolReserves, PRICE_SCALE, quote, spotPrice } from "../market/pool-math.ts";
+import { applySwap, type PoolReserves, PRICE_SCALE, quote, spotPrice } from "../pool/pool-math.ts";
 import { directivesInForce } from "./directives.ts";
 import { decideQueen, type QueenIntent } from "./queen.ts";
 import { decideScout } from "./scout.ts";

@@ -1,4 +1,4 @@
-import { moveBps } from "../market/pool-math.ts";
+import { moveBps } from "../pool/pool-math.ts";
 import type { ActionView, PricePoint } from "./types.ts";
 
 /**

@@ -1,6 +1,6 @@
 import type { Address } from "viem";
 import { describe, expect, it } from "vitest";
-import { applySwap, type PoolReserves, quote } from "../market/pool-math.ts";
+import { applySwap, type PoolReserves, quote } from "../pool/pool-math.ts";
 import { directivesInForce } from "./directives.ts";
 import { answeredCauses, DEFAULT_QUEEN_PARAMS, decideQueen } from "./queen.ts";
 import { decideScout, signalsOfScout } from "./scout.ts";

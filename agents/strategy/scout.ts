@@ -1,4 +1,4 @@
-import { BPS, impactBps, moveBps, spotPrice } from "../market/pool-math.ts";
+import { BPS, impactBps, moveBps, spotPrice } from "../pool/pool-math.ts";
 import type { Signal } from "./reason-codes.ts";
 import { coveringFlag, followsMove, poolReference } from "./reference.ts";
 import type { ActionView, RecordIntent, SwapView, TokenView, TransferView, WorkerView } from "./types.ts";

@@ -1,5 +1,5 @@
 import type { Address, Hex } from "viem";
-import type { PoolReserves } from "../market/pool-math.ts";
+import type { PoolReserves } from "../pool/pool-math.ts";
 
 /**
  * What agents see of the ecosystem, built from the chain's logs by the runtime's observer and
@@ -28,7 +28,7 @@ export interface WorkerView {
 export interface PricePoint {
   readonly block: bigint;
   readonly time: number;
-  /** Pair per token x PRICE_SCALE (market/pool-math.ts). */
+  /** Pair per token x PRICE_SCALE (pool/pool-math.ts). */
   readonly price: bigint;
 }
 

@@ -9,7 +9,7 @@ import {
   PRICE_SCALE,
   quote,
   spotPrice,
-} from "../market/pool-math.ts";
+} from "../pool/pool-math.ts";
 import { directivesInForce } from "./directives.ts";
 import { answeredCauses, decideQueen, type QueenIntent } from "./queen.ts";
 import { pushPrice } from "./reference.ts";

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { applySwap, impactBps, type PoolReserves, PRICE_SCALE, quote, spotPrice } from "../market/pool-math.ts";
+import { applySwap, impactBps, type PoolReserves, PRICE_SCALE, quote, spotPrice } from "../pool/pool-math.ts";
 import { netBatch } from "./batch.ts";
 import type { Directive } from "./directives.ts";
 import type { ActionView, MevProtection, PricePoint, TokenView, WorkerStatus, WorkerView } from "./types.ts";

@@ -7,7 +7,7 @@ import {
   PRICE_SCALE,
   quote,
   spotPrice,
-} from "../market/pool-math.ts";
+} from "../pool/pool-math.ts";
 import type { Directive } from "./directives.ts";
 import { followsMove, moveSeen, poolReference } from "./reference.ts";
 import type { ActionView, TokenView, TradeIntent, WorkerView } from "./types.ts";

@@ -22,5 +22,3 @@ export async function findToken(db: Db, ref: string) {
   if (!row) throw notFound(`No agent token ${ref}`);
   return row;
 }
-
-export type TokenRows = Awaited<ReturnType<typeof findToken>>;

@@ -12,9 +12,9 @@ import type { Call } from "../relayer/index.ts";
 import { withDeadline } from "../../lib/deadline.ts";
 import { chainFailure, chainUnavailable } from "./outbound.ts";
 import { revertToApiError } from "./revert.ts";
-import { MEV_PROTECTIONS } from "../../indexer/enums.ts";
+import { MEV_PROTECTIONS, POOL_SIDES } from "../../indexer/enums.ts";
 import type { ProposeBody, SpawnBody, VoteBody } from "./schemas.ts";
-import { POOL_SIDES, VOTES } from "./schemas.ts";
+import { VOTES } from "./schemas.ts";
 
 /**
  * The two contracts the writes call, read and simulated through one public client whose

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { addressParam, decimalTextParam, invalidParam, type ApiError } from "../../lib/http/index.ts";
-import { MEV_PROTECTIONS } from "../../indexer/enums.ts";
+import { MEV_PROTECTIONS, POOL_SIDES } from "../../indexer/enums.ts";
 import { tallySchema } from "../agents/index.ts";
 import { writeError } from "./errors.ts";
 
@@ -9,7 +9,6 @@ export const SYMBOL_PATTERN = /^[A-Z]{3,5}$/;
 export const MAX_NAME_LENGTH = 50;
 export const DEFAULT_TOTAL_SUPPLY = "1000000000";
 export const FIXED_DECIMALS = 18;
-export const POOL_SIDES = ["STABLE", "WRAPPED_NATIVE"] as const;
 
 const SYMBOL_PROBLEM = "must be 3 to 5 uppercase letters ([A-Z]{3,5})";
 

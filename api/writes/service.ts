@@ -11,7 +11,7 @@ import {
   type WriteKind,
   type WriteRow,
 } from "../relayer/index.ts";
-import { MEV_PROTECTIONS, nameOf } from "../../indexer/enums.ts";
+import { MEV_PROTECTIONS, nameOf, POOL_SIDES } from "../../indexer/enums.ts";
 import { type ProposalRow, tallyOf, toProposalJson } from "../agents/index.ts";
 import { wholeUnitsNumber } from "../shared/units.ts";
 import type { ContractCall, WriteChain } from "./chain.ts";
@@ -20,7 +20,7 @@ import { outboundFailure } from "./outbound.ts";
 import { KeyedLock } from "../../lib/keyed-lock.ts";
 import { mark, now, span } from "../../lib/stage-trace.ts";
 import type { Caller, ExchangeClient } from "./exchange-client.ts";
-import { POOL_SIDES, type ProposeBody, type SpawnBody, VOTES, type VoteBody } from "./schemas.ts";
+import { type ProposeBody, type SpawnBody, VOTES, type VoteBody } from "./schemas.ts";
 
 /**
  * The relayed writes: pre-checks (so bad input costs no gas), the fee hold, the transaction, and

@@ -175,7 +175,7 @@ export interface WriteUnit {
   /** Full rows after the command: inserted, or updated by id. */
   readonly orders?: readonly OrderRow[];
   readonly deals?: readonly DealRow[];
-  /** The ledger's journal, in order. */
+  /** The ledger's entries, in order. */
   readonly entries?: readonly Entry[];
   /** Final values of every (user, currency) the command touched. */
   readonly balances?: readonly BalanceRow[];

@@ -8,13 +8,13 @@
  * 2. Runs, each with orders at BENCH_STREAM_ORDERS_PER_SECOND (half of them trade) and every client
  *    subscribed to <pair>@trade and <pair>@depth: the baseline with 1 client (the latency floor),
  *    the main run with BENCH_STREAM_CLIENTS, then a search doubling (or halving) the client count
- *    for the largest one whose p99 meets the target. Clients live in worker threads
- *    (stream/client-worker.ts), the order sender on the main thread, the server alone in its child.
+ *    for the largest one whose p99 meets the target. Clients live in threads
+ *    (stream/client-thread.ts), the order sender on the main thread, the server alone in its child.
  * 3. With NATS and exchange/gateway/main.ts: a second exchange publishing to NATS, the gateways,
  *    and the same flow with 1 client and with the clients dealt over the gateways.
  *
  * Knobs: stream/config.ts. It is a report: the exit code is 0 whether or not the target is met,
- * non-zero only if the run fails. Children, worker threads and the temp dir are removed on
+ * non-zero only if the run fails. Children, threads and the temp dir are removed on
  * success, failure and Ctrl-C.
  */
 import { mkdtemp, rm } from "node:fs/promises";

@@ -133,9 +133,9 @@ export async function deployEcosystem(
     voting.write.grantRole([ROLE.RELAYER, accounts.relayer]),
     voting.write.grantRole([ROLE.PROPOSER, accounts.relayer]),
   ];
-  for (const grant of grants) await waitFor(publicClient, await grant);
+  for (const grant of grants) await mined(publicClient, await grant);
   for (const { tier, price, durationSeconds } of settings.boostTiers) {
-    await waitFor(publicClient, await booster.write.configureTier([tier, price, durationSeconds, true]));
+    await mined(publicClient, await booster.write.configureTier([tier, price, durationSeconds, true]));
   }
 
   return {
@@ -152,9 +152,8 @@ export async function deployEcosystem(
   };
 }
 
-export type Ecosystem = Awaited<ReturnType<typeof deployEcosystem>>;
-
-async function waitFor(publicClient: Awaited<ReturnType<HardhatViemHelpers["getPublicClient"]>>, hash: `0x${string}`) {
+/** Waits for the transaction and throws unless it succeeded. */
+async function mined(publicClient: Awaited<ReturnType<HardhatViemHelpers["getPublicClient"]>>, hash: `0x${string}`) {
   const receipt = await publicClient.waitForTransactionReceipt({ hash });
   if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
   return receipt;

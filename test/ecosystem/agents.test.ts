@@ -22,7 +22,7 @@ import {
   type TransactionReceipt,
 } from "viem";
 import { afterAll, beforeAll, describe } from "vitest";
-import { impactBps, type PoolReserves } from "../../agents/market/index.ts";
+import { impactBps, type PoolReserves } from "../../agents/pool/index.ts";
 import { type AgentsHandle, startAgents } from "../../agents/runtime/index.ts";
 import { DEFAULT_QUEEN_PARAMS } from "../../agents/strategy/index.ts";
 import { AgentPoolAbi, AgentRegistryAbi, AgentSpawnerAbi } from "../../indexer/abis.ts";

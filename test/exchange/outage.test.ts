@@ -8,7 +8,6 @@
  * once, the ledger reconciles and the committed view equals the database.
  * Runs only with DATABASE_URL (PGlite has no network to lose).
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -19,6 +18,7 @@ import { startExchange, type RunningExchange } from "../../exchange/server/start
 import { CommittedView } from "../../exchange/application/index.ts";
 import { loadState, openDb } from "../../exchange/adapters/store/index.ts";
 import { createBackend, type Backend } from "../../support/exchange/backends.ts";
+import { waitFor } from "../../support/wait.ts";
 import { SigningClient, type Answer, type Credentials } from "../../support/exchange/signing-client.ts";
 
 setFlagsFromString("--expose-gc");
@@ -32,14 +32,6 @@ function heapAfterGc(): number {
   gc();
   gc();
   return process.memoryUsage().heapUsed;
-}
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(50);
-  }
 }
 
 const expectUnavailable = (res: Answer, what: string) => {
@@ -157,7 +149,10 @@ describe("exchange with PostgreSQL behind a failing network", {
           amount: 7,
           price: "1.00",
         });
-        await until("the order to wait for its commit", async () => running.committer.pending > 0);
+        await waitFor("the order to wait for its commit", async () => running.committer.pending > 0, {
+          timeoutMs: 30_000,
+          intervalMs: 50,
+        });
         assert.deepEqual(await visible(), before, "an order waiting for its commit is visible");
         const answer = await hung;
         const elapsed = Date.now() - started;
@@ -232,7 +227,11 @@ describe("exchange with PostgreSQL behind a failing network", {
 
         // The database comes back: the exchange notices by itself and takes orders again.
         variant.heal(proxy);
-        await until("/api/ready to answer 200", async () => (await fetch(`${running.url}/api/ready`)).status === 200);
+        await waitFor(
+          "/api/ready to answer 200",
+          async () => (await fetch(`${running.url}/api/ready`)).status === 200,
+          { timeoutMs: 30_000, intervalMs: 50 },
+        );
 
         // A refused order was not placed: its retry places it, once.
         const retry = await place(buyer, refusedOrder);

@@ -4,11 +4,6 @@ import { ApiError } from "../../../lib/http/index.ts";
 
 const digest = (text: string) => createHash("sha256").update(text, "utf8").digest();
 
-/** Constant-time equality of two secrets of any length (compared as SHA-256 digests). */
-export function secretsEqual(given: string, expected: string): boolean {
-  return timingSafeEqual(digest(given), digest(expected));
-}
-
 /** Requires `header` to carry `secret` (the admin token, the service secret); 401 UNAUTHORIZED otherwise. */
 export function requireSecret(header: string, secret: string, scheme?: "Bearer"): MiddlewareHandler {
   // Every internal call (three per relayed spawn) checks it: the secret's own digest is taken once.

@@ -1,4 +1,4 @@
-// Ledger state and journal entries. Amounts are bigint base units of their currency
+// Ledger state and its entries. Amounts are bigint base units of their currency
 // (10^-decimals of a coin), never floats.
 
 export interface Balance {
@@ -67,7 +67,7 @@ export type EntryKind =
   | "fee-settle"
   | "fee-release";
 
-/** One journal entry: what storage writes in the same transaction as the order or deal. */
+/** One ledger entry: what storage writes in the same transaction as the order or deal. */
 export interface Entry {
   readonly kind: EntryKind;
   /** deposit or withdrawal id, order id, deal id, or fee hold id. */

@@ -45,7 +45,7 @@ export interface PlaceOrderRequest {
 }
 
 export interface Outcome {
-  /** What the book was given (storage journals it to rebuild the book); null when nothing reached the book. */
+  /** What the book was given (storage records it to rebuild the book); null when nothing reached the book. */
   readonly command: BookCommand | null;
   /** The book's events; a book-level rejection is a single "rejected" event. */
   readonly events: BookEvent[];

@@ -1,6 +1,6 @@
 import autocannon from "autocannon";
 
-// One endpoint under load. autocannon runs in a worker thread (workers: 1): the server is in this
+// One endpoint under load. autocannon runs in a thread of its own (its option workers: 1): the server is in this
 // process, and a load generator sharing its event loop would measure itself as much as the server.
 // With 2 cores, that is one core for the server's thread and one for the load.
 

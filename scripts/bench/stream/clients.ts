@@ -2,18 +2,18 @@ import { Worker } from "node:worker_threads";
 import { Histogram } from "./histogram.ts";
 
 /**
- * The bench's WebSocket clients, spread over worker threads (client-worker.ts) so that reading
+ * The bench's WebSocket clients, spread over threads (client-thread.ts) so that reading
  * thousands of sockets never shares an event loop with the order sender on the main thread.
  */
 
-export type WorkerRequest = { id: number } & (
+export type ThreadRequest = { id: number } & (
   | { op: "connect"; targets: string[]; streams: string[]; batch: number }
   | { op: "window"; from: number; to: number }
   | { op: "stats" }
   | { op: "close" }
 );
 
-export type WorkerReply =
+export type ThreadReply =
   | { op: "connect"; opened: number; failed: number; errors: string[] }
   | { op: "window" }
   | {
@@ -32,7 +32,7 @@ export type WorkerReply =
     }
   | { op: "close" };
 
-type Request = WorkerRequest extends infer R ? (R extends WorkerRequest ? Omit<R, "id"> : never) : never;
+type Request = ThreadRequest extends infer R ? (R extends ThreadRequest ? Omit<R, "id"> : never) : never;
 
 export interface ClientStats {
   readonly histogram: Histogram;
@@ -48,36 +48,36 @@ export interface ClientStats {
 export type ClientImpl = "raw" | "ws";
 
 class ClientThread {
-  private readonly worker: Worker;
+  private readonly thread: Worker;
   private nextId = 1;
-  private readonly waiting = new Map<number, (reply: WorkerReply) => void>();
+  private readonly waiting = new Map<number, (reply: ThreadReply) => void>();
   private failure: Error | undefined;
 
   constructor(impl: ClientImpl) {
-    this.worker = new Worker(new URL("./client-worker.ts", import.meta.url), { workerData: { impl } });
-    this.worker.on("message", (reply: WorkerReply & { id: number }) => {
+    this.thread = new Worker(new URL("./client-thread.ts", import.meta.url), { workerData: { impl } });
+    this.thread.on("message", (reply: ThreadReply & { id: number }) => {
       this.waiting.get(reply.id)?.(reply);
       this.waiting.delete(reply.id);
     });
-    this.worker.on("error", (error) => {
+    this.thread.on("error", (error) => {
       this.failure = error;
       for (const wake of this.waiting.values()) wake({ op: "close" });
     });
   }
 
-  ask<T extends WorkerReply["op"]>(request: Request & { op: T }): Promise<WorkerReply & { op: T }> {
+  ask<T extends ThreadReply["op"]>(request: Request & { op: T }): Promise<ThreadReply & { op: T }> {
     if (this.failure) return Promise.reject(this.failure);
     const id = this.nextId++;
     return new Promise((resolve, reject) => {
       this.waiting.set(id, (reply) =>
-        this.failure ? reject(this.failure) : resolve(reply as WorkerReply & { op: T }),
+        this.failure ? reject(this.failure) : resolve(reply as ThreadReply & { op: T }),
       );
-      this.worker.postMessage({ ...request, id });
+      this.thread.postMessage({ ...request, id });
     });
   }
 
   stop(): Promise<number> {
-    return this.worker.terminate();
+    return this.thread.terminate();
   }
 }
 

@@ -35,7 +35,7 @@ const benchEnv = z.object({
   /** Connections opened at once (each waits for its SUBSCRIBE answer) before the next batch. */
   BENCH_STREAM_CONNECT_BATCH: int(200, 1),
   /**
-   * Worker threads reading the client sockets. One thread per spare core: on 2 cores the server
+   * Threads reading the client sockets. One thread per spare core: on 2 cores the server
    * child has one, the clients the other (the order sender is light, on the main thread).
    */
   BENCH_STREAM_CLIENT_THREADS: int(Math.max(1, availableParallelism() - 1), 1),

@@ -1,7 +1,7 @@
 /**
  * Latencies in whole milliseconds (E and Date.now() have no finer grain), one counter per ms up
  * to a minute: exact percentiles over millions of events for a fixed 240 KB, and counters from
- * several worker threads add up.
+ * several threads add up.
  */
 export const BUCKETS = 60_001; // 0..60,000 ms; the last also holds everything slower
 

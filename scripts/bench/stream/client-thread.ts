@@ -1,5 +1,5 @@
 /**
- * A worker thread holding a share of the bench's WebSocket clients: it opens them, subscribes
+ * A thread holding a share of the bench's WebSocket clients: it opens them, subscribes
  * each, and times every event from its `E` (the server's publish time, ms) to Date.now() on
  * arrival. Events are not parsed: `"E":` is found in the raw bytes, so the client side costs as
  * little as it can and the numbers are mostly the server's (its busy share is reported anyway).
@@ -7,7 +7,7 @@
 import { performance } from "node:perf_hooks";
 import { parentPort, workerData } from "node:worker_threads";
 import WebSocket from "ws";
-import type { WorkerReply, WorkerRequest } from "./clients.ts";
+import type { ThreadReply, ThreadRequest } from "./clients.ts";
 import { Histogram } from "./histogram.ts";
 import { openRaw, type RawHandlers, type RawSocket } from "./raw-socket.ts";
 
@@ -138,7 +138,7 @@ async function closeAll() {
   closedAt.clear(); // `clients` and `gone` stay for stats() until the next connect
 }
 
-function stats(): WorkerReply & { op: "stats" } {
+function stats(): ThreadReply & { op: "stats" } {
   let min = Number.POSITIVE_INFINITY;
   let max = 0;
   // Only clients that subscribed (a failed one left a hole in `clients`).
@@ -158,8 +158,8 @@ function stats(): WorkerReply & { op: "stats" } {
   };
 }
 
-parentPort!.on("message", async (request: WorkerRequest) => {
-  let reply: WorkerReply;
+parentPort!.on("message", async (request: ThreadRequest) => {
+  let reply: ThreadReply;
   switch (request.op) {
     case "connect":
       reply = { op: "connect", ...(await connect(request.targets, request.streams, request.batch)) };

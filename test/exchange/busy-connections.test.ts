@@ -1,10 +1,9 @@
 /**
- * A busy pool is not a lost database. Reads that hold every pooled connection (here: stuck behind
+ * Busy connections are not a lost database. Reads that hold every pooled connection (here: stuck behind
  * a table lock taken from outside) make the next read wait past EXCHANGE_DB_CONNECT_TIMEOUT_MS:
  * that read alone gets 503, while the exchange stays ready and keeps committing orders on its
- * own connection. Runs only with DATABASE_URL (PGlite has one connection and no pool).
+ * own connection. Runs only with DATABASE_URL (PGlite has one connection and no pg connection pool).
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { afterAll, describe, it } from "vitest";
 import pg from "pg";
@@ -12,15 +11,8 @@ import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { DB_DEFAULTS } from "../../exchange/adapters/store/index.ts";
 import { createBackend, type Backend } from "../../support/exchange/backends.ts";
+import { waitFor } from "../../support/wait.ts";
 import { SigningClient } from "../../support/exchange/signing-client.ts";
-
-async function until(what: string, check: () => Promise<boolean>, timeoutMs = 10_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
 
 describe("exchange with every pooled connection busy", {
   skip: !process.env.DATABASE_URL /* needs DATABASE_URL */,
@@ -69,9 +61,12 @@ describe("exchange with every pooled connection busy", {
       ).rows;
       return row!.n;
     };
-    const pool = DB_DEFAULTS.maxConnections;
-    const stuck = Array.from({ length: pool }, () => api.signed(trader, "GET", "/api/withdrawals"));
-    await until(`${pool} reads waiting on the lock`, async () => (await blocked()) === pool);
+    const connections = DB_DEFAULTS.maxConnections;
+    const stuck = Array.from({ length: connections }, () => api.signed(trader, "GET", "/api/withdrawals"));
+    await waitFor(`${connections} reads waiting on the lock`, async () => (await blocked()) === connections, {
+      timeoutMs: 10_000,
+      intervalMs: 20,
+    });
 
     const started = Date.now();
     const refused = await api.signed(trader, "GET", "/api/withdrawals");
@@ -80,7 +75,7 @@ describe("exchange with every pooled connection busy", {
     assert.ok(Date.now() - started < 5_000, "refused within about the connect timeout");
 
     const ready = await fetch(`${running.url}/api/ready`);
-    assert.equal(ready.status, 200, `a busy pool is not an outage: ${await ready.text()}`);
+    assert.equal(ready.status, 200, `busy connections are not an outage: ${await ready.text()}`);
     assert.equal(running.exchange.ready, true);
     const order = await api.signed(trader, "POST", "/api/orders", {
       isBid: true,
@@ -88,7 +83,11 @@ describe("exchange with every pooled connection busy", {
       amount: "10",
       price: "0.1",
     });
-    assert.equal(order.status, 201, `orders commit on their own connection while reads hold the pool: ${order.text}`);
+    assert.equal(
+      order.status,
+      201,
+      `orders commit on their own connection while reads hold every pooled connection: ${order.text}`,
+    );
 
     await locker.query("rollback");
     for (const read of await Promise.all(stuck)) assert.equal(read.status, 200, read.text);
