@@ -1,5 +1,4 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -7,6 +6,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { mulberry32 } from "../../lib/random.ts";
+import { startExchangeProcess } from "../../support/exchange/process.ts";
 import { freePort } from "../../support/net/free-port.ts";
 
 // The full trading path: a real exchange server process (HTTP, signature check, validation,
@@ -17,7 +17,6 @@ import { freePort } from "../../support/net/free-port.ts";
 // resulting 401s tripped the auth-failure guard. The server runs alone in its process; the load
 // generator in this one.
 
-const ROOT = resolve(import.meta.dirname, "../..");
 const PAIR = "ALPHA_USDT";
 export const FULL_PATH_TARGET = 2000;
 
@@ -126,37 +125,9 @@ async function fire(url: string, orders: UnsignedOrder[], connections: number) {
   return { result, seconds: (lastAnswer - started) / 1000 };
 }
 
-async function startServer(
-  vars: Record<string, string>,
-  port: number,
-): Promise<{ child: ChildProcess; output: () => string }> {
-  let output = "";
-  // BENCH_PROFILE_DIR: write the server's CPU profile there (open it in Chrome DevTools).
-  const profile = process.env.BENCH_PROFILE_DIR
-    ? ["--cpu-prof", "--cpu-prof-dir", resolve(process.env.BENCH_PROFILE_DIR)]
-    : [];
-  const child = spawn(process.execPath, [...profile, "exchange/server/main.ts"], {
-    cwd: ROOT,
-    env: { ...process.env, ...vars },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`exchange exited with ${child.exitCode}:\n${output}`);
-    if (
-      await fetch(`http://127.0.0.1:${port}/api/healthcheck`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return { child, output: () => output };
-    await sleep(100);
-  }
-  child.kill("SIGKILL");
-  throw new Error(`exchange did not answer within 60 s:\n${output}`);
-}
+/** BENCH_PROFILE_DIR: write the server's CPU profile there (open it in Chrome DevTools). */
+const profileArgs = () =>
+  process.env.BENCH_PROFILE_DIR ? ["--cpu-prof", "--cpu-prof-dir", resolve(process.env.BENCH_PROFILE_DIR)] : [];
 
 /** Runs the full path once on PostgreSQL (DATABASE_URL) or PGlite; cleans up after itself. */
 export async function benchFullPath(options: {
@@ -182,7 +153,7 @@ export async function benchFullPath(options: {
     DATABASE_URL: options.databaseUrl ?? "",
     ...(options.databaseUrl ? { EXCHANGE_DB_SCHEMA: schema } : {}),
   };
-  const server = await startServer(vars, port);
+  const server = await startExchangeProcess(port, vars, profileArgs());
   const serverUp = Date.now();
   const base = `http://127.0.0.1:${port}`;
   try {

@@ -2,16 +2,7 @@
  * What the chain says, read back from its events and view functions (never from the indexer),
  * so the end-to-end tests compute every expected value instead of hard-coding it.
  */
-import {
-  type Address,
-  createPublicClient,
-  erc20Abi,
-  type Hex,
-  hexToString,
-  http,
-  type PublicClient,
-  zeroAddress,
-} from "viem";
+import { type Address, createPublicClient, erc20Abi, type Hex, http, type PublicClient, zeroAddress } from "viem";
 import {
   ActionLogAbi,
   AgentPoolAbi,
@@ -22,6 +13,7 @@ import {
   WorkerVotingAbi,
 } from "../../indexer/abis.ts";
 import type { Deployment } from "../../lib/deployments.ts";
+import { decodePayload } from "../../indexer/payload.ts";
 
 export const DAY = 86_400;
 const TIERS = ["none", "worker", "scout", "queen"] as const;
@@ -121,17 +113,6 @@ export interface ChainModel {
   queens: number[];
   scouts: number[];
   proposals: ModelProposal[];
-}
-
-function decodePayload(payload: Hex): Record<string, unknown> | null {
-  try {
-    const value: unknown = JSON.parse(hexToString(payload));
-    return value !== null && typeof value === "object" && !Array.isArray(value)
-      ? (value as Record<string, unknown>)
-      : null;
-  } catch {
-    return null;
-  }
 }
 
 export function publicClient(url: string): PublicClient {

@@ -20,6 +20,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { rpcRequest } from "../../lib/chain-rpc.ts";
 import { indexedBlock as ponderIndexedBlock } from "../../lib/ponder-status.ts";
+import { type Answer, readAnswer } from "../exchange/signing-client.ts";
 import { freePort } from "../net/free-port.ts";
 import { type Watched, waitFor } from "../wait.ts";
 
@@ -391,27 +392,12 @@ export async function waitIndexed(ponder: Ponder, block: number, timeoutMs = 60_
 // ---------------------------------------------------------------------------------------------
 // HTTP
 
-export interface HttpResult<T = unknown> {
-  status: number;
-  headers: Headers;
-  body: T;
-  text: string;
-}
-
 export async function httpGet<T = any>(
   base: string,
   path: string,
   headers: Record<string, string> = {},
-): Promise<HttpResult<T>> {
-  const response = await fetch(`${base}${path}`, { headers });
-  const text = await response.text();
-  let body: unknown = text;
-  try {
-    body = JSON.parse(text);
-  } catch {
-    // not JSON: keep the text
-  }
-  return { status: response.status, headers: response.headers, body: body as T, text };
+): Promise<Answer<T>> {
+  return readAnswer<T>(await fetch(`${base}${path}`, { headers }));
 }
 
 /** Ponder's SQL over HTTP (the `/sql/db` endpoint `@ponder/client` uses). */

@@ -22,7 +22,8 @@ export interface Answer<T = any> {
   readonly text: string;
 }
 
-async function answer<T>(response: Response): Promise<Answer<T>> {
+/** A response as tests read it: its status and headers, the text, and the body parsed when it is JSON. */
+export async function readAnswer<T>(response: Response): Promise<Answer<T>> {
   const text = await response.text();
   let body: unknown = text;
   try {
@@ -61,7 +62,7 @@ export class SigningClient {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
       ...this.deadline(),
     });
-    return answer<T>(response);
+    return readAnswer<T>(response);
   }
 
   /** Creates a user with a key pair and credits `deposits` ({currency: amount}). */
@@ -81,14 +82,18 @@ export class SigningClient {
     return { userId: user.body.id, publicKey: keys.body.publicKey, privateKey: keys.body.privateKey };
   }
 
-  /** A signed request; `body` is sent exactly as given (a string) so tests can sign odd bytes. */
-  async signed<T = any>(
+  /**
+   * The URL, body text and headers of a signed request, not sent (a test can send the same bytes
+   * again); `body` is signed exactly as given (a string) so tests can sign odd bytes, and no
+   * `timestamp` means no API-Timestamp header.
+   */
+  signedRequest(
     who: SigningKey,
     method: string,
     path: string,
     body?: string | object,
-    options: { timestamp?: number; tamper?: (headers: Record<string, string>) => void; sendBody?: string } = {},
-  ): Promise<Answer<T>> {
+    timestamp?: number,
+  ): { url: string; body: string; headers: Record<string, string> } {
     const url = `${this.base}${path}`;
     const text = body === undefined ? "" : typeof body === "string" ? body : JSON.stringify(body);
     const headers: Record<string, string> = {
@@ -98,10 +103,22 @@ export class SigningClient {
         method,
         url,
         body: text,
-        ...(options.timestamp === undefined ? {} : { timestamp: options.timestamp }),
+        ...(timestamp === undefined ? {} : { timestamp }),
       }),
       ...(text === "" ? {} : { "content-type": "application/json" }),
     };
+    return { url, body: text, headers };
+  }
+
+  /** A signed request, sent; `tamper` may change its headers and `sendBody` the bytes sent. */
+  async signed<T = any>(
+    who: SigningKey,
+    method: string,
+    path: string,
+    body?: string | object,
+    options: { timestamp?: number; tamper?: (headers: Record<string, string>) => void; sendBody?: string } = {},
+  ): Promise<Answer<T>> {
+    const { url, body: text, headers } = this.signedRequest(who, method, path, body, options.timestamp);
     options.tamper?.(headers);
     const sent = options.sendBody ?? text;
     const response = await fetch(url, {
@@ -110,6 +127,6 @@ export class SigningClient {
       ...(sent === "" ? {} : { body: sent }),
       ...this.deadline(),
     });
-    return answer<T>(response);
+    return readAnswer<T>(response);
   }
 }

@@ -6,46 +6,16 @@
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
-import { spawn, type ChildProcess } from "node:child_process";
-import { resolve } from "node:path";
+import type { ChildProcess } from "node:child_process";
 import { afterAll, describe, it } from "vitest";
 import { mulberry32 } from "../../lib/random.ts";
 import { freePort } from "../../support/net/free-port.ts";
 import { backendKinds, createBackend, type Backend } from "../../support/exchange/backends.ts";
+import { startExchangeProcess } from "../../support/exchange/process.ts";
 import { SigningClient, type Credentials } from "../../support/exchange/signing-client.ts";
 
-const ROOT = resolve(import.meta.dirname, "../..");
 const SEED = Number(process.env.CRASH_SEED ?? Date.now() % 100_000);
 console.log(`# CRASH_SEED=${SEED}`);
-
-async function startServer(backend: Backend, port: number): Promise<{ child: ChildProcess; log: () => string }> {
-  let output = "";
-  const child = spawn(process.execPath, ["exchange/server/main.ts"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      ...backend.vars,
-      EXCHANGE_PORT: String(port),
-      EXCHANGE_DEMO: "true",
-      DATABASE_URL: backend.vars.DATABASE_URL ?? "",
-    },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  child.stdout!.on("data", (chunk) => (output += chunk));
-  child.stderr!.on("data", (chunk) => (output += chunk));
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) throw new Error(`exchange exited with ${child.exitCode}:\n${output}`);
-    try {
-      if ((await fetch(`http://127.0.0.1:${port}/api/healthcheck`)).ok) return { child, log: () => output };
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  child.kill("SIGKILL");
-  throw new Error(`exchange did not answer within 60 s:\n${output}`);
-}
 
 for (const kind of backendKinds()) {
   describe(`crash recovery on ${kind}`, () => {
@@ -59,7 +29,12 @@ for (const kind of backendKinds()) {
     it("keeps every acknowledged order and fill across a SIGKILL, and the ledger reconciles", async () => {
       backend = await createBackend(kind);
       const port = await freePort();
-      ({ child } = await startServer(backend, port));
+      ({ child } = await startExchangeProcess(port, {
+        ...backend.vars,
+        EXCHANGE_PORT: String(port),
+        EXCHANGE_DEMO: "true",
+        DATABASE_URL: backend.vars.DATABASE_URL ?? "",
+      }));
       const api = new SigningClient(`http://127.0.0.1:${port}`, backend.vars.EXCHANGE_ADMIN_TOKEN);
       const users: Credentials[] = [];
       for (let i = 0; i < 4; i++) users.push(await api.user(0, { ALPHA: "100000", USDT: "100000" }));
@@ -99,7 +74,12 @@ for (const kind of backendKinds()) {
       await Promise.all(workers);
       console.log(`# ${sent} orders sent, ${acked.length} acknowledged before the kill`);
 
-      ({ child } = await startServer(backend, port));
+      ({ child } = await startExchangeProcess(port, {
+        ...backend.vars,
+        EXCHANGE_PORT: String(port),
+        EXCHANGE_DEMO: "true",
+        DATABASE_URL: backend.vars.DATABASE_URL ?? "",
+      }));
       for (const order of acked) {
         const res = await api.signed(order.user, "GET", `/api/orders/${order.id}`);
         assert.equal(res.status, 200, `acknowledged order ${order.id} is gone: ${res.text}`);

@@ -11,7 +11,7 @@ import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { freePort } from "../../support/net/free-port.ts";
 import { backendKinds, createBackend, type Backend } from "../../support/exchange/backends.ts";
-import { SigningClient, type Credentials } from "../../support/exchange/signing-client.ts";
+import { type Credentials, readAnswer, SigningClient } from "../../support/exchange/signing-client.ts";
 
 const quiet = () => {};
 
@@ -68,19 +68,8 @@ for (const kind of backendKinds()) {
       payload?: object,
       timestamp: number | null = Date.now(),
     ) => {
-      const url = `${server.url}${path}`;
-      const body = payload === undefined ? "" : JSON.stringify(payload);
-      const headers: Record<string, string> = {
-        ...signRequest({
-          publicKey: who.publicKey,
-          privateKey: who.privateKey,
-          method,
-          url,
-          body,
-          timestamp: timestamp ?? undefined,
-        }),
-        "content-type": "application/json",
-      };
+      const { url, body, headers } = api.signedRequest(who, method, path, payload, timestamp ?? undefined);
+      headers["content-type"] = "application/json";
       return {
         headers,
         url,
@@ -91,8 +80,7 @@ for (const kind of backendKinds()) {
             headers: { ...headers, "x-forwarded-for": ip },
             ...(body === "" ? {} : { body }),
           });
-          const text = await res.text();
-          return { status: res.status, headers: res.headers, text, body: text === "" ? undefined : JSON.parse(text) };
+          return readAnswer<any>(res);
         },
       };
     };
