@@ -3,7 +3,7 @@ import { maxUint256, parseEventLogs } from "viem";
 import { describe, it } from "vitest";
 import { mulberry32 } from "../../lib/random.ts";
 import { quoteSwap } from "../../web/src/lib/quote.ts";
-import { deployFixture, EMPTY_METADATA, POOL_SIDE } from "../support/contracts/fixtures.ts";
+import { deployFixture, EMPTY_METADATA, POOL_SIDE } from "../../support/contracts/fixtures.ts";
 
 // The web app shows its own quote before the wallet signs (web/src/lib/quote.ts): it must be the
 // deployed pool's, unit for unit, for buys and sells of every size, and refuse what the pool refuses.
