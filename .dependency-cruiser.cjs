@@ -6,7 +6,7 @@
 // Tests: suites in test/<area>/ and *.test.ts beside the code; the support that tests and
 // benchmarks share (processes, ports, waits, fixtures, the signing client) in support/.
 const TEST = "(^test/|^support/|\\.test\\.ts$)";
-const RUNTIME = "^(agents|api|config|exchange|indexer|lib|src)/";
+const RUNTIME = "^(agents|api|config|exchange|indexer|lib|relayer|src)/";
 
 module.exports = {
   forbidden: [
@@ -51,7 +51,30 @@ module.exports = {
       severity: "error",
       comment: "lib/ is shared by the indexer, both APIs and the scripts: it never imports any of them.",
       from: { path: "^lib/", pathNot: TEST },
-      to: { path: "^(api|config|exchange|indexer|scripts|src)/" },
+      to: { path: "^(agents|api|config|exchange|indexer|relayer|scripts|src)/" },
+    },
+    {
+      name: "relayer-below-its-users",
+      severity: "error",
+      comment:
+        "relayer/ (nonces, journal, fillers) is a layer below the ecosystem API and the agents runtime that send through it: it imports only lib/.",
+      from: { path: "^relayer/", pathNot: TEST },
+      to: { path: "^(agents|api|config|exchange|indexer|scripts|src)/" },
+    },
+    {
+      name: "relayer-public-surface",
+      severity: "error",
+      comment: "Outside relayer/, only its public surface (relayer/index.ts) is imported.",
+      from: { pathNot: "^relayer/" },
+      to: { path: "^relayer/", pathNot: "^relayer/index\\.ts$" },
+    },
+    {
+      name: "agents-not-to-api",
+      severity: "error",
+      comment:
+        "The agents runtime is a client of the chain and the relayer, beside the ecosystem API, never above it: it never imports api/.",
+      from: { path: "^agents/" },
+      to: { path: "^api/" },
     },
     {
       name: "exchange-core-only-core",

@@ -1,6 +1,6 @@
 import type { TransactionReceipt } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Journal, type Relayer, TxPendingError, type WriteKind } from "../../api/relayer/index.ts";
+import { type Journal, type Relayer, TxPendingError, type WriteKind } from "../../relayer/index.ts";
 import { openTestJournal } from "../../support/api/journal.ts";
 import { finishSetup, type Operator } from "./execute.ts";
 

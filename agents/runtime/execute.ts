@@ -11,7 +11,7 @@ import {
 } from "viem";
 import { ActionLogAbi, AgentPoolAbi } from "../../indexer/abis.ts";
 import { span } from "../../lib/stage-trace.ts";
-import type { Journal, NewWrite, Relayer, TxRow, WriteKind } from "../../api/relayer/index.ts";
+import type { Journal, NewWrite, Relayer, TxRow, WriteKind } from "../../relayer/index.ts";
 import type { IntentLog, IntentRow } from "./intents.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { join } from "node:path";
 import { type Address, getAddress, type PublicClient } from "viem";
-import { Journal, openSql, Relayer, type Sql } from "../../api/relayer/index.ts";
+import { openRelayer, type RelayerClients, type Sql } from "../../relayer/index.ts";
 import type { LocalAccount } from "./accounts.ts";
 import type { SendingConfig } from "./config.ts";
 import type { Operator } from "./execute.ts";
@@ -16,11 +16,8 @@ export interface OperatorConfig extends SendingConfig {
   readonly account: LocalAccount;
   /** Reads and estimates (may batch). */
   readonly client: PublicClient;
-  /** The relayer's broadcasts and receipts (unbatched). */
-  readonly sendingClient: PublicClient;
-  /** Broadcasts ready together, in one JSON-RPC batch (a batching transport). */
-  readonly broadcastClient?: PublicClient;
-  readonly privateClient?: PublicClient;
+  /** The relayers' clients, one set shared by every agent account (relayerClients). */
+  readonly clients: RelayerClients;
   readonly chainId: number;
   readonly genesisHash: string;
   readonly actionLog: Address;
@@ -29,36 +26,30 @@ export interface OperatorConfig extends SendingConfig {
 }
 
 export async function openOperator(config: OperatorConfig): Promise<{ op: Operator; sql: Sql }> {
-  const sql = await openSql({
-    databaseUrl: config.databaseUrl,
-    dataDir: join(config.dataDir, config.name),
-    schema: config.databaseUrl ? `${config.schema}_${config.name.replace(/-/g, "_")}` : config.schema,
-    timeoutMs: config.dbTimeoutMs,
-    migrate: async (db) => {
-      await new Journal(db).migrate();
-      await new IntentLog(db).migrate();
-    },
-  });
-  const journal = new Journal(sql);
-  const intents = new IntentLog(sql);
-  if ((await journal.bindChain(config.genesisHash)) === "changed") {
-    config.log(`agents: ${config.name}: the chain is new; forgetting the journal of the old one`);
-    await journal.clear();
-    await intents.clear();
-  }
-  const relayer = new Relayer({
-    client: config.sendingClient,
-    broadcastClient: config.broadcastClient,
-    privateClient: config.privateClient,
+  const { relayer, journal, sql, chain } = await openRelayer({
+    clients: config.clients,
     account: config.account,
     chainId: config.chainId,
-    journal,
+    journal: {
+      databaseUrl: config.databaseUrl,
+      dataDir: join(config.dataDir, config.name),
+      schema: config.databaseUrl ? `${config.schema}_${config.name.replace(/-/g, "_")}` : config.schema,
+      timeoutMs: config.dbTimeoutMs,
+      migrate: (db) => new IntentLog(db).migrate(),
+    },
+    genesisHash: config.genesisHash,
     receiptTimeoutMs: config.receiptTimeoutMs,
     replaceAfterMs: Math.max(config.receiptTimeoutMs / 2, 1_000),
     pollMs: config.pollMs,
     minBalanceWei: 0n,
     beforeBroadcast: config.beforeBroadcast,
   });
+  const intents = new IntentLog(sql);
+  if (chain === "changed") {
+    config.log(`agents: ${config.name}: the chain is new; forgetting the journal of the old one`);
+    await journal.clear();
+    await intents.clear();
+  }
   const op: Operator = {
     name: config.name,
     address: getAddress(config.account.address),

@@ -10,7 +10,7 @@ import {
   parseAbi,
   type PublicClient,
 } from "viem";
-import type { Sql } from "../../api/relayer/index.ts";
+import { relayerClients, type Sql } from "../../relayer/index.ts";
 import { readDeployment } from "../../lib/deployments.ts";
 import {
   answeredCauses,
@@ -87,20 +87,8 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
   const info = config.info ?? (() => {});
   const transport = http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 1, batch: { wait: 0 } });
   const client = createPublicClient({ transport }) as PublicClient;
-  // Each relayer sends through a client of its own, never batched with reads: a broadcast in a
-  // batch waits for the batch's slowest member, and broadcasts in nonce order bound throughput.
-  const sendingClient = createPublicClient({
-    transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 1 }),
-  }) as PublicClient;
-  // ...but broadcasts ready together share a batch of their own, in nonce order (Relayer).
-  const broadcastClient = createPublicClient({
-    transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 1, batch: { wait: 0 } }),
-  }) as PublicClient;
-  const privateClient = config.privateRelayUrl
-    ? (createPublicClient({
-        transport: http(config.privateRelayUrl, { timeout: config.rpcTimeoutMs }),
-      }) as PublicClient)
-    : undefined;
+  // One set of relayer clients (never batched with the reads) serves every agent account's relayer.
+  const clients = relayerClients(config);
   const deployment = await readDeployment(config.chainId, config.deploymentsRoot);
   const { contracts } = deployment;
   const roles = await resolveRoles(client, contracts.AgentRegistry, deployment.accounts.workerOperator, {
@@ -121,9 +109,7 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
       name: role.name,
       account: role.account,
       client,
-      sendingClient,
-      broadcastClient,
-      privateClient,
+      clients,
       genesisHash: genesis.hash,
       actionLog: contracts.ActionLog,
       beforeBroadcast: () => {

@@ -8,7 +8,7 @@ import {
 } from "viem";
 import { AgentRegistryAbi, AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
 import type { ApiError } from "../../lib/http/index.ts";
-import type { Call } from "../relayer/index.ts";
+import type { Call } from "../../relayer/index.ts";
 import { withDeadline } from "../../lib/deadline.ts";
 import { chainFailure, chainUnavailable } from "./outbound.ts";
 import { revertToApiError } from "./revert.ts";

@@ -11,7 +11,7 @@ import {
 import { describe, it } from "vitest";
 import { AgentSpawnerAbi } from "../../indexer/abis.ts";
 import { ApiError } from "../../lib/http/index.ts";
-import { RelayerUnavailableError, SqlUnavailableError } from "../relayer/index.ts";
+import { RelayerUnavailableError, SqlUnavailableError } from "../../relayer/index.ts";
 import { withRetryAfter } from "./errors.ts";
 import { chainFailure, outboundFailure } from "./outbound.ts";
 

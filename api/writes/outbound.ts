@@ -9,7 +9,7 @@ import {
   WebSocketRequestError,
 } from "viem";
 import { ApiError } from "../../lib/http/index.ts";
-import { RelayerUnavailableError, SqlUnavailableError } from "../relayer/index.ts";
+import { RelayerUnavailableError, SqlUnavailableError } from "../../relayer/index.ts";
 import { unavailable, withRetryAfter } from "./errors.ts";
 
 /**

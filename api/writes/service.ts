@@ -10,7 +10,7 @@ import {
   type TxRow,
   type WriteKind,
   type WriteRow,
-} from "../relayer/index.ts";
+} from "../../relayer/index.ts";
 import { MEV_PROTECTIONS, nameOf, POOL_SIDES } from "../../indexer/enums.ts";
 import { type ProposalRow, tallyOf, toProposalJson } from "../agents/index.ts";
 import { wholeUnitsNumber } from "../shared/units.ts";

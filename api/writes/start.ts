@@ -2,7 +2,7 @@ import { createPublicClient, type Hex, http, type PublicClient } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { readDeployment } from "../../lib/deployments.ts";
 import { createRateLimiter } from "../../lib/http/index.ts";
-import { Journal, openSql, Relayer, type Sql } from "../relayer/index.ts";
+import { type OpenRelayer, openRelayer, relayerClients } from "../../relayer/index.ts";
 import type { WritesRuntime } from "./app.ts";
 import { WriteChain } from "./chain.ts";
 import { unavailable as notServing } from "./errors.ts";
@@ -34,7 +34,7 @@ export interface WritesConfig {
   readonly minBalanceWei: bigint;
   readonly feeCurrency: string;
   readonly votesPerMinute: number;
-  /** Where an embedded journal runs (sql.ts): the writes' own thread opens it "here". Default "thread". */
+  /** Where an embedded journal runs (lib/db): the writes' own thread opens it "here". Default "thread". */
   readonly embeddedJournal?: "thread" | "here";
   /** How often open writes are looked at again (a late receipt, an exchange that was away). */
   readonly reconcileIntervalMs?: number;
@@ -64,7 +64,7 @@ export function startWrites(config: WritesConfig): StartedWrites {
     config.onState?.(reason);
   };
   let closed = false;
-  let sql: Sql | undefined;
+  let opened: OpenRelayer | undefined;
   let timer: NodeJS.Timeout | undefined;
 
   if (exchange === undefined) setNotReady("signed writes are not configured: EXCHANGE_SERVICE_SECRET is not set");
@@ -80,15 +80,8 @@ export function startWrites(config: WritesConfig): StartedWrites {
       batch: { wait: 0, batchSize: READS_PER_BATCH },
     }),
   }) as PublicClient;
-  // The relayer's own calls are never batched with the reads: a broadcast in a batch would wait for
-  // the batch's slowest member (an estimate), and broadcasts one after another bound throughput.
-  const sendingClient = createPublicClient({
-    transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 1 }),
-  }) as PublicClient;
-  // ...but broadcasts ready together share a batch of their own, in nonce order (Relayer).
-  const broadcastClient = createPublicClient({
-    transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 1, batch: { wait: 0 } }),
-  }) as PublicClient;
+  // The relayer's broadcasts go through clients of their own, never batched with these reads.
+  const clients = relayerClients(config);
 
   const init = async (exchangeClient: ExchangeClient) => {
     const deployment = await readDeployment(config.chainId);
@@ -99,26 +92,25 @@ export function startWrites(config: WritesConfig): StartedWrites {
       );
       return false;
     }
-    sql = await openSql({
-      databaseUrl: config.databaseUrl,
-      dataDir: config.dataDir,
-      schema: config.schema,
-      timeoutMs: config.dbTimeoutMs,
-      embedded: config.embeddedJournal,
-      migrate: (db) => new Journal(db).migrate(),
-    });
-    const journal = new Journal(sql);
-    const relayer = new Relayer({
-      client: sendingClient,
-      broadcastClient,
+    const genesis = await client.getBlock({ blockNumber: 0n });
+    opened = await openRelayer({
+      clients,
       account,
       chainId: config.chainId,
-      journal,
+      journal: {
+        databaseUrl: config.databaseUrl,
+        dataDir: config.dataDir,
+        schema: config.schema,
+        timeoutMs: config.dbTimeoutMs,
+        embedded: config.embeddedJournal,
+      },
+      genesisHash: genesis.hash,
       receiptTimeoutMs: config.receiptTimeoutMs,
       replaceAfterMs: config.replaceAfterMs,
       pollMs: config.pollMs,
       minBalanceWei: config.minBalanceWei,
     });
+    const { relayer, journal } = opened;
     const chain = new WriteChain(
       client,
       {
@@ -139,8 +131,7 @@ export function startWrites(config: WritesConfig): StartedWrites {
       voteLimiter: createRateLimiter({ limit: config.votesPerMinute }),
       log,
     });
-    const genesis = await client.getBlock({ blockNumber: 0n });
-    if ((await journal.bindChain(genesis.hash)) === "changed") {
+    if (opened.chain === "changed") {
       log("relayer: the chain is not the one the journal knew; releasing its open fee holds and starting afresh");
       await writes.forgetChain();
     }
@@ -159,8 +150,8 @@ export function startWrites(config: WritesConfig): StartedWrites {
         await init(exchange);
         return;
       } catch (error) {
-        await sql?.close().catch(() => {});
-        sql = undefined;
+        await opened?.close().catch(() => {});
+        opened = undefined;
         setNotReady(`signed writes are starting: ${(error as Error).message.split("\n")[0]}`);
         log(`relayer: not ready yet, retrying in ${delay} ms`, error);
         await new Promise((resolve) => setTimeout(resolve, delay).unref());
@@ -178,7 +169,7 @@ export function startWrites(config: WritesConfig): StartedWrites {
       if (timer) clearInterval(timer);
       await service?.completions();
       await service?.reconcile().catch(() => {});
-      await sql?.close().catch(() => {});
+      await opened?.close().catch(() => {});
     },
   };
 }

@@ -43,6 +43,7 @@ import {
   waitIndexed,
 } from "../../support/ecosystem/harness.ts";
 import { span, traceRequest } from "../../lib/stage-trace.ts";
+import { relayerClients } from "../../relayer/index.ts";
 import { percentile } from "./indexer/stats.ts";
 
 const int = (name: string, fallback: number) => {
@@ -94,8 +95,7 @@ try {
     name: "bench-scout",
     account: runtimeAccount,
     client,
-    sendingClient: createPublicClient({ transport: http(chain.url) }) as PublicClient,
-    broadcastClient: createPublicClient({ transport: http(chain.url, { batch: { wait: 0 } }) }) as PublicClient,
+    clients: relayerClients({ rpcUrl: chain.url, rpcTimeoutMs: 10_000 }),
     chainId: 31337,
     genesisHash: genesis.hash,
     actionLog: contracts.ActionLog,

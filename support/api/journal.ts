@@ -1,7 +1,7 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Journal, openSql, type Sql } from "../../api/relayer/index.ts";
+import { Journal, openSql, type Sql } from "../../relayer/index.ts";
 
 /**
  * A relayer journal on embedded PGlite in a temporary directory (openSql creates the directory,

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { type Address, createPublicClient, http, keccak256, type PublicClient, toHex } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { Journal, openSql, Relayer, type Sql } from "../../api/relayer/index.ts";
+import { Journal, openSql, Relayer, type Sql } from "../../relayer/index.ts";
 import { WriteChain } from "../../api/writes/chain.ts";
 import { ExchangeClient as ApiExchange } from "../../api/writes/exchange-client.ts";
 import { parseSpawnBody } from "../../api/writes/index.ts";

@@ -1,6 +1,6 @@
 import { mkdir } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
-import { withDeadline } from "../../lib/deadline.ts";
+import { withDeadline } from "../lib/deadline.ts";
 import pg from "pg";
 import { dataDirVersion, upgradeLegacyJournal } from "./pglite-upgrade.ts";
 import type { Sql } from "./sql-types.ts";

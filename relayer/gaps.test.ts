@@ -11,8 +11,8 @@ import {
   TxDroppedError,
   TxPendingError,
 } from "./relayer.ts";
-import { FakeGeth } from "../../support/net/fake-geth.ts";
-import { openTestJournal } from "../../support/api/journal.ts";
+import { FakeGeth } from "../support/net/fake-geth.ts";
+import { openTestJournal } from "../support/api/journal.ts";
 
 /**
  * The relayer against a node that queues future nonces as geth does (support/net/fake-geth.ts):

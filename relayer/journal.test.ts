@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
 import type { Journal, NewWrite, TxRow, WriteRow } from "./journal.ts";
 import type { Sql } from "./sql.ts";
-import { openTestJournal } from "../../support/api/journal.ts";
+import { openTestJournal } from "../support/api/journal.ts";
 import { SqlUnavailableError } from "./sql.ts";
 
 const write = (id: string, overrides: Partial<NewWrite> = {}): NewWrite => ({

@@ -1,7 +1,7 @@
-import { upgradePglite16 } from "../../lib/pglite-upgrade.ts";
+import { upgradePglite16 } from "../lib/pglite-upgrade.ts";
 import type { Sql } from "./sql-types.ts";
 
-export { dataDirVersion } from "../../lib/pglite-upgrade.ts";
+export { dataDirVersion } from "../lib/pglite-upgrade.ts";
 
 /**
  * The embedded journal moved from PGlite 0.2 (PostgreSQL 16) to 0.5 (PostgreSQL 18); an old

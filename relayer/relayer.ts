@@ -10,8 +10,8 @@ import {
 } from "viem";
 import type { FillerRow, Journal, NewWrite, TxRow } from "./journal.ts";
 import { costOf, costOfRaw, InFlight, type Refusal, refusalOf } from "./nonces.ts";
-import { mark, now, span } from "../../lib/stage-trace.ts";
-import { OrderedBatch } from "../../lib/ordered-batch.ts";
+import { mark, now, span } from "../lib/stage-trace.ts";
+import { OrderedBatch } from "../lib/ordered-batch.ts";
 
 /**
  * One relayer account sending the API's transactions. Nonces are handed out one at a time under a

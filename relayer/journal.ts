@@ -1,4 +1,4 @@
-import { OrderedBatch } from "../../lib/ordered-batch.ts";
+import { OrderedBatch } from "../lib/ordered-batch.ts";
 import { type Sql, SqlUnavailableError } from "./sql.ts";
 
 /**

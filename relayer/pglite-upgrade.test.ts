@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite as PGlite16 } from "pglite-0.2";
 import { afterEach, beforeEach, describe, it } from "vitest";
-import { IntentLog } from "../../agents/runtime/intents.ts";
+import { IntentLog } from "../agents/runtime/intents.ts";
 import { Journal } from "./journal.ts";
 import { dataDirVersion } from "./pglite-upgrade.ts";
 import { openSql, type Sql } from "./sql.ts";
