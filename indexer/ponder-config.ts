@@ -12,7 +12,7 @@ import {
   BoosterAbi,
   WorkerVotingAbi,
 } from "./abis.ts";
-import { retireIncompatibleDataDir } from "./pglite-data-dir.ts";
+import { retireIncompatibleDataDir } from "../lib/db/data-dir.ts";
 
 /**
  * Ponder's configuration, from the environment and deployments/<CHAIN_ID>.json, so the same code

@@ -10,4 +10,4 @@ export {
   TxDroppedError,
   TxPendingError,
 } from "./relayer.ts";
-export { openSql, type Sql, SqlUnavailableError } from "./sql.ts";
+export type { Sql } from "../lib/db/index.ts";

@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
 import type { Journal, NewWrite, TxRow, WriteRow } from "./journal.ts";
-import type { Sql } from "./sql.ts";
+import type { Sql } from "../lib/db/index.ts";
 import { openTestJournal } from "../support/api/journal.ts";
-import { SqlUnavailableError } from "./sql.ts";
+import { SqlUnavailableError } from "../lib/db/index.ts";
 
 const write = (id: string, overrides: Partial<NewWrite> = {}): NewWrite => ({
   id,

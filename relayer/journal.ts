@@ -1,5 +1,5 @@
 import { OrderedBatch } from "../lib/ordered-batch.ts";
-import { type Sql, SqlUnavailableError } from "./sql.ts";
+import { type Sql, SqlUnavailableError } from "../lib/db/index.ts";
 
 /**
  * What survives a restart of the API process: every relayed write from the moment it is accepted

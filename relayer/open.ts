@@ -1,7 +1,7 @@
 import { createPublicClient, http, type PublicClient } from "viem";
 import { Journal } from "./journal.ts";
 import { Relayer, type RelayerOptions } from "./relayer.ts";
-import { openSql, type Sql } from "./sql.ts";
+import { openSql, type Sql } from "../lib/db/index.ts";
 
 /**
  * The one way a service gets a relayer: its RPC clients, its journal's database (migrated, bound

@@ -3,7 +3,8 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { Journal, openSql, type Sql } from "../../relayer/index.ts";
+import { openSql, type Sql } from "../../lib/db/index.ts";
+import { Journal } from "../../relayer/index.ts";
 import { IntentLog } from "./intents.ts";
 
 let dir: string;

@@ -1,4 +1,4 @@
-import type { Sql } from "../../relayer/index.ts";
+import type { Sql } from "../../lib/db/index.ts";
 import { GroupCommit } from "./group-commit.ts";
 
 /**

@@ -11,7 +11,8 @@ import {
 import { describe, it } from "vitest";
 import { AgentSpawnerAbi } from "../../indexer/abis.ts";
 import { ApiError } from "../../lib/http/index.ts";
-import { RelayerUnavailableError, SqlUnavailableError } from "../../relayer/index.ts";
+import { SqlUnavailableError } from "../../lib/db/index.ts";
+import { RelayerUnavailableError } from "../../relayer/index.ts";
 import { withRetryAfter } from "./errors.ts";
 import { chainFailure, outboundFailure } from "./outbound.ts";
 

@@ -9,7 +9,8 @@ import {
   WebSocketRequestError,
 } from "viem";
 import { ApiError } from "../../lib/http/index.ts";
-import { RelayerUnavailableError, SqlUnavailableError } from "../../relayer/index.ts";
+import { SqlUnavailableError } from "../../lib/db/index.ts";
+import { RelayerUnavailableError } from "../../relayer/index.ts";
 import { unavailable, withRetryAfter } from "./errors.ts";
 
 /**

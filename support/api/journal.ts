@@ -1,7 +1,8 @@
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Journal, openSql, type Sql } from "../../relayer/index.ts";
+import { openSql, type Sql } from "../../lib/db/index.ts";
+import { Journal } from "../../relayer/index.ts";
 
 /**
  * A relayer journal on embedded PGlite in a temporary directory (openSql creates the directory,

@@ -1,6 +1,6 @@
 /**
  * The exchange's embedded store moved from PGlite 0.2 (PostgreSQL 16) to 0.5 (PostgreSQL 18). A
- * store written by 0.2 is copied at the next start (lib/pglite-upgrade.ts): every row and every
+ * store written by 0.2 is copied at the next start (lib/db/upgrade.ts): every row and every
  * sequence, so balances, orders, deals, the ledger and an open fee hold are as they were, and the
  * next ledger entry continues the old numbering. The old store is made here the way the previous
  * version left it: this code's schema (its migrations, run on PGlite 0.2) holding a real

@@ -1,8 +1,7 @@
 import { randomBytes } from "node:crypto";
-import { mkdir } from "node:fs/promises";
-import { PGlite } from "@electric-sql/pglite";
-import pg from "pg";
-import { upgradePglite16 } from "../../../lib/pglite-upgrade.ts";
+import type { PGlite } from "@electric-sql/pglite";
+import type pg from "pg";
+import { assertSchemaName, createSchema, openPgliteHere, readyPgliteDir, schemaPool } from "../../../lib/db/index.ts";
 import { migrate } from "./migrations.ts";
 import { asUnavailable, DatabaseUnavailableError } from "./errors.ts";
 import type { Db, Queryable, QueryOptions } from "./types.ts";
@@ -27,7 +26,7 @@ export interface OpenDbOptions {
 export const DB_DEFAULTS = { maxConnections: 8, connectTimeoutMs: 5_000, queryTimeoutMs: 10_000 } as const;
 
 export async function openDb(options: OpenDbOptions): Promise<Db> {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema)) throw new Error(`invalid schema name ${options.schema}`);
+  assertSchemaName(options.schema);
   return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options.dataDir, options.schema);
 }
 
@@ -35,39 +34,15 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
   const { schema } = options;
   const connectTimeoutMs = options.connectTimeoutMs ?? DB_DEFAULTS.connectTimeoutMs;
   const queryTimeoutMs = options.queryTimeoutMs ?? DB_DEFAULTS.queryTimeoutMs;
-  const timeouts = {
-    connectionTimeoutMillis: connectTimeoutMs,
-    // Both ends: the server cancels a statement that runs too long; the client stops waiting for
-    // an answer that a dead network will never bring (the server's timeout cannot reach it then).
-    statement_timeout: queryTimeoutMs,
-    query_timeout: queryTimeoutMs + 1_000,
-    keepAlive: true,
-  };
-  const bootstrap = new pg.Client({ connectionString, ...timeouts });
-  bootstrap.on("error", () => {});
-  try {
-    await bootstrap.connect();
-    await bootstrap.query(`create schema if not exists "${schema}"`);
-  } catch (error) {
-    throw asUnavailable(error);
-  } finally {
-    await bootstrap.end().catch(() => {});
-  }
+  const deadlines = { connectTimeoutMs, queryTimeoutMs };
+  await createSchema(connectionString, schema, deadlines, asUnavailable);
   // Sessions are tagged so fence() can find this process's older sessions on the server.
   const tag = `${`exchange ${schema}`.slice(0, 40)} ${randomBytes(6).toString("hex")}`;
   let generation = 0;
   /** Whether the current pool ever had a session on the server (a statement could only go there). */
   let connected = false;
   const newPool = (max: number) => {
-    const created = new pg.Pool({
-      connectionString,
-      max,
-      options: `-c search_path="${schema}"`,
-      application_name: `${tag} ${generation}`,
-      ...timeouts,
-    });
-    // An idle client losing its connection must not crash the process; the next query reconnects.
-    created.on("error", () => {});
+    const created = schemaPool(connectionString, schema, deadlines, { max, applicationName: `${tag} ${generation}` });
     created.on("connect", () => (connected = true));
     return created;
   };
@@ -153,20 +128,16 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
 /**
  * Embedded PGlite 0.5 (PostgreSQL 18): a statement costs a quarter of PGlite 0.2's, and every
  * order commits. A directory of 0.2 (PostgreSQL 16) from an earlier version is copied into a new
- * one first, every row, both brought to this code's schema (lib/pglite-upgrade.ts; kept beside it
+ * one first, every row, both brought to this code's schema (lib/db/upgrade.ts; kept beside it
  * as `<dir>.pg16`).
  */
 async function openPglite(dataDir: string, schema: string): Promise<Db> {
-  const upgraded = await upgradePglite16(dataDir, schema, async (db) => {
+  const upgraded = await readyPgliteDir(dataDir, schema, async (db) => {
     await migrate(pgliteDb(db as unknown as PGlite));
   });
   if (upgraded)
     console.log(`exchange: ${dataDir} was copied from PGlite 0.2 (PostgreSQL 16); the old one is ${dataDir}.pg16`);
-  await mkdir(dataDir, { recursive: true });
-  const db = new PGlite(dataDir);
-  await db.waitReady;
-  await db.exec(`create schema if not exists "${schema}"; set search_path to "${schema}"`);
-  return pgliteDb(db);
+  return pgliteDb(await openPgliteHere(dataDir, schema));
 }
 
 /** The store's surface over one PGlite connection (search_path already set). */

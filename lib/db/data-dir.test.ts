@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { PGlite as PGlite16 } from "pglite-0.2";
 import { PGlite } from "@electric-sql/pglite";
 import { afterAll, describe, it } from "vitest";
-import { retireIncompatibleDataDir } from "./pglite-data-dir.ts";
+import { retireIncompatibleDataDir } from "./data-dir.ts";
 
 const root = mkdtempSync(join(tmpdir(), "ponder-data-dir-"));
 afterAll(() => rmSync(root, { recursive: true, force: true }));

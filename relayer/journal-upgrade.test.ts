@@ -6,8 +6,8 @@ import { PGlite as PGlite16 } from "pglite-0.2";
 import { afterEach, beforeEach, describe, it } from "vitest";
 import { IntentLog } from "../agents/runtime/intents.ts";
 import { Journal } from "./journal.ts";
-import { dataDirVersion } from "./pglite-upgrade.ts";
-import { openSql, type Sql } from "./sql.ts";
+import { dataDirVersion } from "../lib/db/index.ts";
+import { openSql, type Sql } from "../lib/db/index.ts";
 
 // A journal written by PGlite 0.2 (PostgreSQL 16) before the move to PGlite 0.5: its open write,
 // fee hold, signed transaction, intents and ticks must all be there after the upgrade.

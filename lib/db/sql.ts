@@ -1,17 +1,17 @@
-import { mkdir } from "node:fs/promises";
 import { Worker } from "node:worker_threads";
-import { withDeadline } from "../lib/deadline.ts";
-import pg from "pg";
-import { dataDirVersion, upgradeLegacyJournal } from "./pglite-upgrade.ts";
+import { withDeadline } from "../deadline.ts";
+import { openPgliteHere as pgliteHere, readyPgliteDir } from "./pglite.ts";
+import { assertSchemaName, createSchema, schemaPool } from "./postgres.ts";
 import type { Sql } from "./sql-types.ts";
+import type { UpgradeDb } from "./upgrade.ts";
 
 export type { Sql } from "./sql-types.ts";
 
 /**
- * The relayer's own small database: embedded PGlite in a directory of its own (never Ponder's
- * instance, whose one connection the indexer holds in transactions), or its own schema on the
- * PostgreSQL server of DATABASE_URL. Every statement has a deadline: a database that stops
- * answering fails the write with 503 instead of hanging it.
+ * A journal's small database (the relayer's, each agent account's): embedded PGlite in a
+ * directory of its own (never Ponder's instance, whose one connection the indexer holds in
+ * transactions), or its own schema on the PostgreSQL server of DATABASE_URL. Every statement has
+ * a deadline: a database that stops answering fails the write with 503 instead of hanging it.
  */
 
 export interface OpenSqlOptions {
@@ -21,8 +21,8 @@ export interface OpenSqlOptions {
   readonly timeoutMs: number;
   /**
    * Creates or updates the tables (idempotent), run once the database is open. An embedded journal
-   * of an older PGlite is copied into the new one with it (pglite-upgrade.ts); without it, such a
-   * journal is refused.
+   * of an older PGlite is copied into the new one with it (upgrade.ts); without it, such a journal
+   * is refused.
    */
   readonly migrate?: (sql: Sql) => Promise<void>;
   /**
@@ -42,7 +42,7 @@ export class SqlUnavailableError extends Error {
 }
 
 export async function openSql(options: OpenSqlOptions): Promise<Sql> {
-  if (!/^[a-z_][a-z0-9_]{0,62}$/.test(options.schema)) throw new Error(`invalid schema name ${options.schema}`);
+  assertSchemaName(options.schema);
   const sql = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openPglite(options);
   try {
     await options.migrate?.(sql);
@@ -54,24 +54,14 @@ export async function openSql(options: OpenSqlOptions): Promise<Sql> {
 }
 
 async function openPostgres(connectionString: string, { schema, timeoutMs }: OpenSqlOptions): Promise<Sql> {
-  const timeouts = {
-    connectionTimeoutMillis: timeoutMs,
-    statement_timeout: timeoutMs,
-    query_timeout: timeoutMs + 1_000,
-    keepAlive: true,
-  };
-  const bootstrap = new pg.Client({ connectionString, ...timeouts });
-  bootstrap.on("error", () => {});
-  try {
-    await bootstrap.connect();
-    await bootstrap.query(`create schema if not exists "${schema}"`);
-  } catch (error) {
-    throw new SqlUnavailableError(`relayer database: ${(error as Error).message}`, { cause: error });
-  } finally {
-    await bootstrap.end().catch(() => {});
-  }
-  const pool = new pg.Pool({ connectionString, max: 4, options: `-c search_path="${schema}"`, ...timeouts });
-  pool.on("error", () => {});
+  const deadlines = { connectTimeoutMs: timeoutMs, queryTimeoutMs: timeoutMs };
+  await createSchema(
+    connectionString,
+    schema,
+    deadlines,
+    (error) => new SqlUnavailableError(`relayer database: ${(error as Error).message}`, { cause: error }),
+  );
+  const pool = schemaPool(connectionString, schema, deadlines, { max: 4 });
   return {
     async query<R>(text: string, params: readonly unknown[] = []) {
       try {
@@ -93,12 +83,7 @@ async function openPostgres(connectionString: string, { schema, timeoutMs }: Ope
  */
 async function openPglite(options: OpenSqlOptions): Promise<Sql> {
   const { dataDir, schema, timeoutMs, migrate } = options;
-  if (migrate) await upgradeLegacyJournal(dataDir, schema, migrate);
-  else if (dataDirVersion(dataDir) === "16")
-    throw new Error(
-      `${dataDir} holds a journal of PGlite 0.2 (PostgreSQL 16): open it with a migrate step to upgrade it`,
-    );
-  await mkdir(dataDir, { recursive: true });
+  await readyPgliteDir(dataDir, schema, migrate && ((db) => migrate(sqlOf(db))));
   if (options.embedded === "here") return openPgliteHere(options);
   const worker = new Worker(new URL("./pglite-thread.ts", import.meta.url), { workerData: { dataDir, schema } });
   const waiting = new Map<number, { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }>();
@@ -157,14 +142,7 @@ async function openPglite(options: OpenSqlOptions): Promise<Sql> {
 
 /** Embedded PGlite on this thread: its statements run (synchronously) here, one at a time. */
 async function openPgliteHere({ dataDir, schema, timeoutMs }: OpenSqlOptions): Promise<Sql> {
-  const { PGlite } = await import("@electric-sql/pglite");
-  const opening = (async () => {
-    const db = new PGlite(dataDir);
-    await db.query(`create schema if not exists "${schema}"`);
-    await db.query(`set search_path to "${schema}"`);
-    return db;
-  })();
-  const db = await withDeadline(opening, Math.max(timeoutMs, 30_000), () =>
+  const db = await withDeadline(pgliteHere(dataDir, schema), Math.max(timeoutMs, 30_000), () =>
     noAnswer(Math.max(timeoutMs, 30_000)),
   ).catch((error: Error) => {
     throw error instanceof SqlUnavailableError
@@ -186,6 +164,15 @@ async function openPgliteHere({ dataDir, schema, timeoutMs }: OpenSqlOptions): P
         () => noAnswer(timeoutMs),
       ),
     close: () => withDeadline(db.close(), timeoutMs, () => noAnswer(timeoutMs)).catch(() => {}),
+  };
+}
+
+/** The upgrade's connection as the Sql surface a journal's migrations take. */
+function sqlOf(db: UpgradeDb): Sql {
+  return {
+    query: async <R>(text: string, params: readonly unknown[] = []) =>
+      (await db.query<R>(text, params as unknown[])).rows,
+    close: async () => {},
   };
 }
 

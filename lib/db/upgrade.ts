@@ -2,9 +2,9 @@ import { existsSync } from "node:fs";
 import { cp, rename, rm } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { PGlite as PGlite16 } from "pglite-0.2";
-import { dataDirVersion, keptDirName } from "./pglite-data-dir.ts";
+import { dataDirVersion, keptDirName } from "./data-dir.ts";
 
-export { dataDirVersion } from "./pglite-data-dir.ts";
+export { dataDirVersion } from "./data-dir.ts";
 
 /**
  * The embedded databases moved from PGlite 0.2 (PostgreSQL 16) to PGlite 0.5 (PostgreSQL 18),

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGlite as PGlite16 } from "pglite-0.2";
 import { afterAll, describe, it } from "vitest";
-import { type UpgradeDb, upgradePglite16 } from "./pglite-upgrade.ts";
+import { type UpgradeDb, upgradePglite16 } from "./upgrade.ts";
 
 // The copy itself, on a table larger than one batch (5,000 rows) with numeric, bytea and text, and
 // on sequences in each state; the owners' own tests (the relayer's journal, the exchange's store)
