@@ -199,7 +199,7 @@ async function run(actions: Action[]): Promise<void> {
     );
     for (const [i, outcome] of outcomes.entries()) {
       if (outcome === "died" || outcome.ok) continue;
-      // Refused before anything was sent (RelayerUnavailableError), or by the node: the write
+      // Refused before anything was sent (UnavailableError), or by the node: the write
       // fails and is forgotten, as api/writes abandons it.
       await journal.forget(ids[i]!);
       writes.set(ids[i]!, { state: "failed" });

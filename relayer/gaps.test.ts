@@ -1,16 +1,10 @@
+import { UnavailableError } from "../lib/unavailable.ts";
 import assert from "node:assert/strict";
 import { createPublicClient, type Hex, http, type PublicClient, parseTransaction, stringToHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, it } from "vitest";
 import type { Journal, TxRow } from "./journal.ts";
-import {
-  type Call,
-  Relayer,
-  type RelayerOptions,
-  RelayerUnavailableError,
-  TxDroppedError,
-  TxPendingError,
-} from "./relayer.ts";
+import { type Call, Relayer, type RelayerOptions, TxDroppedError, TxPendingError } from "./relayer.ts";
 import { FakeGeth } from "../support/net/fake-geth.ts";
 import { openTestJournal } from "../support/api/journal.ts";
 
@@ -155,7 +149,7 @@ describe("Relayer on a node that queues future nonces", () => {
     for (const id of ids) await newWrite(id);
     const outcomes = await Promise.allSettled(ids.map((id) => relayer.send(id, callOf(id, value))));
     for (const outcome of outcomes)
-      if (outcome.status === "rejected" && !(outcome.reason instanceof RelayerUnavailableError))
+      if (outcome.status === "rejected" && !(outcome.reason instanceof UnavailableError))
         refusedByNode.push((outcome.reason as { details?: string }).details ?? String(outcome.reason));
 
     assert.deepEqual(refusedByNode, [], "the node refused nothing");

@@ -6,7 +6,6 @@ export {
   type Call,
   Relayer,
   type RelayerOptions,
-  RelayerUnavailableError,
   TxDroppedError,
   TxPendingError,
 } from "./relayer.ts";

@@ -1,9 +1,9 @@
+import { UnavailableError } from "../lib/unavailable.ts";
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
 import type { Journal, NewWrite, TxRow, WriteRow } from "./journal.ts";
 import type { Sql } from "../lib/db/index.ts";
 import { openTestJournal } from "../support/api/journal.ts";
-import { SqlUnavailableError } from "../lib/db/index.ts";
 
 const write = (id: string, overrides: Partial<NewWrite> = {}): NewWrite => ({
   id,
@@ -287,7 +287,7 @@ describe("Journal batches", () => {
     );
 
     // A shared statement that finds the database away fails every op of it; none is retried alone.
-    failing = new SqlUnavailableError("relayer database: no answer in 10 ms");
+    failing = new UnavailableError("journal database", "relayer database: no answer in 10 ms");
     ran.length = 0;
     const blocker2 = journal.finish("w-1", 200, "{}");
     const failed = [journal.addTx(tx("0x06", "w-1", 6)), journal.addTx(tx("0x07", "w-1", 7))];
@@ -296,7 +296,7 @@ describe("Journal batches", () => {
     failing = undefined;
     assert.deepEqual(
       all.map((o) => (o.status === "rejected" ? (o.reason as Error).name : "ok")),
-      ["SqlUnavailableError", "SqlUnavailableError"],
+      ["UnavailableError", "UnavailableError"],
       "not retried op by op: the database is away",
     );
     assert.deepEqual(ran, ["update relayed_write as", "insert into relayer_tx"]);

@@ -1,5 +1,6 @@
+import { UnavailableError } from "../lib/unavailable.ts";
 import { OrderedBatch } from "../lib/ordered-batch.ts";
-import { type Sql, SqlUnavailableError } from "../lib/db/index.ts";
+import type { Sql } from "../lib/db/index.ts";
 
 /**
  * What survives a restart of the API process: every relayed write from the moment it is accepted
@@ -310,7 +311,7 @@ export class Journal {
         const answers = await this.runGroup(group);
         for (const [n, i] of at.entries()) results[i] = { status: "fulfilled", value: answers[n]! };
       } catch (error) {
-        if (group.length === 1 || error instanceof SqlUnavailableError) {
+        if (group.length === 1 || error instanceof UnavailableError) {
           for (const i of at) results[i] = { status: "rejected", reason: error };
           continue;
         }

@@ -1,3 +1,4 @@
+import { UnavailableError } from "../lib/unavailable.ts";
 import assert from "node:assert/strict";
 import {
   getAddress,
@@ -19,7 +20,7 @@ import {
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
 import type { Journal, TxRow } from "./journal.ts";
-import { type Call, Relayer, type RelayerOptions, RelayerUnavailableError, TxPendingError } from "./relayer.ts";
+import { type Call, Relayer, type RelayerOptions, TxPendingError } from "./relayer.ts";
 import { openTestJournal } from "../support/api/journal.ts";
 
 // Hardhat's first test account: a fixed, public key.
@@ -193,14 +194,14 @@ describe("Relayer.send", () => {
     assert.deepEqual([a.nonce, b.nonce], [42, 43]);
   });
 
-  it("refuses with RelayerUnavailableError below value + gas * maxFee + reserve, taking no nonce", async () => {
+  it("refuses with UnavailableError below value + gas * maxFee + reserve, taking no nonce", async () => {
     const value = 5n * 10n ** 15n;
     const needed = value + GAS * node.fees.maxFeePerGas + MIN_BALANCE;
     node.balance = needed - 1n;
     node.pending = 9;
     const id = await newWrite("a");
     await assert.rejects(relayer.send(id, callOf(id, value)), (error: Error) => {
-      assert.ok(error instanceof RelayerUnavailableError);
+      assert.ok(error instanceof UnavailableError);
       assert.match(error.message, new RegExp(`${needed - 1n} wei.*${needed} wei`));
       return true;
     });
@@ -560,7 +561,7 @@ describe("Relayer private sends", () => {
   });
 
   it("refuses a private send when no private client is configured", () => {
-    assert.throws(() => relayer.sendPrivately("x"), RelayerUnavailableError);
+    assert.throws(() => relayer.sendPrivately("x"), UnavailableError);
   });
 });
 

@@ -1,3 +1,4 @@
+import { UnavailableError } from "../lib/unavailable.ts";
 import {
   type Account,
   type Address,
@@ -81,24 +82,17 @@ export interface RelayerOptions {
   readonly beforeBroadcast?: (tx: TxRow) => Promise<void> | void;
 }
 
-/** The relayer cannot send now (balance too low, the node refused or is away): 503. */
-export class RelayerUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "RelayerUnavailableError";
-  }
-}
-
 /**
  * The write's transaction will never be mined: the node refused its bytes and a filler used its
  * nonce. Nothing of the write was done; its transactions are forgotten (so a reconcile abandons it).
  */
-export class TxDroppedError extends RelayerUnavailableError {
+export class TxDroppedError extends UnavailableError {
   readonly hash: Hex;
   readonly filler: Hex;
 
   constructor(hash: Hex, filler: Hex) {
     super(
+      "relayer",
       `transaction ${hash} was refused by the node and its nonce filled by ${filler}; nothing of the write was done`,
     );
     this.hash = hash;
@@ -181,14 +175,14 @@ export class Relayer {
    */
   sendPrivately(writeId: string): void {
     if (this.options.privateClient === undefined)
-      throw new RelayerUnavailableError("no private relay is configured for this relayer");
+      throw new UnavailableError("relayer", "no private relay is configured for this relayer");
     this.privateWrites.add(writeId);
   }
 
   /**
    * Signs, journals and broadcasts `call` for write `writeId` with the next nonce. `newWrite`: the
    * write is not journalled yet and is journalled with its transaction (Journal.addTx). Throws
-   * RelayerUnavailableError, taking no nonce, when the balance does not cover the call on top of
+   * UnavailableError, taking no nonce, when the balance does not cover the call on top of
    * what is in flight; the node's refusal when it refuses the bytes (the nonce then filled).
    */
   async send(writeId: string, call: Call, { newWrite }: { newWrite?: NewWrite } = {}): Promise<TxRow> {
@@ -319,7 +313,7 @@ export class Relayer {
   }
 
   /**
-   * Throws RelayerUnavailableError unless the newest balance read covers a call of `call`'s cost
+   * Throws UnavailableError unless the newest balance read covers a call of `call`'s cost
    * on top of what the transactions in flight may spend and the reserve. Run under the lock, so
    * each send counts every one before it.
    */
@@ -329,7 +323,8 @@ export class Relayer {
     const needed = costOf({ ...call, maxFeePerGas }) + this.options.minBalanceWei;
     if (state.balance - inFlight >= needed) return;
     this.chainState.forget();
-    throw new RelayerUnavailableError(
+    throw new UnavailableError(
+      "relayer",
       `the relayer's balance (${state.balance} wei) is below what the transaction needs plus its reserve (${needed} wei) on top of what its transactions in flight may spend (${inFlight} wei); the operator must top it up`,
     );
   }

@@ -1,3 +1,4 @@
+import { UnavailableError } from "../../lib/unavailable.ts";
 import assert from "node:assert/strict";
 import {
   CallExecutionError,
@@ -11,8 +12,6 @@ import {
 import { describe, it } from "vitest";
 import { AgentSpawnerAbi } from "../../indexer/abis.ts";
 import { ApiError } from "../../lib/http/index.ts";
-import { SqlUnavailableError } from "../../lib/db/index.ts";
-import { RelayerUnavailableError } from "../../relayer/index.ts";
 import { withRetryAfter } from "./errors.ts";
 import { chainFailure, outboundFailure } from "./outbound.ts";
 
@@ -51,8 +50,11 @@ describe("outboundFailure", () => {
   });
 
   it("answers the journal and the relayer away with 503, and a bug with nothing (it stays a 500)", () => {
-    assert.equal(outboundFailure(new SqlUnavailableError("relayer database: no answer in 5000 ms"))?.status, 503);
-    const poor = outboundFailure(new RelayerUnavailableError("the operator must top it up"));
+    assert.equal(
+      outboundFailure(new UnavailableError("journal database", "relayer database: no answer in 5000 ms"))?.status,
+      503,
+    );
+    const poor = outboundFailure(new UnavailableError("relayer", "the operator must top it up"));
     assert.deepEqual([poor?.status, poor?.message], [503, "the operator must top it up"]);
     assert.equal(outboundFailure(new TypeError("undefined is not a function")), undefined);
     assert.equal(outboundFailure(new ApiError(400, "INVALID_PARAM", "x")), undefined);

@@ -1,3 +1,5 @@
+import { JOURNAL } from "../../lib/db/index.ts";
+import { UnavailableError } from "../../lib/unavailable.ts";
 import {
   BaseError,
   ContractFunctionRevertedError,
@@ -9,8 +11,6 @@ import {
   WebSocketRequestError,
 } from "viem";
 import { ApiError } from "../../lib/http/index.ts";
-import { SqlUnavailableError } from "../../lib/db/index.ts";
-import { RelayerUnavailableError } from "../../relayer/index.ts";
 import { unavailable, withRetryAfter } from "./errors.ts";
 
 /**
@@ -21,9 +21,11 @@ import { unavailable, withRetryAfter } from "./errors.ts";
  */
 export function outboundFailure(error: unknown): ApiError | undefined {
   if (error instanceof ApiError) return error.status === 503 ? (withRetryAfter(error) as ApiError) : undefined;
-  if (error instanceof SqlUnavailableError)
-    return unavailable("the relayer's journal is unavailable; nothing was done");
-  if (error instanceof RelayerUnavailableError) return unavailable(error.message);
+  if (error instanceof UnavailableError)
+    // The journal's own words name its database and its deadlines: not the client's business.
+    return unavailable(
+      error.dependency === JOURNAL ? "the relayer's journal is unavailable; nothing was done" : error.message,
+    );
   return chainFailure(error);
 }
 

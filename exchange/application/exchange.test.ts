@@ -1,15 +1,10 @@
 import { setTimeout as sleep } from "node:timers/promises";
+import { UnavailableError } from "../../lib/unavailable.ts";
 import assert from "node:assert/strict";
 import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createKeyVault, generateApiKeyPair, parseServerKey } from "../adapters/auth/index.ts";
-import {
-  createCommitter,
-  DatabaseUnavailableError,
-  exchangeStore,
-  loadState,
-  type Db,
-} from "../adapters/store/index.ts";
+import { createCommitter, exchangeStore, loadState, type Db } from "../adapters/store/index.ts";
 import { CommittedView } from "./committed-view.ts";
 import { Exchange } from "./exchange.ts";
 import { openDemoDb, restingAsk } from "../../support/exchange/demo-db.ts";
@@ -142,7 +137,7 @@ describe("Exchange: a hung database", () => {
     assert.equal(exchange.market("ALPHA_USDT").book.depth(false, 1)[0].amount, 600n, "the working book did trade");
     await assert.rejects(
       hung,
-      (error: Error) => error instanceof DatabaseUnavailableError && /outcome is unknown/.test(error.message),
+      (error: Error) => error instanceof UnavailableError && /outcome is unknown/.test(error.message),
     );
     assert.equal(exchange.ready, false);
     await assert.rejects(
@@ -153,12 +148,12 @@ describe("Exchange: a hung database", () => {
         amount: "1",
         price: "0.4",
       }),
-      DatabaseUnavailableError,
+      UnavailableError,
     );
-    await assert.rejects(exchange.cancelAll(seller.id), DatabaseUnavailableError);
+    await assert.rejects(exchange.cancelAll(seller.id), UnavailableError);
     await assert.rejects(
       exchange.store.getOrder("00000000-0000-4000-8000-000000000000"),
-      DatabaseUnavailableError,
+      UnavailableError,
       "reads that need the database fail at once",
     );
     assert.equal(committer.pending, 0);
@@ -237,11 +232,11 @@ describe("Exchange: a hung database", () => {
     faulty.hang();
     await assert.rejects(
       hung,
-      (error: Error) => error instanceof DatabaseUnavailableError && /outcome is unknown/.test(error.message),
+      (error: Error) => error instanceof UnavailableError && /outcome is unknown/.test(error.message),
     );
     assert.deepEqual({ ...usdt() }, { currency: "USDT", available: 70_000_000n, locked: 30_000_000n });
-    await assert.rejects(exchange.settleFeeHold(first, "0xtx"), DatabaseUnavailableError);
-    await assert.rejects(exchange.feeHold(first), DatabaseUnavailableError);
+    await assert.rejects(exchange.settleFeeHold(first, "0xtx"), UnavailableError);
+    await assert.rejects(exchange.feeHold(first), UnavailableError);
 
     faulty.heal();
     const deadline = Date.now() + 10_000;

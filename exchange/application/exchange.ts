@@ -45,7 +45,7 @@ export interface ExchangeOptions {
 }
 
 export class Exchange {
-  /** The guarded store: refuses at once (DatabaseUnavailableError) while the exchange is unavailable. */
+  /** The guarded store: refuses at once (UnavailableError) while the exchange is unavailable. */
   readonly store: ExchangeStore;
   private readonly sequencer: Sequencer;
   private readonly accounts: Accounts;

@@ -12,12 +12,11 @@ export { ReferenceData, type Currency, type Pair } from "./reference-data.ts";
 export { bookRejection, type PlaceOrderInput } from "./order-rows.ts";
 export { DOMAIN_ERROR_CODES, DomainError, type DomainErrorCode } from "../core/result.ts";
 export { monotonicMicros, type MicrosClock } from "./clock.ts";
-export {
-  DatabaseUnavailableError,
-  type Committer,
-  type DealRange,
-  type ExchangeStore,
-  type OrderQuery,
-  type WalletFlows,
+export type {
+  Committer,
+  DealRange,
+  ExchangeStore,
+  OrderQuery,
+  WalletFlows,
 } from "./ports.ts";
 export type * from "./records.ts";

@@ -15,32 +15,11 @@ import type {
 // What the application needs from storage, declared here so it never imports the store adapter:
 // the composition root (server/start.ts) passes in exchange/adapters/store's implementation.
 
-/**
- * The database is away (unreachable, timed out, restarting): an expected condition the HTTP
- * adapter answers as unavailable and the application recovers from; anything else a store call throws
- * is a bug.
- */
-export class DatabaseUnavailableError extends Error {
-  /**
-   * true when the connection itself failed (lost, refused, no answer at all): the exchange then
-   * stops taking writes and recovers. false when the server answered but refused this statement
-   * for now (its own statement_timeout, too many connections), or every pooled connection was
-   * busy for the whole connect timeout (a read burst): only this request fails.
-   */
-  readonly connectionLost: boolean;
-
-  constructor(message: string, options?: { cause?: unknown; connectionLost?: boolean }) {
-    super(message, options);
-    this.name = "DatabaseUnavailableError";
-    this.connectionLost = options?.connectionLost ?? true;
-  }
-}
-
 /** The group committer as the application drives it (exchange/adapters/store/committer.ts). */
 export interface Committer {
-  /** Resolves once the unit is durable; rejects with DatabaseUnavailableError when it cannot be. */
+  /** Resolves once the unit is durable; rejects with UnavailableError when it cannot be. */
   commit(unit: WriteUnit): Promise<void>;
-  /** Throws DatabaseUnavailableError when a command's rows could not be committed now. */
+  /** Throws UnavailableError when a command's rows could not be committed now. */
   admit(): void;
   readonly failed: boolean;
   fail(cause: unknown): void;
@@ -103,7 +82,7 @@ export interface ExchangeStore {
   /** A page of a pair's deals, newest first. */
   dealsPage(pairCode: string, range: DealRange): Promise<DealRow[]>;
   /**
-   * This store refusing every call at once (DatabaseUnavailableError) while `up()` is false, and
+   * This store refusing every call at once (UnavailableError) while `up()` is false, and
    * reporting a lost connection seen by any call to `lost`, so the first sign of an outage stops
    * the writes.
    */

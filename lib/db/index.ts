@@ -5,5 +5,6 @@
 export { dataDirVersion, keptDirName, retireIncompatibleDataDir } from "./data-dir.ts";
 export { openPgliteHere, readyPgliteDir } from "./pglite.ts";
 export { assertSchemaName, createSchema, type PgDeadlines, schemaPool } from "./postgres.ts";
-export { type OpenSqlOptions, openSql, type Sql, SqlUnavailableError } from "./sql.ts";
+export { type OpenSqlOptions, openSql, type Sql } from "./sql.ts";
+export { asUnavailable, isPoolCheckoutTimeout, isUnavailable, JOURNAL } from "./unavailable.ts";
 export { type UpgradeDb, upgradePglite16 } from "./upgrade.ts";

@@ -1,7 +1,9 @@
+import { UnavailableError } from "../unavailable.ts";
 import { Worker } from "node:worker_threads";
 import { withDeadline } from "../deadline.ts";
 import { openPgliteHere as pgliteHere, readyPgliteDir } from "./pglite.ts";
 import { assertSchemaName, createSchema, schemaPool } from "./postgres.ts";
+import { JOURNAL, isUnavailable } from "./unavailable.ts";
 import type { Sql } from "./sql-types.ts";
 import type { UpgradeDb } from "./upgrade.ts";
 
@@ -34,13 +36,6 @@ export interface OpenSqlOptions {
   readonly embedded?: "thread" | "here";
 }
 
-export class SqlUnavailableError extends Error {
-  constructor(message: string, options?: { cause?: unknown }) {
-    super(message, options);
-    this.name = "SqlUnavailableError";
-  }
-}
-
 export async function openSql(options: OpenSqlOptions): Promise<Sql> {
   assertSchemaName(options.schema);
   const sql = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openPglite(options);
@@ -59,7 +54,7 @@ async function openPostgres(connectionString: string, { schema, timeoutMs }: Ope
     connectionString,
     schema,
     deadlines,
-    (error) => new SqlUnavailableError(`relayer database: ${(error as Error).message}`, { cause: error }),
+    (error) => new UnavailableError(JOURNAL, `relayer database: ${(error as Error).message}`, { cause: error }),
   );
   const pool = schemaPool(connectionString, schema, deadlines, { max: 4 });
   return {
@@ -67,8 +62,8 @@ async function openPostgres(connectionString: string, { schema, timeoutMs }: Ope
       try {
         return (await pool.query(text, params as unknown[])).rows as R[];
       } catch (error) {
-        if (isConnectionFailure(error))
-          throw new SqlUnavailableError(`relayer database: ${(error as Error).message}`, { cause: error });
+        if (isUnavailable(error))
+          throw new UnavailableError(JOURNAL, `relayer database: ${(error as Error).message}`, { cause: error });
         throw error;
       }
     },
@@ -98,7 +93,7 @@ async function openPglite(options: OpenSqlOptions): Promise<Sql> {
   const ready = new Promise<void>((resolve, reject) => {
     worker.on("message", (message: ThreadMessage) => {
       if ("ready" in message) resolve();
-      else if ("failed" in message) reject(new SqlUnavailableError(`relayer database: ${message.failed}`));
+      else if ("failed" in message) reject(new UnavailableError(JOURNAL, `relayer database: ${message.failed}`));
       else if ("closed" in message) onClosed?.();
       else {
         const call = waiting.get(message.id);
@@ -108,11 +103,11 @@ async function openPglite(options: OpenSqlOptions): Promise<Sql> {
       }
     });
     worker.on("error", (error) => {
-      const unavailable = new SqlUnavailableError(`relayer database: ${error.message}`, { cause: error });
+      const unavailable = new UnavailableError(JOURNAL, `relayer database: ${error.message}`, { cause: error });
       reject(unavailable);
       failAll(unavailable);
     });
-    worker.on("exit", () => failAll(new SqlUnavailableError("relayer database: its thread exited")));
+    worker.on("exit", () => failAll(new UnavailableError(JOURNAL, "relayer database: its thread exited")));
   });
   await withDeadline(ready, Math.max(timeoutMs, 30_000), () => noAnswer(Math.max(timeoutMs, 30_000))).catch(
     async (error) => {
@@ -145,9 +140,9 @@ async function openPgliteHere({ dataDir, schema, timeoutMs }: OpenSqlOptions): P
   const db = await withDeadline(pgliteHere(dataDir, schema), Math.max(timeoutMs, 30_000), () =>
     noAnswer(Math.max(timeoutMs, 30_000)),
   ).catch((error: Error) => {
-    throw error instanceof SqlUnavailableError
+    throw error instanceof UnavailableError
       ? error
-      : new SqlUnavailableError(`relayer database: ${error.message}`, { cause: error });
+      : new UnavailableError(JOURNAL, `relayer database: ${error.message}`, { cause: error });
   });
   return {
     query: <R>(text: string, params: readonly unknown[] = []) =>
@@ -157,7 +152,7 @@ async function openPgliteHere({ dataDir, schema, timeoutMs }: OpenSqlOptions): P
           (error: Error & { code?: string }) => {
             // A statement's own error carries its SQLSTATE; anything else is the database failing.
             if (typeof error?.code === "string") throw error;
-            throw new SqlUnavailableError(`relayer database: ${error?.message ?? error}`, { cause: error });
+            throw new UnavailableError(JOURNAL, `relayer database: ${error?.message ?? error}`, { cause: error });
           },
         ),
         timeoutMs,
@@ -183,12 +178,4 @@ type ThreadMessage =
   | { id: number; rows: unknown[]; error?: undefined }
   | { id: number; rows?: undefined; error: { message: string; code?: string; detail?: string } };
 
-/** Errors of the connection (refused, reset, timed out), as opposed to a statement's own error. */
-function isConnectionFailure(error: unknown): boolean {
-  const code = (error as { code?: string })?.code;
-  if (typeof code === "string" && /^(08|57P0|53)/.test(code)) return true;
-  const message = (error as Error)?.message ?? "";
-  return /timeout|ECONNREFUSED|ECONNRESET|Connection terminated|EPIPE|ETIMEDOUT/i.test(message);
-}
-
-const noAnswer = (ms: number) => new SqlUnavailableError(`relayer database: no answer in ${ms} ms`);
+const noAnswer = (ms: number) => new UnavailableError(JOURNAL, `relayer database: no answer in ${ms} ms`);

@@ -1,6 +1,7 @@
+import { UnavailableError } from "../../../lib/unavailable.ts";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError } from "../../../lib/http/index.ts";
-import { DatabaseUnavailableError, DomainError, type DomainErrorCode } from "../../application/index.ts";
+import { DomainError, type DomainErrorCode } from "../../application/index.ts";
 
 // The one place where the exchange's rejections meet HTTP: every domain error code and the status
 // it is answered with (exchange/README.md lists them). A code without a status does not compile.
@@ -36,6 +37,6 @@ export function apiErrorOf(failure: { readonly code: DomainErrorCode; readonly m
  * routes' per-item answers both classify with this.
  */
 export function knownErrorAnswer(error: Error): ApiError | undefined {
-  if (error instanceof DatabaseUnavailableError) return new ApiError(503, "UNAVAILABLE", error.message);
+  if (error instanceof UnavailableError) return new ApiError(503, "UNAVAILABLE", error.message);
   return error instanceof DomainError ? apiErrorOf(error) : undefined;
 }

@@ -1,3 +1,4 @@
+import { UnavailableError } from "../../../lib/unavailable.ts";
 import assert from "node:assert/strict";
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
@@ -5,7 +6,6 @@ import { join } from "node:path";
 import { describe, it } from "vitest";
 import { batchStatement, createCommitter } from "./committer.ts";
 import { openDb } from "./db.ts";
-import { DatabaseUnavailableError } from "./errors.ts";
 import { migrate } from "./migrations.ts";
 import { getOrder, loadState } from "./reads.ts";
 import { orderRow } from "../../../support/exchange/order-row.ts";
@@ -77,11 +77,11 @@ describe("createCommitter", () => {
     await tick();
     const waiting = committer.commit({ orders: [order("b", { seq: 2 })] });
     calls[0].fail(new Error("disk full"));
-    await assert.rejects(first, DatabaseUnavailableError);
+    await assert.rejects(first, UnavailableError);
     await assert.rejects(waiting, /outcome is unknown/);
     assert.equal(committer.failed, true);
-    await assert.rejects(committer.commit({ orders: [order("c", { seq: 3 })] }), DatabaseUnavailableError);
-    assert.throws(() => committer.admit(), DatabaseUnavailableError, "callers can ask before they change memory");
+    await assert.rejects(committer.commit({ orders: [order("c", { seq: 3 })] }), UnavailableError);
+    assert.throws(() => committer.admit(), UnavailableError, "callers can ask before they change memory");
     assert.equal(failures.length, 1);
     assert.match(String(failures[0]), /disk full/);
     assert.equal(calls.length, 1, "nothing is written after a failure");
@@ -160,7 +160,7 @@ describe("createCommitter", () => {
     assert.equal(committer.pending, 3);
     assert.throws(() => committer.admit(), /Too many commands/);
     for (let i = 0; i < 1000; i++)
-      await assert.rejects(committer.commit({ orders: [order(`x${i}`)] }), DatabaseUnavailableError);
+      await assert.rejects(committer.commit({ orders: [order(`x${i}`)] }), UnavailableError);
     assert.equal(committer.pending, 3, "refused units are not kept");
     assert.equal(committer.failed, false, "a full queue is not a failure");
     calls[0].release();
@@ -257,7 +257,7 @@ describe("createCommitter fail()", () => {
     const waiting = committer.commit({ orders: [order("b", { seq: 2 })] });
     committer.fail(new Error("a read lost its connection"));
     await assert.rejects(writing, /outcome is unknown/);
-    await assert.rejects(waiting, DatabaseUnavailableError);
+    await assert.rejects(waiting, UnavailableError);
     assert.equal(committer.failed, true);
     committer.fail(new Error("again"));
     assert.equal(failures.length, 1, "reported once");

@@ -1,8 +1,8 @@
+import { UnavailableError } from "../../../lib/unavailable.ts";
 import { withDeadline } from "../../../lib/deadline.ts";
 import { createHash } from "node:crypto";
 import { candleRowsOf } from "../../core/candles/index.ts";
 import { candleRowsJson, candleUpsertSql } from "./candles.ts";
-import { DatabaseUnavailableError } from "./errors.ts";
 import { dealRecord, orderRecord } from "./rows.ts";
 import type {
   BalanceRow,
@@ -23,7 +23,7 @@ import type {
 // always a prefix of what memory applied. A batch is one SQL statement (see writeUnits).
 //
 // The database can hang or vanish. A batch that fails or is not confirmed within `timeoutMs`
-// fails every waiting unit with DatabaseUnavailableError (its outcome is unknown: it may yet
+// fails every waiting unit with UnavailableError (its outcome is unknown: it may yet
 // commit), and from then on the committer refuses units at once until `resume()`; the owner
 // reloads its state from the database in between. At most `maxPending` units wait or are being
 // written, so memory stays bounded however long the database takes.
@@ -44,10 +44,10 @@ export interface CommitterOptions {
 }
 
 export interface GroupCommitter {
-  /** Resolves once the unit is durable; rejects with DatabaseUnavailableError when it may not be. */
+  /** Resolves once the unit is durable; rejects with UnavailableError when it may not be. */
   commit(unit: WriteUnit): Promise<void>;
   /**
-   * Throws DatabaseUnavailableError when commit() would refuse a unit now (failed, or full).
+   * Throws UnavailableError when commit() would refuse a unit now (failed, or full).
    * Callers check before they change memory, in the same synchronous step as their commit().
    */
   admit(): void;
@@ -101,8 +101,14 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
     broken !== null
       ? broken
       : failed
-        ? new DatabaseUnavailableError("The database is unavailable; the exchange takes no commands until it is back")
-        : new DatabaseUnavailableError(`Too many commands are waiting for the database (${maxPending}); retry shortly`);
+        ? new UnavailableError(
+            "exchange database",
+            "The database is unavailable; the exchange takes no commands until it is back",
+          )
+        : new UnavailableError(
+            "exchange database",
+            `Too many commands are waiting for the database (${maxPending}); retry shortly`,
+          );
 
   // `draining` is cleared in the same synchronous step that finds the queue empty, so a unit
   // queued by a caller woken from the previous batch always finds a drain running or starts one.
@@ -118,7 +124,7 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
           withDeadline(
             writeUnits(db, units),
             timeoutMs,
-            () => new DatabaseUnavailableError(`no answer from the database within ${timeoutMs} ms`),
+            () => new UnavailableError("exchange database", `no answer from the database within ${timeoutMs} ms`),
           ),
           aborted,
         ]);
@@ -126,7 +132,8 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
         abortBatch = null;
         failed = true;
         writing = 0;
-        const error = new DatabaseUnavailableError(
+        const error = new UnavailableError(
+          "exchange database",
           "The database did not confirm the command, so its outcome is unknown; a retry with the same clientOrderId or clientWithdrawalId returns it if it was stored",
           { cause },
         );
@@ -194,7 +201,8 @@ export function createCommitter(db: Queryable, options: CommitterOptions = {}): 
       if (failed || broken !== null) return;
       if (abortBatch !== null) return abortBatch(cause);
       failed = true;
-      const error = new DatabaseUnavailableError(
+      const error = new UnavailableError(
+        "exchange database",
         "The database is unavailable; the exchange takes no commands until it is back",
         { cause },
       );

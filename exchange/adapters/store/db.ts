@@ -1,9 +1,10 @@
+import { UnavailableError } from "../../../lib/unavailable.ts";
 import { randomBytes } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
 import { assertSchemaName, createSchema, openPgliteHere, readyPgliteDir, schemaPool } from "../../../lib/db/index.ts";
 import { migrate } from "./migrations.ts";
-import { asUnavailable, DatabaseUnavailableError } from "./errors.ts";
+import { asUnavailable } from "../../../lib/db/index.ts";
 import type { Db, Queryable, QueryOptions } from "./types.ts";
 
 // One database surface over both backends. Every statement runs with `search_path` set to the
@@ -89,7 +90,7 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
       } catch (error) {
         const failure = asUnavailable(error);
         // A connection that lost its server or timed out may still be busy: never reuse it.
-        if (failure instanceof DatabaseUnavailableError) broken ??= failure;
+        if (failure instanceof UnavailableError) broken ??= failure;
         else await client.query("rollback").catch(() => {});
         throw failure;
       } finally {
@@ -117,7 +118,10 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
         const [{ left }] = await run<{ left: number }>(pool, `select count(*)::int as left ${others}`, params);
         if (left === 0) return;
         if (Date.now() > deadline)
-          throw new DatabaseUnavailableError(`${left} earlier sessions did not end within ${queryTimeoutMs} ms`);
+          throw new UnavailableError(
+            "exchange database",
+            `${left} earlier sessions did not end within ${queryTimeoutMs} ms`,
+          );
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },

@@ -1,7 +1,7 @@
+import { UnavailableError } from "../../../lib/unavailable.ts";
 import type { ExchangeStore } from "../../application/ports.ts";
 import { readCandles } from "./candles.ts";
 import { dealsPage, latestDeals, recentDeals } from "./deal-queries.ts";
-import { DatabaseUnavailableError } from "./errors.ts";
 import { insertApiKey, insertUser } from "./inserts.ts";
 import {
   getDeposit,
@@ -49,10 +49,12 @@ export function exchangeStore(db: Db): ExchangeStore {
  */
 function guarded(db: Db, up: () => boolean, lost: (error: unknown) => void): Db {
   const refuse = () =>
-    Promise.reject(new DatabaseUnavailableError("The database is unavailable; retry when /api/ready answers 200"));
+    Promise.reject(
+      new UnavailableError("exchange database", "The database is unavailable; retry when /api/ready answers 200"),
+    );
   const watch = <T>(result: Promise<T>) =>
     result.catch((error: unknown) => {
-      if (error instanceof DatabaseUnavailableError && error.connectionLost) lost(error);
+      if (error instanceof UnavailableError && error.connectionLost) lost(error);
       throw error;
     });
   return {

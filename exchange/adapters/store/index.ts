@@ -9,7 +9,6 @@ export {
   type CommitterOptions,
   type GroupCommitter,
 } from "./committer.ts";
-export { asUnavailable, DatabaseUnavailableError, isUnavailable } from "./errors.ts";
 export {
   getDeposit,
   getOrder,

@@ -1,6 +1,7 @@
+import { UnavailableError } from "../unavailable.ts";
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
-import { asUnavailable, DatabaseUnavailableError, isUnavailable } from "./errors.ts";
+import { asUnavailable, isUnavailable } from "./unavailable.ts";
 
 // Which database errors are "away" (503, recover) and which are bugs (500): a wrong guess either
 // hides a bug behind a 503 or turns an outage into 500s.
@@ -20,7 +21,7 @@ describe("database error classification", () => {
     ]) {
       assert.equal(isUnavailable(error), true, error.message);
       const wrapped = asUnavailable(error);
-      assert.ok(wrapped instanceof DatabaseUnavailableError);
+      assert.ok(wrapped instanceof UnavailableError);
       assert.equal(wrapped.connectionLost, true, error.message);
     }
   });
@@ -28,7 +29,7 @@ describe("database error classification", () => {
   it("counts the server's own refusals (statement_timeout, too many connections) as away, but not as a lost connection", () => {
     for (const code of ["57014", "53300"]) {
       const wrapped = asUnavailable(serverError(code));
-      assert.ok(wrapped instanceof DatabaseUnavailableError, code);
+      assert.ok(wrapped instanceof UnavailableError, code);
       assert.equal(wrapped.connectionLost, false, code);
     }
   });
@@ -36,7 +37,7 @@ describe("database error classification", () => {
   it("counts a full pool (no connection came free within the connect timeout) as busy, not as a lost connection", () => {
     // pg-pool's words when every pooled connection stays busy (a read burst) past connectionTimeoutMillis.
     const wrapped = asUnavailable(new Error("timeout exceeded when trying to connect"));
-    assert.ok(wrapped instanceof DatabaseUnavailableError);
+    assert.ok(wrapped instanceof UnavailableError);
     assert.equal(wrapped.connectionLost, false);
   });
 

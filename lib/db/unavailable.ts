@@ -1,9 +1,9 @@
 // The database being away (unreachable, timed out, restarting) is an expected condition that
 // callers answer with 503 and recover from; anything else a query throws is a bug.
+import { UnavailableError } from "../unavailable.ts";
 
-// Declared by the application (its store port); the store raises it.
-export { DatabaseUnavailableError } from "../../application/ports.ts";
-import { DatabaseUnavailableError } from "../../application/ports.ts";
+/** The dependency named by the journals' database errors (lib/db/sql.ts): the relayer's and the agents'. */
+export const JOURNAL = "journal database";
 
 /** SQLSTATE classes that mean "the server cannot serve now", not "the statement is wrong". */
 const UNAVAILABLE_STATES = [/^08/, /^53/, /^57P0[1-3]$/, /^57014$/];
@@ -14,7 +14,7 @@ const UNAVAILABLE_STATES = [/^08/, /^53/, /^57P0[1-3]$/, /^57014$/];
  * PGlite's own words for a lost, refused or timed-out connection. Anything else is a bug.
  */
 export function isUnavailable(error: unknown): boolean {
-  if (error instanceof DatabaseUnavailableError) return true;
+  if (error instanceof UnavailableError) return true;
   if (!(error instanceof Error)) return false;
   const { code, severity } = error as { code?: unknown; severity?: unknown };
   if (typeof severity === "string" && typeof code === "string")
@@ -36,16 +36,23 @@ export function isPoolCheckoutTimeout(error: unknown): boolean {
   );
 }
 
-/** `error` as a DatabaseUnavailableError when it means the database is away, else unchanged. */
-export function asUnavailable(error: unknown): unknown {
-  if (error instanceof DatabaseUnavailableError || !isUnavailable(error)) return error;
+/**
+ * `error` as an UnavailableError of `dependency` when it means the database is away, else
+ * unchanged. Its message starts with `prefix`.
+ */
+export function asUnavailable(
+  error: unknown,
+  dependency = "exchange database",
+  prefix = "The database is unavailable: ",
+): unknown {
+  if (error instanceof UnavailableError || !isUnavailable(error)) return error;
   const code =
     (error as { code?: unknown; severity?: unknown }).severity === undefined
       ? undefined
       : (error as { code?: unknown }).code;
   const answered =
     (typeof code === "string" && (code === "57014" || code.startsWith("53"))) || isPoolCheckoutTimeout(error);
-  return new DatabaseUnavailableError(`The database is unavailable: ${(error as Error).message}`, {
+  return new UnavailableError(dependency, `${prefix}${(error as Error).message}`, {
     cause: error,
     connectionLost: !answered,
   });
