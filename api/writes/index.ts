@@ -16,5 +16,5 @@ export {
 export type { SpawnBody, VoteBody } from "./schemas.ts";
 export { startWrites } from "./start.ts";
 export type { StartedWrites, WritesConfig } from "./start.ts";
-export { startWritesThread } from "./thread.ts";
-export type { WritesThreadOptions } from "./thread.ts";
+export { startWritesThread } from "./thread/start.ts";
+export type { WritesThreadOptions } from "./thread/start.ts";

@@ -1,6 +1,5 @@
 import { randomUUID } from "node:crypto";
-import { type Address, decodeFunctionData, formatUnits, parseTransaction, type TransactionReceipt } from "viem";
-import { AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
+import { type Address, formatUnits, type TransactionReceipt } from "viem";
 import { ApiError, notFound, type RateLimiter, rateLimited } from "../../lib/http/index.ts";
 import {
   type Call,
@@ -11,16 +10,14 @@ import {
   type WriteKind,
   type WriteRow,
 } from "../../relayer/index.ts";
-import { MEV_PROTECTIONS, nameOf, POOL_SIDES } from "../../indexer/enums.ts";
-import { type ProposalRow, tallyOf, toProposalJson } from "../agents/index.ts";
-import { wholeUnitsNumber } from "../shared/units.ts";
-import type { ContractCall, WriteChain } from "./chain.ts";
+import { type Answer, answerOf, revertAnswer } from "./answers.ts";
+import type { WriteChain } from "./chain.ts";
 import { unavailable, withRetryAfter, writeError, writePending } from "./errors.ts";
 import { outboundFailure } from "./outbound.ts";
 import { KeyedLock } from "../../lib/keyed-lock.ts";
 import { mark, now, span } from "../../lib/stage-trace.ts";
 import type { Caller, ExchangeClient } from "./exchange-client.ts";
-import { type ProposeBody, type SpawnBody, VOTES, type VoteBody } from "./schemas.ts";
+import type { ProposeBody, SpawnBody, VoteBody } from "./schemas.ts";
 
 /**
  * The relayed writes: pre-checks (so bad input costs no gas), the fee hold, the transaction, and
@@ -35,10 +32,7 @@ import { type ProposeBody, type SpawnBody, VOTES, type VoteBody } from "./schema
  * is still known here (a retry with its key gets the answer; reconcile leaves it alone).
  */
 
-export interface Answer {
-  readonly status: number;
-  readonly body: unknown;
-}
+export type { Answer } from "./answers.ts";
 
 export interface Request<B> {
   readonly caller: Caller;
@@ -421,8 +415,8 @@ export class Writes {
   /** The answer to a write one of whose transactions was mined, from its receipt. */
   private answerFor(write: WriteRow, receipt: TransactionReceipt): Promise<Answer> {
     return receipt.status === "success"
-      ? span("answer", () => this.answerOf(write.kind, receipt))
-      : this.revertAnswer(write, receipt);
+      ? span("answer", () => answerOf(this.options.chain, write.kind, receipt))
+      : revertAnswer(this.options.chain, this.options.journal, write, receipt);
   }
 
   /** Settles the fee of a mined write (releases it if the transaction reverted), then journals its answer: done. */
@@ -433,100 +427,6 @@ export class Writes {
       else await exchange.release(write.id);
     }
     await span("journalFinish", () => journal.finish(write.id, answer.status, JSON.stringify(answer.body)));
-  }
-
-  private async answerOf(kind: WriteKind, receipt: TransactionReceipt): Promise<Answer> {
-    const { chain } = this.options;
-    const txHash = receipt.transactionHash;
-    if (kind === "spawn") {
-      const e = chain.spawnedIn(receipt);
-      if (!e) throw new Error(`spawn ${txHash} emitted no AgentSpawned`);
-      return {
-        status: 201,
-        body: {
-          token: {
-            address: lower(e.token),
-            name: e.name,
-            symbol: e.symbol,
-            totalSupply: formatUnits(e.totalSupply, 18),
-            owner: lower(e.owner),
-          },
-          pool: { address: lower(e.pool), side: POOL_SIDES[e.poolSide], feeTier: e.feeTier },
-          worker: { id: Number(e.workerId), agentNftId: Number(e.nftId) },
-          txHash,
-        },
-      };
-    }
-    if (kind === "propose") {
-      const e = chain.proposalIn(receipt);
-      if (!e) throw new Error(`proposal ${txHash} emitted no ProposalCreated`);
-      const row: ProposalRow = {
-        id: e.proposalId,
-        workerId: e.workerId,
-        token: lower(e.token) as `0x${string}`,
-        proposer: lower(e.proposer) as `0x${string}`,
-        proposedAt: Number(e.proposedAt),
-        startTime: Number(e.startTime),
-        endTime: Number(e.endTime),
-        quorumThreshold: e.quorumThreshold,
-        passingThresholdBps: e.passingThresholdBps,
-        slippageCapBps: e.config.slippageCapBps,
-        mevProtection: nameOf(MEV_PROTECTIONS, e.config.mevProtection),
-        signalSubscriptions: [...e.config.signalSubscriptions],
-        description: e.description,
-        yesWeight: 0n,
-        noWeight: 0n,
-        abstainWeight: 0n,
-        voteCount: 0,
-        executedAt: null,
-        txHash,
-      };
-      return { status: 201, body: toProposalJson(row, Number(e.proposedAt), null) };
-    }
-    const e = chain.voteIn(receipt);
-    if (!e) throw new Error(`vote ${txHash} emitted no VoteCast`);
-    const [tally, votedAt] = await Promise.all([
-      chain.tally(e.proposalId, receipt.blockNumber),
-      chain.blockTime(receipt.blockNumber),
-    ]);
-    return {
-      status: 201,
-      body: {
-        voteId: e.voteId.toString(),
-        proposalId: e.proposalId.toString(),
-        vote: VOTES[e.support],
-        weight: wholeUnitsNumber(e.weight),
-        txHash,
-        votedAt,
-        currentTally: tallyOf(tally),
-      },
-    };
-  }
-
-  /** Why a mined transaction reverted: the same call simulated now, decoded into the API's code. */
-  private async revertAnswer(write: WriteRow, receipt: TransactionReceipt): Promise<Answer> {
-    const txHash = receipt.transactionHash;
-    const [sent] = (await this.options.journal.txsOf(write.id)).filter((tx) => tx.hash === txHash);
-    let reason: ApiError | undefined;
-    if (sent) {
-      const tx = parseTransaction(sent.raw);
-      const abi = write.kind === "spawn" ? AgentSpawnerAbi : WorkerVotingAbi;
-      const decoded = decodeFunctionData({ abi, data: tx.data! });
-      const call = {
-        address: tx.to!,
-        abi,
-        functionName: decoded.functionName,
-        args: decoded.args ?? [],
-        value: tx.value ?? 0n,
-      };
-      reason = await this.options.chain.whyReverts(call as ContractCall).catch(() => undefined);
-    }
-    const error =
-      reason ??
-      (write.kind === "spawn"
-        ? writeError("SPAWNER_FAILED", `the spawner reverted in transaction ${txHash}; the fee was returned; retry`)
-        : new ApiError(500, "INTERNAL", `the ${write.kind} reverted in transaction ${txHash}; retry`));
-    return { status: error.status, body: { code: error.code, message: `${error.message} (transaction ${txHash})` } };
   }
 
   private async reconcileOpen(): Promise<void> {
@@ -573,8 +473,6 @@ function requireAddress(caller: Caller): Address {
     );
   return caller.address;
 }
-
-const lower = (address: string) => address.toLowerCase();
 
 /** The relayer did not send (nothing of this write is the node's): 503, with what the operator must know. */
 function notSent(error: unknown): ApiError {

@@ -1,9 +1,9 @@
 /**
- * A stand-in for api/writes/thread-entry.ts, for thread.test.ts: it speaks the same messages, and
+ * A stand-in for api/writes/thread/entry.ts, for api/writes/thread/start.test.ts: it speaks the same messages, and
  * the spawn body's symbol says what to do (answer, answer late, refuse, fail, die or never answer).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import type { ThreadCall, ThreadMessage } from "../../api/writes/thread-protocol.ts";
+import type { ThreadCall, ThreadMessage } from "../../api/writes/thread/protocol.ts";
 
 const port = parentPort!;
 const post = (message: ThreadMessage) => port.postMessage(message);

@@ -1,15 +1,15 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "vitest";
-import { ApiError } from "../../lib/http/index.ts";
-import type { SpawnBody } from "./schemas.ts";
-import type { StartedWrites, WritesConfig } from "./start.ts";
-import { startWritesThread, type WritesThreadOptions } from "./thread.ts";
+import { ApiError } from "../../../lib/http/index.ts";
+import type { SpawnBody } from "../schemas.ts";
+import type { StartedWrites, WritesConfig } from "../start.ts";
+import { startWritesThread, type WritesThreadOptions } from "./start.ts";
 
 // The bridge between the API's thread and the writes' thread, against a stand-in for the thread
 // (support/writes/stand-in-thread.ts); the real thread is exercised end to end by
 // test/ecosystem/writes.test.ts through Ponder.
 
-const entry = new URL("../../support/writes/stand-in-thread.ts", import.meta.url);
+const entry = new URL("../../../support/writes/stand-in-thread.ts", import.meta.url);
 const config = {
   rpcUrl: "http://127.0.0.1:9",
   chainId: 31337,

@@ -4,10 +4,10 @@
  * the indexer on the API's thread. Messages in: a call or "close"; out: states, answers, "closed".
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { ApiError } from "../../lib/http/index.ts";
-import { traceRequest } from "../../lib/stage-trace.ts";
-import { startWrites, type WritesConfig } from "./start.ts";
-import type { ThreadCall, ThreadMessage } from "./thread-protocol.ts";
+import { ApiError } from "../../../lib/http/index.ts";
+import { traceRequest } from "../../../lib/stage-trace.ts";
+import { startWrites, type WritesConfig } from "../start.ts";
+import type { ThreadCall, ThreadMessage } from "./protocol.ts";
 
 const port = parentPort!;
 const post = (message: ThreadMessage) => port.postMessage(message);

@@ -1,14 +1,14 @@
 import { Worker } from "node:worker_threads";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError } from "../../lib/http/index.ts";
-import type { WriteOperations } from "./app.ts";
-import { unavailable as notServing, writePending } from "./errors.ts";
-import type { Answer } from "./service.ts";
-import { exchangeClientOf, type StartedWrites, type WritesConfig } from "./start.ts";
-import type { ThreadCall, ThreadError, ThreadMessage } from "./thread-protocol.ts";
+import { ApiError } from "../../../lib/http/index.ts";
+import type { WriteOperations } from "../app.ts";
+import { unavailable as notServing, writePending } from "../errors.ts";
+import type { Answer } from "../service.ts";
+import { exchangeClientOf, type StartedWrites, type WritesConfig } from "../start.ts";
+import type { ThreadCall, ThreadError, ThreadMessage } from "./protocol.ts";
 
 /**
- * The relayed writes on a worker thread of their own (thread-entry.ts runs startWrites there).
+ * The relayed writes on a worker thread of their own (entry.ts runs startWrites there).
  * On the embedded database the indexer's blocks run on the API's thread (Ponder and PGlite share
  * it), and a write's own work (signing, RPC answers, receipts) queued behind them: bench:writes
  * measured the API at 0.44x the direct path's votes/s with both on one thread. Here only the HTTP
@@ -25,7 +25,7 @@ export interface WritesThreadOptions {
   readonly maxPending?: number;
   /** A call not answered by then answers 504 WRITE_PENDING (its write goes on; the journal keeps its answer). */
   readonly callTimeoutMs?: number;
-  /** The thread's module (tests run the bridge against a stand-in); thread-entry.ts by default. */
+  /** The thread's module (tests run the bridge against a stand-in); entry.ts by default. */
   readonly entry?: URL;
 }
 
@@ -102,7 +102,7 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
     if (closed) return;
     let thread: Worker;
     try {
-      thread = new Worker(options.entry ?? new URL("./thread-entry.ts", import.meta.url), { workerData });
+      thread = new Worker(options.entry ?? new URL("./entry.ts", import.meta.url), { workerData });
     } catch (error) {
       log("writes thread: could not start", error);
       scheduleRestart();

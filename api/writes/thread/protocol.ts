@@ -1,7 +1,7 @@
-import type { ProposeBody, SpawnBody, VoteBody } from "./schemas.ts";
-import type { Answer, Request } from "./service.ts";
+import type { ProposeBody, SpawnBody, VoteBody } from "../schemas.ts";
+import type { Answer, Request } from "../service.ts";
 
-/** Messages between the API's thread (thread.ts) and the writes' thread (thread-entry.ts). */
+/** Messages between the API's thread (start.ts) and the writes' thread (entry.ts). */
 
 export type ThreadCall =
   | { readonly id: number; readonly method: "spawn"; readonly request: Request<SpawnBody> }

@@ -1,0 +1,122 @@
+import { decodeFunctionData, formatUnits, parseTransaction, type TransactionReceipt } from "viem";
+import { AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
+import { MEV_PROTECTIONS, nameOf, POOL_SIDES } from "../../indexer/enums.ts";
+import { ApiError } from "../../lib/http/index.ts";
+import type { Journal, WriteKind, WriteRow } from "../../relayer/index.ts";
+import { type ProposalRow, tallyOf, toProposalJson } from "../agents/index.ts";
+import { wholeUnitsNumber } from "../shared/units.ts";
+import type { ContractCall, WriteChain } from "./chain.ts";
+import { writeError } from "./errors.ts";
+import { VOTES } from "./schemas.ts";
+
+/**
+ * The answer to a mined write, read from its receipt: SPEC.md's bodies for a spawn, a vote and a
+ * proposal, or the revert's code when the transaction reverted. Kept apart from the saga
+ * (service.ts), which only decides when a write is answered.
+ */
+
+/** A write's answer: its status and body, journalled for an Idempotency-Key retry to get again. */
+export interface Answer {
+  readonly status: number;
+  readonly body: unknown;
+}
+
+const lower = (address: string) => address.toLowerCase();
+
+export async function answerOf(chain: WriteChain, kind: WriteKind, receipt: TransactionReceipt): Promise<Answer> {
+  const txHash = receipt.transactionHash;
+  if (kind === "spawn") {
+    const e = chain.spawnedIn(receipt);
+    if (!e) throw new Error(`spawn ${txHash} emitted no AgentSpawned`);
+    return {
+      status: 201,
+      body: {
+        token: {
+          address: lower(e.token),
+          name: e.name,
+          symbol: e.symbol,
+          totalSupply: formatUnits(e.totalSupply, 18),
+          owner: lower(e.owner),
+        },
+        pool: { address: lower(e.pool), side: POOL_SIDES[e.poolSide], feeTier: e.feeTier },
+        worker: { id: Number(e.workerId), agentNftId: Number(e.nftId) },
+        txHash,
+      },
+    };
+  }
+  if (kind === "propose") {
+    const e = chain.proposalIn(receipt);
+    if (!e) throw new Error(`proposal ${txHash} emitted no ProposalCreated`);
+    const row: ProposalRow = {
+      id: e.proposalId,
+      workerId: e.workerId,
+      token: lower(e.token) as `0x${string}`,
+      proposer: lower(e.proposer) as `0x${string}`,
+      proposedAt: Number(e.proposedAt),
+      startTime: Number(e.startTime),
+      endTime: Number(e.endTime),
+      quorumThreshold: e.quorumThreshold,
+      passingThresholdBps: e.passingThresholdBps,
+      slippageCapBps: e.config.slippageCapBps,
+      mevProtection: nameOf(MEV_PROTECTIONS, e.config.mevProtection),
+      signalSubscriptions: [...e.config.signalSubscriptions],
+      description: e.description,
+      yesWeight: 0n,
+      noWeight: 0n,
+      abstainWeight: 0n,
+      voteCount: 0,
+      executedAt: null,
+      txHash,
+    };
+    return { status: 201, body: toProposalJson(row, Number(e.proposedAt), null) };
+  }
+  const e = chain.voteIn(receipt);
+  if (!e) throw new Error(`vote ${txHash} emitted no VoteCast`);
+  const [tally, votedAt] = await Promise.all([
+    chain.tally(e.proposalId, receipt.blockNumber),
+    chain.blockTime(receipt.blockNumber),
+  ]);
+  return {
+    status: 201,
+    body: {
+      voteId: e.voteId.toString(),
+      proposalId: e.proposalId.toString(),
+      vote: VOTES[e.support],
+      weight: wholeUnitsNumber(e.weight),
+      txHash,
+      votedAt,
+      currentTally: tallyOf(tally),
+    },
+  };
+}
+
+/** Why a mined transaction reverted: the same call simulated now, decoded into the API's code. */
+export async function revertAnswer(
+  chain: WriteChain,
+  journal: Journal,
+  write: WriteRow,
+  receipt: TransactionReceipt,
+): Promise<Answer> {
+  const txHash = receipt.transactionHash;
+  const [sent] = (await journal.txsOf(write.id)).filter((tx) => tx.hash === txHash);
+  let reason: ApiError | undefined;
+  if (sent) {
+    const tx = parseTransaction(sent.raw);
+    const abi = write.kind === "spawn" ? AgentSpawnerAbi : WorkerVotingAbi;
+    const decoded = decodeFunctionData({ abi, data: tx.data! });
+    const call = {
+      address: tx.to!,
+      abi,
+      functionName: decoded.functionName,
+      args: decoded.args ?? [],
+      value: tx.value ?? 0n,
+    };
+    reason = await chain.whyReverts(call as ContractCall).catch(() => undefined);
+  }
+  const error =
+    reason ??
+    (write.kind === "spawn"
+      ? writeError("SPAWNER_FAILED", `the spawner reverted in transaction ${txHash}; the fee was returned; retry`)
+      : new ApiError(500, "INTERNAL", `the ${write.kind} reverted in transaction ${txHash}; retry`));
+  return { status: error.status, body: { code: error.code, message: `${error.message} (transaction ${txHash})` } };
+}
