@@ -5,7 +5,7 @@
  */
 // Tests: suites in test/<area>/ and *.test.ts beside the code; test support in test/support/.
 const TEST = "(^test/|\\.test\\.ts$)";
-const RUNTIME = "^(agents|api|config|exchange|indexer|lib|src)/";
+const RUNTIME = "^(agents|api|config|exchange|indexer|lib|src|web/server)/";
 
 module.exports = {
   forbidden: [
@@ -35,7 +35,7 @@ module.exports = {
       severity: "error",
       comment: "lib/ is shared by the indexer, both APIs and the scripts: it never imports any of them.",
       from: { path: "^lib/", pathNot: TEST },
-      to: { path: "^(api|config|exchange|indexer|scripts|src)/" },
+      to: { path: "^(api|config|exchange|indexer|scripts|src|web)/" },
     },
     {
       name: "exchange-core-only-core",

@@ -19,7 +19,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["{agents,config,indexer,api,lib,exchange,scripts,test/support}/**/*.test.ts"],
+          include: ["{agents,config,indexer,api,lib,exchange,scripts,test/support,web/server}/**/*.test.ts"],
           sequence: { groupOrder: 0 },
           ...parallel,
         },
