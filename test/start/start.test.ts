@@ -35,19 +35,28 @@ let dataDir = "";
 let bannerAt = 0;
 /** Everything `npm start` printed (stdout and stderr). */
 let output = "";
-const urls = { chain: "", api: "", exchange: "" };
+const urls = { chain: "", api: "", exchange: "", web: "" };
 
 beforeAll(async () => {
   dataDir = await mkdtemp(join(tmpdir(), "npm-start-"));
-  const [chainPort, apiPort, exchangePort] = [await freePort(), await freePort(), await freePort()];
+  const [chainPort, apiPort, exchangePort, webPort] = [
+    await freePort(),
+    await freePort(),
+    await freePort(),
+    await freePort(),
+  ];
   urls.chain = `http://127.0.0.1:${chainPort}`;
   urls.api = `http://127.0.0.1:${apiPort}`;
   urls.exchange = `http://127.0.0.1:${exchangePort}`;
+  urls.web = `http://127.0.0.1:${webPort}`;
   const env = {
     ...process.env,
     CHAIN_PORT: String(chainPort),
     PORT: String(apiPort),
     EXCHANGE_PORT: String(exchangePort),
+    WEB_PORT: String(webPort),
+    // npm start derives the APIs' CORS origins from WEB_PORT unless they are set.
+    WEB_ORIGIN: "",
     PONDER_DATA_DIR: join(dataDir, "ponder"),
     EXCHANGE_DATA_DIR: join(dataDir, "exchange"),
     DEMO_CREDENTIALS: join(dataDir, "demo-credentials.json"),
@@ -215,6 +224,35 @@ test("unattended, within a minute of the banner, workers trade and scouts and th
   );
 });
 
+test("the web app answers first in the banner: its page on every app route, its configuration, CORS from the APIs", async () => {
+  const banner = output.slice(output.indexOf(BANNER)).split("\n");
+  assert.match(banner[1]!, new RegExp(`^\\s+web app\\s+${urls.web}$`), "the web app's URL is the banner's first line");
+  const page = await readFile(join("web", "dist", "index.html"), "utf8");
+  const tokens = await getJson<{ items: { symbol: string; address: string }[] }>(`${urls.api}/api/launchpad/tokens`);
+  const alpha = tokens.items.find((t) => t.symbol === "ALPHA")!.address;
+  for (const path of ["/", `/tokens/${alpha}`, "/market/ETH_USDT", "/agents/actions"]) {
+    const response = await fetch(`${urls.web}${path}`, { signal: AbortSignal.timeout(5_000) });
+    assert.equal(response.status, 200, path);
+    assert.equal(await response.text(), page, `${path} is the built app's index.html`);
+    assert.match(response.headers.get("Content-Security-Policy")!, new RegExp(`connect-src [^;]*${urls.api}`));
+  }
+  const { contracts } = await readDeployment(31337);
+  assert.deepEqual(await getJson(`${urls.web}/config.json`), {
+    ecosystemApiUrl: urls.api,
+    exchangeApiUrl: urls.exchange,
+    exchangeWsUrl: `${urls.exchange.replace("http", "ws")}/ws`,
+    rpcUrl: urls.chain,
+    chainId: 31337,
+    contracts,
+  });
+  const missing = await fetch(`${urls.web}/assets/index-missing.js`, { signal: AbortSignal.timeout(5_000) });
+  assert.equal(missing.status, 404);
+  for (const url of [`${urls.api}/api/launchpad/tokens`, `${urls.exchange}/api/tickers?currencyPairCode=ETH_USDT`]) {
+    const response = await fetch(url, { headers: { Origin: urls.web }, signal: AbortSignal.timeout(5_000) });
+    assert.equal(response.headers.get("Access-Control-Allow-Origin"), urls.web, `${url} lets the web app read it`);
+  }
+});
+
 test("the exchange answers with the demo market and the bot's quotes", async () => {
   const levels = await getJson<{ isBid: boolean }[]>(`${urls.exchange}/api/orderbook?currencyPairCode=ETH_USDT`);
   assert.ok(levels.some((level) => level.isBid) && levels.some((level) => !level.isBid));
@@ -324,6 +362,7 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     chain: async () => (await chainAnswers()) === 200,
     exchange: async () => (await answers(`${urls.exchange}/api/healthcheck`)) === 200,
     indexer: async () => (await answers(`${urls.api}/health`)) === 200,
+    web: async () => (await answers(`${urls.web}/`)) === 200,
   };
   /** Polls `check`; reads that count against a per-IP quota (60 a minute) poll every second. */
   async function waitFor(
@@ -467,6 +506,12 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     await waitFor("the bot's quotes on both sides of ETH_USDT", botQuotesBothSides, 30_000, 1000);
   });
 
+  test("the web app: the others keep serving; it serves the page and its configuration again", async () => {
+    await killAndWatch("web", 30_000);
+    assert.equal(await answers(`${urls.web}/tokens/0x0000000000000000000000000000000000000001`), 200);
+    assert.equal(await answers(`${urls.web}/config.json`), 200);
+  });
+
   test("the chain is not restarted (its state was in its memory): it says so, and the others keep serving", async () => {
     const before = await status();
     process.kill(before.chain!.pid!, "SIGKILL");
@@ -480,7 +525,7 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     const after = await status();
     assert.deepEqual([after.chain!.state, after.chain!.pid], ["down", null]);
     assert.equal(await chainAnswers(), 0, "nothing answers at the chain's port");
-    for (const name of ["exchange", "indexer", "agents", "bot"]) {
+    for (const name of ["exchange", "indexer", "agents", "bot", "web"]) {
       assert.deepEqual(
         [after[name]!.state, after[name]!.pid, after[name]!.restarts],
         ["running", before[name]!.pid, before[name]!.restarts],
