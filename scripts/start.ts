@@ -117,7 +117,8 @@ try {
   );
   // The web app needs only the deployment record (its /config.json); the browser reads the rest
   // from the APIs, which answer as they come up. Ready: the page and its configuration answer
-  // (the page with 503 "not built" while this checkout has no app).
+  // (the page with 503 "not built" while this checkout has no app). It comes up while the
+  // others start, and is waited for last.
   supervisor.service({
     name: "web",
     command: process.execPath,
@@ -125,7 +126,6 @@ try {
     env: { RPC_URL: rpcUrl, CHAIN_ID: String(LOCAL_CHAIN_ID), PORT: String(env.PORT), EXCHANGE_URL: exchangeUrl },
     ready: webReady,
   });
-  await waitUntil(`the web app at ${webUrl}`, webReady, 30_000);
   await supervisor.task("seed", hardhat, ["run", "scripts/seed.ts", "--network", "rpc", "--no-compile"], chainEnvVars);
   // "Running" means the indexer has caught up with everything the seed wrote, not merely that
   // Ponder answers: its first answers otherwise describe a chain from before the seed ended.
@@ -241,6 +241,7 @@ try {
   });
   await waitUntil(`the demo credentials in ${credentialsFile}`, async () => existsSync(credentialsFile), 30_000);
   await waitUntil("the bot's first quotes on ETH_USDT", () => bookHasBothSides("ETH_USDT"), 60_000);
+  await waitUntil(`the web app at ${webUrl}`, webReady, 60_000);
 } catch (error) {
   console.error((error as Error).message);
   await supervisor.stop(1);

@@ -7,9 +7,7 @@
  * happened, and SIGTERM stops everything.
  */
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, test } from "vitest";
 import WebSocket from "ws";
@@ -17,9 +15,8 @@ import { createPublicClient, http, parseAbi } from "viem";
 import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { readDeployment } from "../../lib/deployments.ts";
 import { indexedBlock } from "../../lib/ponder-status.ts";
-import { freePort } from "../support/net/free-port.ts";
+import { BANNER, type Platform, type PlatformUrls, startPlatform } from "../support/platform.ts";
 
-const BANNER = "Platform running:";
 const ACTION_LOG_ABI = parseAbi([
   "event ActionRecorded(uint256 indexed entryId, uint256 indexed targetTokenId, uint8 indexed sourceTier, uint256 sourceAgentId, address operator, string actionType, bytes payload, string reasonCode, bool isOverride)",
 ]);
@@ -28,74 +25,20 @@ const REGISTRY_ABI = parseAbi([
   "function workerAuth(uint256 workerId) view returns (address operator, uint8 status)",
 ]);
 const WORKER_ACTIVE = 0; // IAgentRegistry.WorkerStatus.Active
-const STARTUP_TIMEOUT_MS = 300_000;
 
-let start: ChildProcess | undefined;
+let platform: Platform;
+let urls: PlatformUrls;
 let dataDir = "";
 let bannerAt = 0;
-/** Everything `npm start` printed (stdout and stderr). */
-let output = "";
-const urls = { chain: "", api: "", exchange: "", web: "" };
+/** Everything `npm start` printed (stdout and stderr) so far. */
+const output = () => platform.output();
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), "npm-start-"));
-  const [chainPort, apiPort, exchangePort, webPort] = [
-    await freePort(),
-    await freePort(),
-    await freePort(),
-    await freePort(),
-  ];
-  urls.chain = `http://127.0.0.1:${chainPort}`;
-  urls.api = `http://127.0.0.1:${apiPort}`;
-  urls.exchange = `http://127.0.0.1:${exchangePort}`;
-  urls.web = `http://127.0.0.1:${webPort}`;
-  const env = {
-    ...process.env,
-    CHAIN_PORT: String(chainPort),
-    PORT: String(apiPort),
-    EXCHANGE_PORT: String(exchangePort),
-    WEB_PORT: String(webPort),
-    // npm start derives the APIs' CORS origins from WEB_PORT unless they are set.
-    WEB_ORIGIN: "",
-    PONDER_DATA_DIR: join(dataDir, "ponder"),
-    EXCHANGE_DATA_DIR: join(dataDir, "exchange"),
-    DEMO_CREDENTIALS: join(dataDir, "demo-credentials.json"),
-    RELAYER_DATA_DIR: join(dataDir, "relayer"),
-    AGENTS_DATA_DIR: join(dataDir, "agents"),
-    DATABASE_URL: "",
-  };
-  start = spawn(process.execPath, ["scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no banner within ${STARTUP_TIMEOUT_MS} ms:\n${output}`)),
-      STARTUP_TIMEOUT_MS,
-    );
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(BANNER)) {
-        bannerAt = Math.floor(Date.now() / 1000);
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    start?.stdout?.on("data", onData);
-    start?.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    start?.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`npm start exited with ${code} before its banner:\n${output}`));
-    });
-  });
+  platform = await startPlatform();
+  ({ urls, dataDir, bannerAt } = platform);
 });
 
-afterAll(async () => {
-  if (start?.pid && start.exitCode === null) {
-    const exited = new Promise((resolve) => start?.once("exit", resolve));
-    process.kill(start.pid, "SIGINT"); // start.ts stops everything it started on Ctrl-C
-    await Promise.race([exited, new Promise((resolve) => setTimeout(resolve, 20_000))]);
-    if (start.exitCode === null) process.kill(-start.pid, "SIGKILL");
-  }
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => platform?.stop());
 
 async function getJson<T>(url: string): Promise<T> {
   const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
@@ -225,7 +168,7 @@ test("unattended, within a minute of the banner, workers trade and scouts and th
 });
 
 test("the web app answers first in the banner: its page on every app route, its configuration, CORS from the APIs", async () => {
-  const banner = output.slice(output.indexOf(BANNER)).split("\n");
+  const banner = output().slice(output().indexOf(BANNER)).split("\n");
   assert.match(banner[1]!, new RegExp(`^\\s+web app\\s+${urls.web}$`), "the web app's URL is the banner's first line");
   const page = await readFile(join("web", "dist", "index.html"), "utf8");
   const tokens = await getJson<{ items: { symbol: string; address: string }[] }>(`${urls.api}/api/launchpad/tokens`);
@@ -373,7 +316,10 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
   ): Promise<void> {
     const deadline = Date.now() + timeoutMs;
     while (!(await check())) {
-      assert.ok(Date.now() < deadline, `${what} within ${timeoutMs / 1000} s; npm start said:\n${output.slice(-3000)}`);
+      assert.ok(
+        Date.now() < deadline,
+        `${what} within ${timeoutMs / 1000} s; npm start said:\n${output().slice(-3000)}`,
+      );
       await new Promise((resolve) => setTimeout(resolve, pollMs));
     }
   }
@@ -394,7 +340,7 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     process.kill(before.pid!, "SIGKILL");
     await waitFor(
       `"${name} exited unexpectedly (SIGKILL)"`,
-      () => output.includes(`${name} exited unexpectedly (SIGKILL)`),
+      () => output().includes(`${name} exited unexpectedly (SIGKILL)`),
       10_000,
     );
     for (const [other, s] of others) {
@@ -403,14 +349,14 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     }
     await waitFor(
       `"${name} ready again"`,
-      () => new RegExp(`${name} ready again \\(pid \\d+\\)`).test(output),
+      () => new RegExp(`${name} ready again \\(pid \\d+\\)`).test(output()),
       readyWithinMs,
     );
     const after = (await status())[name]!;
     assert.equal(after.state, "running");
     assert.equal(after.restarts, before.restarts + 1);
     assert.notEqual(after.pid, before.pid);
-    assert.match(output, new RegExp(`${name} restarted \\(pid ${after.pid}\\)`));
+    assert.match(output(), new RegExp(`${name} restarted \\(pid ${after.pid}\\)`));
     for (const [other, s] of others) {
       const now = (await status())[other]!;
       assert.deepEqual([now.pid, now.restarts], [s.pid, s.restarts], `${other} was not restarted`);
@@ -452,7 +398,7 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     assert.equal(placed.status, 201, JSON.stringify(placed.body));
     assert.ok(await hasBid(1000));
     await killAndWatch("exchange", 60_000);
-    assert.match(output, /exchange exited unexpectedly \(SIGKILL\) after \d+(\.\d)? (s|min); restarting in 500 ms/);
+    assert.match(output(), /exchange exited unexpectedly \(SIGKILL\) after \d+(\.\d)? (s|min); restarting in 500 ms/);
     const order = await signedExchange("trader-1", "GET", `/api/orders/${placed.body.id}`);
     assert.deepEqual([order.status, order.body.status, order.body.remainingAmount], [200, "open", 0.01]);
     assert.ok(await hasBid(1000), "the rebuilt book holds the order placed before the kill");
@@ -517,7 +463,7 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     process.kill(before.chain!.pid!, "SIGKILL");
     await waitFor(
       "the chain's exit reported",
-      () => /chain exited unexpectedly \(SIGKILL\).*not restarted/.test(output),
+      () => /chain exited unexpectedly \(SIGKILL\).*not restarted/.test(output()),
       10_000,
     );
     // Long enough for a service that cannot live without the chain to crash and be restarted.
@@ -540,11 +486,11 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
 
   test("only SIGTERM (or Ctrl-C) stops everything, and nothing is left running", async () => {
     const before = await status();
-    const exited = new Promise<number | null>((resolve) => start!.once("exit", resolve));
-    process.kill(start!.pid!, "SIGTERM");
+    const exited = new Promise<number | null>((resolve) => platform.process.once("exit", resolve));
+    process.kill(platform.process.pid!, "SIGTERM");
     assert.equal(await exited, 0);
     for (const [name, s] of Object.entries(before)) if (s.pid) assert.ok(!alive(s.pid), `${name} was stopped`);
     assert.ok(Object.values(await status()).every((s) => s.state === "stopped"));
-    assert.doesNotMatch(output.slice(output.indexOf("SIGTERM: stopping")), /restart/);
+    assert.doesNotMatch(output().slice(output().indexOf("SIGTERM: stopping")), /restart/);
   });
 });
