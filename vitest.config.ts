@@ -52,6 +52,10 @@ export default defineConfig({
         },
       },
       { test: { name: "start", include: ["test/start/*.test.ts"], sequence: { groupOrder: 4 }, ...oneFileAtATime } },
+      // The web app in headless Chromium against `npm start` (README, "Tests": the browser suite).
+      {
+        test: { name: "browser", include: ["test/browser/*.test.ts"], sequence: { groupOrder: 5 }, ...oneFileAtATime },
+      },
     ],
   },
 });
