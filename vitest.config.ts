@@ -25,6 +25,16 @@ export default defineConfig({
         },
       },
       {
+        // The web app's logic (amounts, quote, order book, candles) and components, in a DOM.
+        test: {
+          name: "web",
+          include: ["web/src/**/*.test.{ts,tsx}"],
+          // Node by default (fast); component tests opt into a DOM with `// @vitest-environment happy-dom`.
+          sequence: { groupOrder: 0 },
+          ...parallel,
+        },
+      },
+      {
         test: {
           name: "contracts",
           include: ["test/contracts/*.test.ts"],

@@ -1,0 +1,300 @@
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
+import { Link } from "wouter";
+import { LiveBadge } from "../components/live.tsx";
+import { Empty, QueryState } from "../components/states.tsx";
+import { RelativeTime } from "../components/time.tsx";
+import { usePlatform } from "../context.ts";
+import { useEventStream } from "../lib/event-stream.ts";
+import { formatAmount, formatCompact, formatPrice, shortAddress } from "../lib/format.ts";
+import { launchpadStreamUrl, type SpawnEvent, type SwapEvent } from "../lib/streams.ts";
+
+const SORTS = [
+  ["recent", "Recent"],
+  ["volume", "Volume"],
+  ["tvl", "TVL"],
+  ["holders", "Holders"],
+] as const;
+type Sort = (typeof SORTS)[number][0];
+const PAGE_SIZE = 20;
+
+interface TickerEntry {
+  key: string;
+  tokenAddress: string;
+  side: "buy" | "sell";
+  tokenAmount: string;
+  price: string;
+  timestamp: number;
+}
+
+function Overview() {
+  const { api } = usePlatform();
+  const query = useQuery({
+    queryKey: ["overview"],
+    queryFn: () => api.eco("/api/agents/overview"),
+    refetchInterval: 30_000,
+  });
+  return (
+    <section aria-labelledby="overview-heading">
+      <h2 id="overview-heading">Overview</h2>
+      <QueryState query={query}>
+        {(o) => (
+          <dl className="stats">
+            <div>
+              <dt>Agent tokens</dt>
+              <dd>{o.hive.totalTokens}</dd>
+            </div>
+            <div>
+              <dt>Workers (active)</dt>
+              <dd>
+                {o.hive.totalWorkers} ({o.swarm.activeWorkers})
+              </dd>
+            </div>
+            <div>
+              <dt>Queens · scouts</dt>
+              <dd>
+                {o.hive.totalQueens} · {o.hive.totalScouts}
+              </dd>
+            </div>
+            <div>
+              <dt>Spawned 24h · 7d</dt>
+              <dd>
+                {o.ecosystem.tokensSpawnedLast24h} · {o.ecosystem.tokensSpawnedLast7d}
+              </dd>
+            </div>
+            <div>
+              <dt>Actions 24h</dt>
+              <dd>{o.ecosystem.totalActions24h}</dd>
+            </div>
+            <div>
+              <dt>Overrides 24h</dt>
+              <dd>{o.ecosystem.totalOverrides24h}</dd>
+            </div>
+            <div>
+              <dt>Last agent activity</dt>
+              <dd>
+                <RelativeTime time={o.swarm.lastActivityAt} />
+              </dd>
+            </div>
+          </dl>
+        )}
+      </QueryState>
+    </section>
+  );
+}
+
+export function LaunchpadPage() {
+  const { api, config } = usePlatform();
+  const queryClient = useQueryClient();
+  const [sort, setSort] = useState<Sort>("recent");
+  const [boosted, setBoosted] = useState<"" | "true" | "false">("");
+  const [poolSide, setPoolSide] = useState<"" | "STABLE" | "WRAPPED_NATIVE">("");
+  const [page, setPage] = useState(1);
+  const [ticker, setTicker] = useState<TickerEntry[]>([]);
+  const [symbols, setSymbols] = useState<Record<string, string>>({});
+
+  const tokens = useQuery({
+    queryKey: ["tokens", sort, boosted, poolSide, page],
+    queryFn: () =>
+      api.eco("/api/launchpad/tokens", {
+        query: {
+          sort,
+          page,
+          pageSize: PAGE_SIZE,
+          ...(boosted ? { boosted: boosted === "true" } : {}),
+          ...(poolSide ? { poolSide } : {}),
+        },
+      }),
+    placeholderData: keepPreviousData,
+  });
+  const known = { ...symbols, ...Object.fromEntries((tokens.data?.items ?? []).map((t) => [t.address, t.symbol])) };
+
+  const status = useEventStream(
+    launchpadStreamUrl(config.ecosystemApiUrl, ["spawn", "swap"]),
+    {
+      spawn: (data) => {
+        const spawn = data as SpawnEvent;
+        setSymbols((s) => ({ ...s, [spawn.token.address]: spawn.token.symbol }));
+        void queryClient.invalidateQueries({ queryKey: ["tokens"] });
+        void queryClient.invalidateQueries({ queryKey: ["overview"] });
+      },
+      swap: (data) => {
+        const swap = data as SwapEvent;
+        setTicker((entries) =>
+          [
+            {
+              key: `${swap.txHash}-${swap.logIndex}`,
+              tokenAddress: swap.tokenAddress,
+              side: swap.side,
+              tokenAmount: swap.tokenAmount,
+              price: swap.price,
+              timestamp: swap.timestamp,
+            },
+            ...entries.filter((e) => e.key !== `${swap.txHash}-${swap.logIndex}`),
+          ].slice(0, 12),
+        );
+      },
+    },
+    () => void queryClient.invalidateQueries({ queryKey: ["tokens"] }),
+  );
+
+  const totalPages = tokens.data ? Math.max(1, Math.ceil(tokens.data.totalItems / PAGE_SIZE)) : 1;
+  return (
+    <>
+      <h1>Launchpad</h1>
+      <section aria-labelledby="ticker-heading" className="ticker">
+        <h2
+          id="ticker-heading"
+          className="muted"
+          style={{ display: "inline", fontSize: "0.9rem", marginRight: "1rem" }}
+        >
+          Live trades <LiveBadge status={status} />
+        </h2>
+        {ticker.length === 0 ? (
+          <span className="muted">Waiting for the next trade on any pool…</span>
+        ) : (
+          <ol aria-live="polite">
+            {ticker.map((t) => (
+              <li key={t.key}>
+                <span className={t.side === "buy" ? "buy-text" : "sell-text"}>{t.side}</span>{" "}
+                <Link href={`/tokens/${t.tokenAddress}`}>{known[t.tokenAddress] ?? shortAddress(t.tokenAddress)}</Link>{" "}
+                {formatAmount(t.tokenAmount, 0)} @ {formatPrice(t.price)} <RelativeTime time={t.timestamp} />
+              </li>
+            ))}
+          </ol>
+        )}
+      </section>
+
+      <Overview />
+
+      <section aria-labelledby="tokens-heading">
+        <div className="row">
+          <h2 id="tokens-heading">Agent tokens</h2>
+          <Link href="/spawn">Spawn a token</Link>
+        </div>
+        <div className="toolbar">
+          <label>
+            Sort by
+            <select
+              value={sort}
+              onChange={(e) => {
+                setSort(e.target.value as Sort);
+                setPage(1);
+              }}
+            >
+              {SORTS.map(([value, text]) => (
+                <option key={value} value={value}>
+                  {text}
+                </option>
+              ))}
+            </select>
+          </label>
+          <label>
+            Boosted
+            <select
+              value={boosted}
+              onChange={(e) => {
+                setBoosted(e.target.value as typeof boosted);
+                setPage(1);
+              }}
+            >
+              <option value="">All tokens</option>
+              <option value="true">Boosted only</option>
+              <option value="false">Not boosted</option>
+            </select>
+          </label>
+          <label>
+            Pool side filter
+            <select
+              value={poolSide}
+              onChange={(e) => {
+                setPoolSide(e.target.value as typeof poolSide);
+                setPage(1);
+              }}
+            >
+              <option value="">Both sides</option>
+              <option value="STABLE">Stable</option>
+              <option value="WRAPPED_NATIVE">Wrapped native</option>
+            </select>
+          </label>
+        </div>
+        <QueryState query={tokens} loading="Loading tokens…">
+          {(data) =>
+            data.items.length === 0 ? (
+              <Empty>
+                No token matches. <Link href="/spawn">Spawn the first one</Link>.
+              </Empty>
+            ) : (
+              <>
+                <div className="table-wrap">
+                  <table aria-labelledby="tokens-heading">
+                    <thead>
+                      <tr>
+                        <th scope="col">Token</th>
+                        <th scope="col">Spawned</th>
+                        <th scope="col" className="num">
+                          TVL (stable)
+                        </th>
+                        <th scope="col" className="num">
+                          Volume 24h (stable)
+                        </th>
+                        <th scope="col" className="num">
+                          Holders
+                        </th>
+                        <th scope="col">Worker</th>
+                        <th scope="col">Boost</th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {data.items.map((t) => (
+                        <tr key={t.address}>
+                          <td>
+                            <Link href={`/tokens/${t.address}`}>
+                              <strong>{t.symbol}</strong> {t.name}
+                            </Link>
+                          </td>
+                          <td>
+                            <RelativeTime time={t.spawnedAt} />
+                          </td>
+                          <td className="num">{formatCompact(t.tvlStable)}</td>
+                          <td className="num">{formatCompact(t.volume24hStable)}</td>
+                          <td className="num">{t.holders}</td>
+                          <td>
+                            <span className={`badge ${t.workerStatus}`}>{t.workerStatus}</span>
+                          </td>
+                          <td>
+                            {t.boosted ? (
+                              <span className="badge boost">boosted</span>
+                            ) : (
+                              <span className="muted">—</span>
+                            )}
+                          </td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+                <nav className="row" aria-label="Token pages">
+                  <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
+                    Previous page
+                  </button>
+                  <span>
+                    Page {page} of {totalPages} ({data.totalItems} tokens)
+                  </span>
+                  <button
+                    type="button"
+                    className="secondary"
+                    disabled={page >= totalPages}
+                    onClick={() => setPage(page + 1)}
+                  >
+                    Next page
+                  </button>
+                </nav>
+              </>
+            )
+          }
+        </QueryState>
+      </section>
+    </>
+  );
+}

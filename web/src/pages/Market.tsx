@@ -1,0 +1,3 @@
+export default function Page(_props: { pair: string }) {
+  return <h1>Market</h1>;
+}

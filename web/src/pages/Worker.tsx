@@ -1,0 +1,3 @@
+export default function Page(_props: { tokenId: string }) {
+  return <h1>Worker</h1>;
+}
