@@ -56,7 +56,7 @@ try {
   const scripts = new Set<string>();
   const listTimes: number[] = [];
   for (let run = 0; run < RUNS; run++) {
-    const context = await browser.newContext();
+    const context = await browser.newContext({ locale: "en-US" });
     const page = await context.newPage();
     page.on("request", (request) => {
       if (request.resourceType() === "script") scripts.add(request.url());
@@ -111,7 +111,7 @@ try {
   };
   const poolAddress = detail.pool.address;
   const trader = createWalletClient({ account: TRADER, transport: http(urls.chain) });
-  const context = await browser.newContext();
+  const context = await browser.newContext({ locale: "en-US" });
   const page = await context.newPage();
   await page.goto(`${urls.web}/tokens/${alpha.address}`);
   await page.locator("table tbody tr").first().waitFor({ timeout: 30_000 });

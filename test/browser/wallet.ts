@@ -12,6 +12,8 @@ import type { BrowserContext } from "playwright-core";
 export interface TestWallet {
   address: `0x${string}`;
   requests: string[];
+  /** Whether the page's origin may see the account: kept here, so it survives reloads as a wallet's permission does. */
+  connected: boolean;
 }
 
 export const TEST_WALLET_INFO = {
@@ -25,13 +27,15 @@ export async function installTestWallet(
   context: BrowserContext,
   options: { rpcUrl: string; address: `0x${string}`; chainId: number },
 ): Promise<TestWallet> {
-  const wallet: TestWallet = { address: options.address, requests: [] };
+  const wallet: TestWallet = { address: options.address, requests: [], connected: false };
   let id = 0;
   await context.exposeBinding("__testWalletRpc", async (_source, method: string, params: unknown[]) => {
-    // Methods the wallet answers alone are only recorded.
-    if (method === "__record") {
-      wallet.requests.push(String(params[0]));
-      return { result: null };
+    // What the wallet answers alone: recorded, and the connection kept across page loads.
+    if (method === "__wallet") {
+      const [asked, connect] = params as [string, boolean | null];
+      wallet.requests.push(asked);
+      if (connect !== null) wallet.connected = connect;
+      return { result: wallet.connected };
     }
     wallet.requests.push(method);
     // Forwarded as is: the node's answer, result or error, goes back to the page unchanged.
@@ -71,35 +75,35 @@ function injectedWallet(config: { address: string; chainId: string; info: typeof
     for (const listener of listeners.get(event) ?? []) listener(value);
   };
   let chainId = config.chainId;
-  let connected = false;
   const rpcError = (code: number, message: string) => Object.assign(new Error(message), { code });
   const provider = {
     isTestWallet: true,
     async request({ method, params = [] }: { method: string; params?: unknown[] }) {
-      const local =
-        !/^(eth_|net_|web3_|personal_sign)/.test(method) || /^eth_(requestAccounts|accounts|chainId)$/.test(method);
-      if (local) void rpc("__record", [method]);
+      /** Records a method answered here; `connect` sets the connection. Resolves to the connection. */
+      const local = async (connect: boolean | null = null): Promise<boolean> =>
+        (await rpc("__wallet", [method, connect])).result;
       switch (method) {
         case "eth_requestAccounts":
-          connected = true;
-          emit("connect", { chainId });
-          return [config.address];
-        case "eth_accounts":
-          return connected ? [config.address] : [];
-        case "eth_chainId":
-          return chainId;
-        case "net_version":
-          return String(Number.parseInt(chainId, 16));
         case "wallet_requestPermissions":
-          connected = true;
-          return [{ parentCapability: "eth_accounts" }];
+          await local(true);
+          emit("connect", { chainId });
+          return method === "eth_requestAccounts" ? [config.address] : [{ parentCapability: "eth_accounts" }];
+        case "eth_accounts":
+          return (await local()) ? [config.address] : [];
         case "wallet_getPermissions":
-          return connected ? [{ parentCapability: "eth_accounts" }] : [];
+          return (await local()) ? [{ parentCapability: "eth_accounts" }] : [];
         case "wallet_revokePermissions":
-          connected = false;
+          await local(false);
           emit("accountsChanged", []);
           return null;
+        case "eth_chainId":
+          await local();
+          return chainId;
+        case "net_version":
+          await local();
+          return String(Number.parseInt(chainId, 16));
         case "wallet_switchEthereumChain": {
+          await local();
           const wanted = (params[0] as { chainId: string }).chainId.toLowerCase();
           // The wallet knows one chain, the local node's: switching to it works, to others is 4902.
           if (Number.parseInt(wanted, 16) !== Number.parseInt(config.chainId, 16))
@@ -111,6 +115,7 @@ function injectedWallet(config: { address: string; chainId: string; info: typeof
           return null;
         }
         case "wallet_addEthereumChain":
+          await local();
           return null;
         default: {
           const answer = await rpc(method, params);
