@@ -1,3 +1,390 @@
-export default function Page(_props: { pair: string }) {
-  return <h1>Market</h1>;
+import { useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect, useMemo, useRef, useState } from "react";
+import { Link } from "wouter";
+import type { ExchangeData } from "../api/clients.ts";
+import { CandleChart } from "../components/CandleChart.tsx";
+import { LiveBadge } from "../components/live.tsx";
+import { Empty, ErrorState, Loading, QueryState } from "../components/states.tsx";
+import { RelativeTime } from "../components/time.tsx";
+import { usePlatform } from "../context.ts";
+import {
+  applyTrade,
+  bucketStart,
+  type Candle,
+  INTERVAL_LABELS,
+  type Interval,
+  intervalSeconds,
+} from "../lib/candles.ts";
+import { fromScaled, toScaled } from "../lib/decimal.ts";
+import { type SocketStatus, openExchangeSocket } from "../lib/exchange-socket.ts";
+import { formatAmount, formatCompact, formatPrice } from "../lib/format.ts";
+import { type DepthDiff, groupLevels, type Level, LocalBook } from "../lib/orderbook.ts";
+
+type Deals = ExchangeData<"/api/deals">;
+const MARKET_INTERVALS: Interval[] = ["minute", "minutes5", "minutes15", "hour", "hour4", "day"];
+
+/** "2026-04-29T12:00:00" without offset, as /api/ohlc takes it. */
+function isoNoOffset(seconds: number): string {
+  return new Date(seconds * 1000).toISOString().slice(0, 19);
+}
+
+interface WsTrade {
+  t: number;
+  id: string;
+  p: string;
+  q: string;
+  side: "buy" | "sell";
+  T: number;
+}
+
+/** Price steps to group the book by, from the pair's price precision up. */
+function groupingSteps(digitsPrice: number): string[] {
+  return [0, 1, 2, 3].map((k) => fromScaled(10n ** BigInt(k), digitsPrice)).filter((s) => s !== "0");
+}
+
+function Book({ bids, asks, step }: { bids: Level[]; asks: Level[]; step: string }) {
+  const side = (levels: Level[], name: "bids" | "asks") => (
+    <div className="table-wrap">
+      <table>
+        <caption className="muted">{name === "bids" ? "Bids (buyers)" : "Asks (sellers)"}</caption>
+        <thead>
+          <tr>
+            <th scope="col" className="num">
+              Price
+            </th>
+            <th scope="col" className="num">
+              Amount
+            </th>
+          </tr>
+        </thead>
+        <tbody>
+          {groupLevels(levels, step, name, 15).map(([price, amount]) => (
+            <tr key={price}>
+              <td className={`num ${name === "bids" ? "buy-text" : "sell-text"}`}>{formatPrice(price, 8)}</td>
+              <td className="num">{formatAmount(amount, 6)}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+  if (bids.length === 0 && asks.length === 0) return <Empty>The book is empty.</Empty>;
+  return (
+    <div className="book">
+      {side(bids, "bids")}
+      {side(asks, "asks")}
+    </div>
+  );
+}
+
+export default function MarketPage({ pair }: { pair: string }) {
+  const { api, config } = usePlatform();
+  const queryClient = useQueryClient();
+  const [interval, setChartInterval] = useState<Interval>("minute");
+  const [status, setStatus] = useState<SocketStatus>("connecting");
+  const [bookVersion, setBookVersion] = useState(0);
+  const [bookError, setBookError] = useState<unknown>(null);
+  const [stepIndex, setStepIndex] = useState(0);
+  const book = useRef(new LocalBook());
+  const intervalRef = useRef(interval);
+  intervalRef.current = interval;
+
+  const pairs = useQuery({
+    queryKey: ["pairs"],
+    queryFn: () => api.exchange("/api/currencies/pairs"),
+    staleTime: 60_000,
+  });
+  const summary = useQuery({
+    queryKey: ["summary"],
+    queryFn: () => api.exchange("/api/summary"),
+    refetchInterval: 10_000,
+  });
+  const ticker = useQuery({
+    queryKey: ["ticker", pair],
+    queryFn: () => api.exchange("/api/tickers", { currencyPairCode: pair }),
+  });
+  const candles = useQuery({
+    queryKey: ["ohlc", pair, interval],
+    queryFn: async (): Promise<Candle[]> => {
+      const end = Math.floor(Date.now() / 1000) + 60;
+      const rows = await api.exchange("/api/ohlc", {
+        currencyPairCode: pair,
+        interval,
+        start: isoNoOffset(end - intervalSeconds(interval) * 300),
+        end: isoNoOffset(end),
+      });
+      return rows.map((r) => ({
+        time: bucketStart(Math.floor(Date.parse(`${r.date}Z`) / 1000), interval),
+        open: r.open,
+        max: r.max,
+        min: r.min,
+        close: r.close,
+        volume: r.volume,
+        volumeBase: r.volumeBase,
+      }));
+    },
+  });
+  const deals = useQuery({
+    queryKey: ["deals", pair],
+    queryFn: () => api.exchange("/api/deals", { currencyPairCode: pair, pageSize: 30 }),
+  });
+
+  const pairSpec = pairs.data?.find((p) => p.code === pair);
+  const steps = useMemo(() => groupingSteps(pairSpec?.digitsPrice ?? 2), [pairSpec]);
+
+  useEffect(() => {
+    const local = book.current;
+    local.reset();
+    let cancelled = false;
+    // The README's recipe: diffs buffer while the snapshot loads; a gap starts over.
+    const resync = async () => {
+      local.reset();
+      try {
+        const snapshot = await api.exchange("/api/depth", { currencyPairCode: pair, limit: 200 });
+        if (cancelled) return;
+        const result = local.applySnapshot({
+          lastUpdateId: snapshot.lastUpdateId,
+          bids: snapshot.bids as unknown as Level[],
+          asks: snapshot.asks as unknown as Level[],
+        });
+        setBookError(null);
+        setBookVersion((v) => v + 1);
+        if (result === "gap") void resync();
+      } catch (error) {
+        if (!cancelled) setBookError(error);
+      }
+    };
+    const close = openExchangeSocket({
+      url: config.exchangeWsUrl,
+      streams: [`${pair}@trade`, `${pair}@depth`, `${pair}@ticker`],
+      onStatus: setStatus,
+      onOpen: () => {
+        void resync();
+        void queryClient.invalidateQueries({ queryKey: ["deals", pair] });
+        void queryClient.invalidateQueries({ queryKey: ["ohlc", pair] });
+      },
+      onEvent: (stream, data) => {
+        if (stream.endsWith("@depth")) {
+          const result = local.applyDiff(data as DepthDiff);
+          if (result === "gap") void resync();
+          else if (result === "applied") setBookVersion((v) => v + 1);
+        } else if (stream.endsWith("@trade")) {
+          const trade = data as WsTrade;
+          queryClient.setQueryData<Deals>(["deals", pair], (old) =>
+            old && !old.some((d) => d.id === trade.id)
+              ? [
+                  {
+                    id: trade.id,
+                    dealDateUtc: new Date(trade.T).toISOString(),
+                    currencyPairCode: pair,
+                    volume: trade.q,
+                    price: trade.p,
+                    isBuy: trade.side === "buy",
+                    isUserBuyer: null,
+                  },
+                  ...old,
+                ].slice(0, 50)
+              : old,
+          );
+          const quote = fromScaled((toScaled(trade.p, 18) * toScaled(trade.q, 18)) / 10n ** 18n, 18);
+          queryClient.setQueryData<Candle[]>(["ohlc", pair, intervalRef.current], (old) =>
+            old
+              ? applyTrade(
+                  old,
+                  { time: Math.floor(trade.T / 1000), price: trade.p, amount: trade.q, quoteAmount: quote },
+                  intervalRef.current,
+                )
+              : old,
+          );
+        } else if (stream.endsWith("@ticker")) {
+          queryClient.setQueryData(["ticker", pair], data);
+        }
+      },
+    });
+    return () => {
+      cancelled = true;
+      close();
+    };
+  }, [pair, api, config.exchangeWsUrl, queryClient]);
+
+  const unknownPair = pairs.data && !pairSpec;
+  const t = ticker.data;
+  return (
+    <>
+      <h1>
+        Market {pair.replace("_", "/")} <LiveBadge status={status} />
+      </h1>
+      <section aria-labelledby="pairs-heading">
+        <h2 id="pairs-heading">Pairs</h2>
+        <QueryState query={summary} loading="Loading pairs…">
+          {(rows) => (
+            <div className="table-wrap">
+              <table>
+                <thead>
+                  <tr>
+                    <th scope="col">Pair</th>
+                    <th scope="col" className="num">
+                      Last
+                    </th>
+                    <th scope="col" className="num">
+                      24h change
+                    </th>
+                    <th scope="col" className="num">
+                      24h high
+                    </th>
+                    <th scope="col" className="num">
+                      24h low
+                    </th>
+                    <th scope="col" className="num">
+                      24h volume
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((r) => (
+                    <tr key={r.trading_pairs} aria-current={r.trading_pairs === pair ? "page" : undefined}>
+                      <td>
+                        <Link href={`/market/${r.trading_pairs}`}>{r.trading_pairs.replace("_", "/")}</Link>
+                      </td>
+                      <td className="num">{r.last_price === null ? "—" : formatPrice(r.last_price, 6)}</td>
+                      <td className={`num ${r.price_change_percent_24h?.startsWith("-") ? "sell-text" : "buy-text"}`}>
+                        {r.price_change_percent_24h === null ? "—" : `${formatAmount(r.price_change_percent_24h, 2)}%`}
+                      </td>
+                      <td className="num">
+                        {r.highest_price_24h === null ? "—" : formatPrice(r.highest_price_24h, 6)}
+                      </td>
+                      <td className="num">{r.lowest_price_24h === null ? "—" : formatPrice(r.lowest_price_24h, 6)}</td>
+                      <td className="num">{formatCompact(r.base_volume)}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </div>
+          )}
+        </QueryState>
+      </section>
+      {unknownPair ? (
+        <div className="state empty">
+          <p>
+            The exchange has no pair {pair}. Pick one above, e.g. <Link href="/market/ETH_USDT">ETH/USDT</Link>.
+          </p>
+        </div>
+      ) : (
+        <>
+          {t && (
+            <dl className="stats">
+              <div>
+                <dt>Last price</dt>
+                <dd>{formatPrice(t.price, 8)}</dd>
+              </div>
+              <div>
+                <dt>24h change</dt>
+                <dd className={t.priceChangePercentage24h.startsWith("-") ? "sell-text" : "buy-text"}>
+                  {formatAmount(t.priceChangePercentage24h, 2)}%
+                </dd>
+              </div>
+              <div>
+                <dt>Bid · ask</dt>
+                <dd>
+                  {formatPrice(t.bidPrice, 8)} · {formatPrice(t.askPrice, 8)}
+                </dd>
+              </div>
+              <div>
+                <dt>24h volume</dt>
+                <dd>{formatCompact(t.volume24h)}</dd>
+              </div>
+            </dl>
+          )}
+          <section aria-labelledby="market-chart-heading">
+            <h2 id="market-chart-heading">Chart</h2>
+            <fieldset className="segmented">
+              <legend className="muted">Interval</legend>
+              {MARKET_INTERVALS.map((i) => (
+                <button key={i} type="button" aria-pressed={i === interval} onClick={() => setChartInterval(i)}>
+                  {INTERVAL_LABELS[i]}
+                </button>
+              ))}
+            </fieldset>
+            <QueryState query={candles} loading="Loading candles…">
+              {(data) =>
+                data.length === 0 ? (
+                  <Empty>No trade in this range yet.</Empty>
+                ) : (
+                  <CandleChart candles={data} label={`${pair} candles, ${INTERVAL_LABELS[interval]}`} />
+                )
+              }
+            </QueryState>
+          </section>
+          <div className="grid two">
+            <section aria-labelledby="book-heading">
+              <div className="row">
+                <h2 id="book-heading">Order book</h2>
+                <label>
+                  Group by
+                  <select value={stepIndex} onChange={(e) => setStepIndex(Number(e.target.value))}>
+                    {steps.map((s, i) => (
+                      <option key={s} value={i}>
+                        {s}
+                      </option>
+                    ))}
+                  </select>
+                </label>
+              </div>
+              {bookError ? (
+                <ErrorState error={bookError} onRetry={() => setBookVersion((v) => v + 1)} />
+              ) : book.current.state !== "synced" && bookVersion === 0 ? (
+                <Loading label="Loading the book…" />
+              ) : (
+                <Book
+                  key={bookVersion}
+                  bids={book.current.levels("bids")}
+                  asks={book.current.levels("asks")}
+                  step={steps[stepIndex] ?? steps[0] ?? "0.01"}
+                />
+              )}
+            </section>
+            <section aria-labelledby="deals-heading">
+              <h2 id="deals-heading">Recent trades</h2>
+              <QueryState query={deals}>
+                {(rows) =>
+                  rows.length === 0 ? (
+                    <Empty>No trade yet.</Empty>
+                  ) : (
+                    <div className="table-wrap">
+                      <table>
+                        <thead>
+                          <tr>
+                            <th scope="col">When</th>
+                            <th scope="col">Side</th>
+                            <th scope="col" className="num">
+                              Price
+                            </th>
+                            <th scope="col" className="num">
+                              Amount
+                            </th>
+                          </tr>
+                        </thead>
+                        <tbody>
+                          {rows.map((d) => (
+                            <tr key={d.id}>
+                              <td>
+                                <RelativeTime time={Math.floor(Date.parse(d.dealDateUtc) / 1000)} />
+                              </td>
+                              <td className={d.isBuy ? "buy-text" : "sell-text"}>{d.isBuy ? "buy" : "sell"}</td>
+                              <td className="num">{formatPrice(d.price, 8)}</td>
+                              <td className="num">{formatAmount(d.volume, 6)}</td>
+                            </tr>
+                          ))}
+                        </tbody>
+                      </table>
+                    </div>
+                  )
+                }
+              </QueryState>
+            </section>
+          </div>
+        </>
+      )}
+    </>
+  );
 }
