@@ -12,7 +12,9 @@ export async function launchChromium(): Promise<Browser> {
     executablePath,
     headless: true,
     args: [
-      ...chromium.args,
+      // Its Lambda flags, but one: under --single-process, closing a browser context closes the
+      // browser (seen here: the second newContext() fails), and the suites open one per visitor.
+      ...chromium.args.filter((arg) => arg !== "--single-process"),
       "--headless",
       "--no-sandbox",
       "--disable-gpu",
