@@ -266,6 +266,8 @@ describe("live, without a reload", () => {
     };
     const price = ((ticker.bidPrice + ticker.askPrice) / 2).toFixed(2);
     const amount = "0.0137";
+    const tradeCells = page.getByRole("main").getByText(amount, { exact: true });
+    const cellsBefore = await tradeCells.count();
     const ask = await exchange.signed(as("trader-1"), "POST", "/api/orders", {
       isBid: false,
       currencyPairCode: "ETH_USDT",
@@ -282,7 +284,8 @@ describe("live, without a reload", () => {
       timeInForce: "IOC",
     });
     assert.equal(bid.status, 201, bid.text);
-    await shown(page.getByRole("main").getByText(amount));
+    // A row with exactly this amount arrives (the bot trades other amounts meanwhile).
+    await waitFor(`a ${amount} ETH trade row`, async () => (await tradeCells.count()) > cellsBefore);
     assert.equal(await page.evaluate(() => (globalThis as { __sameDocument?: boolean }).__sameDocument), true);
     await screenshot(page, "market-live");
     assert.deepEqual(problems.take(), []);
