@@ -6,7 +6,7 @@
 // Tests: suites in test/<area>/ and *.test.ts beside the code; the support that tests and
 // benchmarks share (processes, ports, waits, fixtures, the signing client) in support/.
 const TEST = "(^test/|^support/|\\.test\\.ts$)";
-const RUNTIME = "^(agents|api|config|exchange|indexer|lib|relayer|src)/";
+const RUNTIME = "^(agents|api|config|exchange|indexer|lib|relayer|src|web/server)/";
 
 module.exports = {
   forbidden: [
@@ -51,7 +51,7 @@ module.exports = {
       severity: "error",
       comment: "lib/ is shared by the indexer, both APIs and the scripts: it never imports any of them.",
       from: { path: "^lib/", pathNot: TEST },
-      to: { path: "^(agents|api|config|exchange|indexer|relayer|scripts|src)/" },
+      to: { path: "^(agents|api|config|exchange|indexer|relayer|scripts|src|web)/" },
     },
     {
       name: "relayer-below-its-users",

@@ -19,7 +19,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["{agents,config,indexer,api,lib,relayer,exchange,scripts,support}/**/*.test.ts"],
+          include: ["{agents,config,indexer,api,lib,relayer,exchange,scripts,support,web/server}/**/*.test.ts"],
           sequence: { groupOrder: 0 },
           ...parallel,
         },
@@ -62,6 +62,10 @@ export default defineConfig({
         },
       },
       { test: { name: "start", include: ["test/start/*.test.ts"], sequence: { groupOrder: 4 }, ...oneFileAtATime } },
+      // The web app in headless Chromium against `npm start` (README, "Tests": the browser suite).
+      {
+        test: { name: "browser", include: ["test/browser/*.test.ts"], sequence: { groupOrder: 5 }, ...oneFileAtATime },
+      },
     ],
   },
 });

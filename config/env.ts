@@ -241,6 +241,38 @@ export const startEnv = z.object({
   PONDER_DATA_DIR: indexerEnv.shape.PONDER_DATA_DIR,
 });
 
+/**
+ * The web app's server (`web/server`, started by `npm start`): serves web/dist and /config.json,
+ * which tells the browser where the APIs and the chain are. The defaults are what `npm start`
+ * runs locally; behind a proxy the *_PUBLIC_URL variables name what a browser reaches.
+ */
+export const webEnv = z.object({
+  /** Port of the web app; its origin must be in the APIs' WEB_ORIGIN (default http://127.0.0.1:3000). */
+  WEB_PORT: z.coerce.number().int().min(0, "must be 0 (any free port) or a port number").max(65535).default(3000),
+  /** Interface the web app's server listens on. */
+  WEB_HOST: z.string().min(1).default("127.0.0.1"),
+  /** The built app (npm run build:web). */
+  WEB_DIST_DIR: z.string().min(1).default("web/dist"),
+  /** Requests per minute per client IP (a first visit loads the page, its scripts and /config.json). */
+  WEB_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(600),
+  /** Most ms a request may take to arrive and be answered. */
+  WEB_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  TRUST_PROXY: apiEnv.shape.TRUST_PROXY,
+  /** The chain whose deployments/<CHAIN_ID>.json the app is told about. */
+  CHAIN_ID: z.coerce.number().int().positive().default(31337),
+  RPC_URL: url.default("http://127.0.0.1:8545"),
+  /** JSON-RPC endpoint the browser reads the chain from; default RPC_URL. */
+  WEB_RPC_URL: url.optional(),
+  /** Port of the ecosystem API, reached at http://127.0.0.1:PORT unless API_PUBLIC_URL says otherwise. */
+  PORT: port.default(42069),
+  /** The ecosystem API's origin as a browser reaches it; default http://127.0.0.1:PORT. */
+  API_PUBLIC_URL: url.optional(),
+  /** The exchange, its REST API and its /ws (ws:// or wss:// of the same origin). */
+  EXCHANGE_URL: url.default("http://127.0.0.1:8080"),
+  EXCHANGE_PUBLIC_URL: url.optional(),
+});
+export type WebEnv = z.infer<typeof webEnv>;
+
 /** Parses `source` with `schema`, or throws one error listing every bad variable. */
 export function parseEnv<S extends z.ZodType>(schema: S, source: NodeJS.ProcessEnv = process.env): z.infer<S> {
   const cleaned = Object.fromEntries(Object.entries(source).filter(([, v]) => v !== undefined && v !== ""));

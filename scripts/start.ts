@@ -1,7 +1,8 @@
 /**
  * `npm start`: the platform on this machine. Starts a local Hardhat node, deploys every
  * contract, seeds demo activity, then runs the indexer and ecosystem API (Ponder), the
- * exchange (with its demo market) and the market-making bot, prints what it did and keeps
+ * exchange (with its demo market), the market-making bot and the web app (built first when its
+ * sources are newer than web/dist), prints what it did and keeps
  * running until Ctrl-C (or SIGTERM), which stops everything it started. Once the platform runs,
  * a service that crashes is restarted while the others keep serving (scripts/lib/supervisor.ts);
  * the chain is not, since its state lived in its memory.
@@ -13,10 +14,11 @@ import { dirname, join } from "node:path";
 import { createPublicClient, hexToString, http } from "viem";
 import { ActionLogAbi } from "../indexer/abis.ts";
 import { readDeployment } from "../lib/deployments.ts";
-import { exchangeEnv, parseEnv, startEnv } from "../config/env.ts";
+import { exchangeEnv, parseEnv, startEnv, webEnv } from "../config/env.ts";
 import { indexedBlock } from "../lib/ponder-status.ts";
 import { forgetChainSyncData } from "./lib/ponder-sync.ts";
 import { rpcAnswers, Supervisor, waitUntil } from "./lib/supervisor.ts";
+import { webBuildDecision } from "./lib/web-build.ts";
 
 const env = parseEnv(startEnv);
 const exchange = parseEnv(exchangeEnv);
@@ -27,6 +29,13 @@ const exchangeHost =
 const exchangeUrl = `http://${exchangeHost.includes(":") ? `[${exchangeHost}]` : exchangeHost}:${exchange.EXCHANGE_PORT}`;
 // The exchange writes the demo users' keys next to its data; the bot reads them from there.
 const credentialsFile = exchange.DEMO_CREDENTIALS ?? join(dirname(exchange.EXCHANGE_DATA_DIR), "demo-credentials.json");
+const web = parseEnv(webEnv);
+const webHost = web.WEB_HOST === "0.0.0.0" || web.WEB_HOST === "::" ? "127.0.0.1" : web.WEB_HOST;
+const webUrl = `http://${webHost.includes(":") ? `[${webHost}]` : webHost}:${web.WEB_PORT}`;
+// The APIs answer CORS to the web app's origin only; unless told otherwise, that is where it runs here.
+process.env.WEB_ORIGIN ||= [
+  ...new Set([webUrl, `http://127.0.0.1:${web.WEB_PORT}`, `http://localhost:${web.WEB_PORT}`]),
+].join(",");
 const hardhat = "./node_modules/.bin/hardhat";
 const LOCAL_CHAIN_ID = 31337;
 const WORKER_TIER = 1; // IAgentRegistry.Tier.Worker
@@ -40,8 +49,27 @@ if (await exchangeAnswers().catch(() => false)) {
   process.exit(1);
 }
 
+const webBuild = await webBuildDecision("web");
+if (await webAnswers("/").catch(() => false)) {
+  console.error(`Something already answers at ${webUrl}; stop it or set WEB_PORT.`);
+  process.exit(1);
+}
+
 async function exchangeAnswers(): Promise<boolean> {
   return (await fetch(`${exchangeUrl}/api/healthcheck`, { signal: AbortSignal.timeout(2000) })).ok;
+}
+
+/** Any HTTP answer at all from the web app's port (a 503 "not built" counts: it is the server). */
+async function webAnswers(path: string, ok = (_status: number) => true): Promise<boolean> {
+  return ok((await fetch(`${webUrl}${path}`, { signal: AbortSignal.timeout(2000) })).status);
+}
+
+async function webReady(): Promise<boolean> {
+  const pageStatuses = webBuild.reason === "no-app" ? [200, 503] : [200];
+  return (
+    (await webAnswers("/config.json", (status) => status === 200)) &&
+    (await webAnswers("/", (status) => pageStatuses.includes(status)))
+  );
 }
 
 async function bookHasBothSides(pair: string): Promise<boolean> {
@@ -56,6 +84,15 @@ async function bookHasBothSides(pair: string): Promise<boolean> {
 const supervisor = new Supervisor();
 try {
   await supervisor.task("build", hardhat, ["build", "--quiet"]);
+  if (webBuild.build) {
+    console.log(
+      webBuild.reason === "no-dist"
+        ? "web: building the app (web/dist is missing)"
+        : `web: rebuilding the app (${webBuild.newer} is newer than web/dist)`,
+    );
+    await supervisor.task("build:web", "npm", ["run", "build:web"]);
+  } else if (webBuild.reason === "no-app")
+    console.log("web: not building the app: web/index.html does not exist in this checkout; serving web/dist as it is");
   supervisor.service({
     name: "chain",
     command: hardhat,
@@ -78,6 +115,17 @@ try {
     ["run", "scripts/deploy.ts", "--network", "rpc", "--no-compile"],
     chainEnvVars,
   );
+  // The web app needs only the deployment record (its /config.json); the browser reads the rest
+  // from the APIs, which answer as they come up. Ready: the page and its configuration answer
+  // (the page with 503 "not built" while this checkout has no app). It comes up while the
+  // others start, and is waited for last.
+  supervisor.service({
+    name: "web",
+    command: process.execPath,
+    args: ["web/server/main.ts"],
+    env: { RPC_URL: rpcUrl, CHAIN_ID: String(LOCAL_CHAIN_ID), PORT: String(env.PORT), EXCHANGE_URL: exchangeUrl },
+    ready: webReady,
+  });
   await supervisor.task("seed", hardhat, ["run", "scripts/seed.ts", "--network", "rpc", "--no-compile"], chainEnvVars);
   // "Running" means the indexer has caught up with everything the seed wrote, not merely that
   // Ponder answers: its first answers otherwise describe a chain from before the seed ended.
@@ -193,6 +241,7 @@ try {
   });
   await waitUntil(`the demo credentials in ${credentialsFile}`, async () => existsSync(credentialsFile), 30_000);
   await waitUntil("the bot's first quotes on ETH_USDT", () => bookHasBothSides("ETH_USDT"), 60_000);
+  await waitUntil(`the web app at ${webUrl}`, webReady, 60_000);
 } catch (error) {
   console.error((error as Error).message);
   await supervisor.stop(1);
@@ -201,6 +250,7 @@ supervisor.supervise();
 
 console.log(`
 Platform running:
+  web app                               ${webUrl}
   chain (Hardhat node, chain id 31337)  ${rpcUrl}
   ecosystem API (Ponder + Hono)         ${apiUrl}/api/agents/overview
                                         ${apiUrl}/api/launchpad/tokens
@@ -215,7 +265,7 @@ Platform running:
     market-making bot trading on it (BOT_SEED in .data/logs/bot.log)
   signed writes (spawn, vote, propose)  ${apiUrl}/api/launchpad/spawn  (relayer: deployments/31337.json accounts.relayer)
   agents (workers, queen, scouts)       ${apiUrl}/api/agents/action-logs  (npm run agents; journal in .data/agents)
-  logs: .data/logs/{chain,indexer,exchange,bot,agents}.log   states and pids: .data/logs/status.json
+  logs: .data/logs/{chain,indexer,exchange,bot,agents,web}.log   states and pids: .data/logs/status.json
   a service that crashes is restarted (not the chain: its state is in memory); Ctrl-C stops all
 
 A signed order as trader-1 (signature = HMAC-SHA256 of publicKey + URL + body + timestamp, lowercase hex;

@@ -16,6 +16,7 @@ export const READERS: readonly (readonly [schema: string, label: string])[] = [
   ["writesEnv", "API writes"],
   ["agentsEnv", "agents"],
   ["startEnv", "npm start"],
+  ["webEnv", "web"],
   ["exchangeEnv", "exchange"],
   ["gatewayEnv", "gateway"],
   ["botEnv", "bot"],

@@ -6,22 +6,18 @@
  * others keep answering, the killed one answers again after its restart, the output says what
  * happened, and SIGTERM stops everything.
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtemp, readFile, rm } from "node:fs/promises";
-import { tmpdir } from "node:os";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, test } from "vitest";
 import WebSocket from "ws";
 import { createPublicClient, http, parseAbi } from "viem";
+import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { readDeployment } from "../../lib/deployments.ts";
 import { indexedBlock } from "../../lib/ponder-status.ts";
-import { SigningClient } from "../../support/exchange/signing-client.ts";
-import { freePort } from "../../support/net/free-port.ts";
+import { BANNER, type Platform, type PlatformUrls, startPlatform } from "../../support/platform.ts";
 import { waitFor } from "../../support/wait.ts";
 
-const BANNER = "Platform running:";
 const ACTION_LOG_ABI = parseAbi([
   "event ActionRecorded(uint256 indexed entryId, uint256 indexed targetTokenId, uint8 indexed sourceTier, uint256 sourceAgentId, address operator, string actionType, bytes payload, string reasonCode, bool isOverride)",
 ]);
@@ -30,75 +26,20 @@ const REGISTRY_ABI = parseAbi([
   "function workerAuth(uint256 workerId) view returns (address operator, uint8 status)",
 ]);
 const WORKER_ACTIVE = 0; // IAgentRegistry.WorkerStatus.Active
-const STARTUP_TIMEOUT_MS = 300_000;
 
-let start: ChildProcess | undefined;
+let platform: Platform;
+let urls: PlatformUrls;
 let dataDir = "";
 let bannerAt = 0;
-/** Everything `npm start` printed (stdout and stderr). */
-let output = "";
-const urls = { chain: "", api: "", exchange: "" };
-
-/** The demo users' keys, as `npm start` wrote them (scripts/lib/seed-demo.ts). */
-async function demoCredentials() {
-  return JSON.parse(await readFile(join(dataDir, "demo-credentials.json"), "utf8")) as {
-    label: string;
-    publicKey: string;
-    privateKey: string;
-    address: string | null;
-  }[];
-}
+/** Everything `npm start` printed (stdout and stderr) so far. */
+const output = () => platform.output();
 
 beforeAll(async () => {
-  dataDir = await mkdtemp(join(tmpdir(), "npm-start-"));
-  const [chainPort, apiPort, exchangePort] = [await freePort(), await freePort(), await freePort()];
-  urls.chain = `http://127.0.0.1:${chainPort}`;
-  urls.api = `http://127.0.0.1:${apiPort}`;
-  urls.exchange = `http://127.0.0.1:${exchangePort}`;
-  const env = {
-    ...process.env,
-    CHAIN_PORT: String(chainPort),
-    PORT: String(apiPort),
-    EXCHANGE_PORT: String(exchangePort),
-    PONDER_DATA_DIR: join(dataDir, "ponder"),
-    EXCHANGE_DATA_DIR: join(dataDir, "exchange"),
-    DEMO_CREDENTIALS: join(dataDir, "demo-credentials.json"),
-    RELAYER_DATA_DIR: join(dataDir, "relayer"),
-    AGENTS_DATA_DIR: join(dataDir, "agents"),
-    DATABASE_URL: "",
-  };
-  start = spawn(process.execPath, ["scripts/start.ts"], { env, stdio: ["ignore", "pipe", "pipe"], detached: true });
-  await new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(
-      () => reject(new Error(`no banner within ${STARTUP_TIMEOUT_MS} ms:\n${output}`)),
-      STARTUP_TIMEOUT_MS,
-    );
-    const onData = (chunk: Buffer) => {
-      output += chunk.toString();
-      if (output.includes(BANNER)) {
-        bannerAt = Math.floor(Date.now() / 1000);
-        clearTimeout(timer);
-        resolve();
-      }
-    };
-    start?.stdout?.on("data", onData);
-    start?.stderr?.on("data", (chunk: Buffer) => (output += chunk.toString()));
-    start?.on("exit", (code) => {
-      clearTimeout(timer);
-      reject(new Error(`npm start exited with ${code} before its banner:\n${output}`));
-    });
-  });
+  platform = await startPlatform();
+  ({ urls, dataDir, bannerAt } = platform);
 });
 
-afterAll(async () => {
-  if (start?.pid && start.exitCode === null) {
-    const exited = new Promise((resolve) => start?.once("exit", resolve));
-    process.kill(start.pid, "SIGINT"); // start.ts stops everything it started on Ctrl-C
-    await Promise.race([exited, sleep(20_000)]);
-    if (start.exitCode === null) process.kill(-start.pid, "SIGKILL");
-  }
-  await rm(dataDir, { recursive: true, force: true });
-});
+afterAll(() => platform?.stop());
 
 async function getJson<T>(url: string): Promise<T> {
   const response = await fetch(url, { signal: AbortSignal.timeout(5_000) });
@@ -212,7 +153,7 @@ test("unattended, within a minute of the banner, workers trade and scouts and th
         if (entries.length > 0) found.set(tier, entries);
       }
     if (found.size === 3 || Date.now() > deadline) break;
-    await sleep(5_000);
+    await new Promise((resolve) => setTimeout(resolve, 5_000));
   }
   assert.deepEqual([...found.keys()].sort(), ["queen", "scout", "worker"], "new actions from every tier");
   const workerEntries = found.get("worker")!;
@@ -225,6 +166,35 @@ test("unattended, within a minute of the banner, workers trade and scouts and th
     overview.swarm.lastActivityAt >= Math.max(...workerEntries.map((e) => e.timestamp)),
     "swarm.lastActivityAt moved",
   );
+});
+
+test("the web app answers first in the banner: its page on every app route, its configuration, CORS from the APIs", async () => {
+  const banner = output().slice(output().indexOf(BANNER)).split("\n");
+  assert.match(banner[1]!, new RegExp(`^\\s+web app\\s+${urls.web}$`), "the web app's URL is the banner's first line");
+  const page = await readFile(join("web", "dist", "index.html"), "utf8");
+  const tokens = await getJson<{ items: { symbol: string; address: string }[] }>(`${urls.api}/api/launchpad/tokens`);
+  const alpha = tokens.items.find((t) => t.symbol === "ALPHA")!.address;
+  for (const path of ["/", `/tokens/${alpha}`, "/market/ETH_USDT", "/agents/actions"]) {
+    const response = await fetch(`${urls.web}${path}`, { signal: AbortSignal.timeout(5_000) });
+    assert.equal(response.status, 200, path);
+    assert.equal(await response.text(), page, `${path} is the built app's index.html`);
+    assert.match(response.headers.get("Content-Security-Policy")!, new RegExp(`connect-src [^;]*${urls.api}`));
+  }
+  const { contracts } = await readDeployment(31337);
+  assert.deepEqual(await getJson(`${urls.web}/config.json`), {
+    ecosystemApiUrl: urls.api,
+    exchangeApiUrl: urls.exchange,
+    exchangeWsUrl: `${urls.exchange.replace("http", "ws")}/ws`,
+    rpcUrl: urls.chain,
+    chainId: 31337,
+    contracts,
+  });
+  const missing = await fetch(`${urls.web}/assets/index-missing.js`, { signal: AbortSignal.timeout(5_000) });
+  assert.equal(missing.status, 404);
+  for (const url of [`${urls.api}/api/launchpad/tokens`, `${urls.exchange}/api/tickers?currencyPairCode=ETH_USDT`]) {
+    const response = await fetch(url, { headers: { Origin: urls.web }, signal: AbortSignal.timeout(5_000) });
+    assert.equal(response.headers.get("Access-Control-Allow-Origin"), urls.web, `${url} lets the web app read it`);
+  }
 });
 
 test("the exchange answers with the demo market and the bot's quotes", async () => {
@@ -244,7 +214,7 @@ test("the README's WebSocket example: live ETH_USDT trades and book diffs of the
   ws.send(JSON.stringify({ method: "SUBSCRIBE", params: ["ETH_USDT@trade", "ETH_USDT@depth"], id: 1 }));
   const deadline = Date.now() + 30_000;
   const has = (suffix: string) => events.some((e) => e.stream === `ETH_USDT${suffix}`);
-  while (!(has("@trade") && has("@depth")) && Date.now() < deadline) await sleep(200);
+  while (!(has("@trade") && has("@depth")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
   ws.close();
   assert.deepEqual(acks[0], { result: null, id: 1 });
   assert.ok(has("@depth"), "book diffs arrive as the bot re-quotes");
@@ -254,11 +224,25 @@ test("the README's WebSocket example: live ETH_USDT trades and book diffs of the
 });
 
 test("the README's signed writes: trader-1 votes on ALPHA's open proposal, trader-2 spawns, both show in the reads", async () => {
-  const credentials = await demoCredentials();
+  const credentials = JSON.parse(await readFile(join(dataDir, "demo-credentials.json"), "utf8")) as {
+    label: string;
+    publicKey: string;
+    privateKey: string;
+    address: string | null;
+  }[];
   const as = (label: string) => credentials.find((c) => c.label === label)!;
-  const api = new SigningClient(urls.api, "", { timeoutMs: 30_000 });
-  const post = (label: string, path: string, body: object) =>
-    api.signed(as(label), "POST", path, body, { timestamp: Date.now() });
+  const post = async (label: string, path: string, body: object) => {
+    const url = `${urls.api}${path}`;
+    const text = JSON.stringify(body);
+    const headers = signRequest({ ...as(label), method: "POST", url, body: text, timestamp: Date.now() });
+    const response = await fetch(url, {
+      method: "POST",
+      headers: { ...headers, "content-type": "application/json" },
+      body: text,
+      signal: AbortSignal.timeout(30_000),
+    });
+    return { status: response.status, body: (await response.json()) as any };
+  };
   const tokens = await getJson<{ items: { symbol: string; address: string }[] }>(
     `${urls.api}/api/launchpad/tokens?pageSize=100`,
   );
@@ -281,7 +265,7 @@ test("the README's signed writes: trader-1 votes on ALPHA's open proposal, trade
     ]);
     if (token.status === 200 && JSON.stringify(proposal.tally) === JSON.stringify(vote.body.currentTally)) break;
     assert.ok(Date.now() < deadline, "the vote and the spawn show in the reads within 20 s");
-    await sleep(250);
+    await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const noTokens = await post("voter-no-tokens", `/api/agents/workers/${alpha}/vote`, { proposalId, vote: "no" });
   assert.deepEqual([noTokens.status, noTokens.body.code], [403, "NO_HOLDINGS"]);
@@ -322,16 +306,15 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     chain: async () => (await chainAnswers()) === 200,
     exchange: async () => (await answers(`${urls.exchange}/api/healthcheck`)) === 200,
     indexer: async () => (await answers(`${urls.api}/health`)) === 200,
+    web: async () => (await answers(`${urls.web}/`)) === 200,
   };
-  /**
-   * How long each wait polls (reads that count against a per-IP quota, 60 a minute, poll every
-   * second), and what `npm start` said so far when one times out.
-   */
-  const within = (timeoutMs: number, intervalMs = 250) => ({
-    timeoutMs,
-    intervalMs,
-    context: () => `npm start said:\n${output.slice(-3000)}`,
-  });
+  /** Polls `check`; reads that count against a per-IP quota (60 a minute) poll every second. */
+  const waitUntil = (what: string, check: () => boolean | Promise<boolean>, timeoutMs: number, intervalMs = 250) =>
+    waitFor(what, async () => (await check()) || undefined, {
+      timeoutMs,
+      intervalMs,
+      context: () => `npm start said:\n${output().slice(-3000)}`,
+    });
   const botQuotesBothSides = async () => {
     const levels = await getJson<{ isBid: boolean; price: number }[]>(
       `${urls.exchange}/api/orderbook?currencyPairCode=ETH_USDT`,
@@ -347,35 +330,49 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     const before = (await status())[name]!;
     const others = Object.entries(await status()).filter(([other, s]) => other !== name && s.state === "running");
     process.kill(before.pid!, "SIGKILL");
-    await waitFor(
+    await waitUntil(
       `"${name} exited unexpectedly (SIGKILL)"`,
-      () => output.includes(`${name} exited unexpectedly (SIGKILL)`),
-      within(10_000),
+      () => output().includes(`${name} exited unexpectedly (SIGKILL)`),
+      10_000,
     );
     for (const [other, s] of others) {
       if (probes[other]) assert.ok(await probes[other](), `${other} answers while ${name} is down`);
       assert.ok(alive(s.pid!), `${other} (pid ${s.pid}) still runs while ${name} is down`);
     }
-    await waitFor(
+    await waitUntil(
       `"${name} ready again"`,
-      () => new RegExp(`${name} ready again \\(pid \\d+\\)`).test(output),
-      within(readyWithinMs),
+      () => new RegExp(`${name} ready again \\(pid \\d+\\)`).test(output()),
+      readyWithinMs,
     );
     const after = (await status())[name]!;
     assert.equal(after.state, "running");
     assert.equal(after.restarts, before.restarts + 1);
     assert.notEqual(after.pid, before.pid);
-    assert.match(output, new RegExp(`${name} restarted \\(pid ${after.pid}\\)`));
+    assert.match(output(), new RegExp(`${name} restarted \\(pid ${after.pid}\\)`));
     for (const [other, s] of others) {
       const now = (await status())[other]!;
       assert.deepEqual([now.pid, now.restarts], [s.pid, s.restarts], `${other} was not restarted`);
     }
     return { before, after };
   }
-  const exchange = new SigningClient(urls.exchange, "", { timeoutMs: 10_000 });
+  const credential = async (label: string) =>
+    (
+      JSON.parse(await readFile(join(dataDir, "demo-credentials.json"), "utf8")) as {
+        label: string;
+        publicKey: string;
+        privateKey: string;
+      }[]
+    ).find((c) => c.label === label)!;
   async function signedExchange(label: string, method: string, path: string, body = "") {
-    const who = (await demoCredentials()).find((c) => c.label === label)!;
-    return exchange.signed(who, method, path, body === "" ? undefined : body, { timestamp: Date.now() });
+    const url = `${urls.exchange}${path}`;
+    const headers = signRequest({ ...(await credential(label)), method, url, body, timestamp: Date.now() });
+    const response = await fetch(url, {
+      method,
+      headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
+      ...(body ? { body } : {}),
+      signal: AbortSignal.timeout(10_000),
+    });
+    return { status: response.status, body: (await response.json()) as any };
   }
   const hasBid = async (price: number) =>
     (
@@ -393,12 +390,12 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     assert.equal(placed.status, 201, JSON.stringify(placed.body));
     assert.ok(await hasBid(1000));
     await killAndWatch("exchange", 60_000);
-    assert.match(output, /exchange exited unexpectedly \(SIGKILL\) after \d+(\.\d)? (s|min); restarting in 500 ms/);
+    assert.match(output(), /exchange exited unexpectedly \(SIGKILL\) after \d+(\.\d)? (s|min); restarting in 500 ms/);
     const order = await signedExchange("trader-1", "GET", `/api/orders/${placed.body.id}`);
     assert.deepEqual([order.status, order.body.status, order.body.remainingAmount], [200, "open", 0.01]);
     assert.ok(await hasBid(1000), "the rebuilt book holds the order placed before the kill");
     // The bot, not restarted, trades on the new process by itself.
-    await waitFor("the bot's quotes on both sides again", botQuotesBothSides, within(30_000, 1000));
+    await waitUntil("the bot's quotes on both sides again", botQuotesBothSides, 30_000, 1000);
   });
 
   test("the ecosystem API (indexer and relayer): the others keep serving; it resumes its index and its writes", async () => {
@@ -406,17 +403,18 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     const headAtKill = await chain.getBlockNumber();
     // Ponder waits for the killed process's lock of its schema to expire (25 s), then recovers.
     await killAndWatch("indexer", 120_000);
-    await waitFor(
+    await waitUntil(
       `the index to pass block ${headAtKill}, the head when it was killed`,
       async () => BigInt(await indexedBlock(urls.api)) >= headAtKill,
-      within(60_000),
+      60_000,
     );
     const overview = await getJson<{ hive: { totalWorkers: number } }>(`${urls.api}/api/agents/overview`);
     assert.ok(overview.hive.totalWorkers > 0);
-    await waitFor(
+    await waitUntil(
       "the signed writes to answer 401 (not 503) to an unsigned request",
       async () => (await answers(`${urls.api}/api/launchpad/spawn`, { method: "POST" })) === 401,
-      within(30_000, 1000),
+      30_000,
+      1000,
     );
   });
 
@@ -425,7 +423,7 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
     const { contracts } = await readDeployment(31337);
     await killAndWatch("agents", 60_000);
     const restartedAt = await chain.getBlockNumber();
-    await waitFor(
+    await waitUntil(
       "an agent action recorded after the restart",
       async () =>
         (
@@ -436,30 +434,36 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
             fromBlock: restartedAt + 1n,
           })
         ).some((log) => Buffer.from(log.args.payload!.slice(2), "hex").toString("utf8").includes('"intent"')),
-      within(60_000),
+      60_000,
     );
   });
 
   test("the bot: the others keep serving; it quotes again", async () => {
     await killAndWatch("bot", 60_000);
     assert.ok(await hasBid(1000), "the restarted bot cancels only its own leftovers");
-    await waitFor("the bot's quotes on both sides of ETH_USDT", botQuotesBothSides, within(30_000, 1000));
+    await waitUntil("the bot's quotes on both sides of ETH_USDT", botQuotesBothSides, 30_000, 1000);
+  });
+
+  test("the web app: the others keep serving; it serves the page and its configuration again", async () => {
+    await killAndWatch("web", 30_000);
+    assert.equal(await answers(`${urls.web}/tokens/0x0000000000000000000000000000000000000001`), 200);
+    assert.equal(await answers(`${urls.web}/config.json`), 200);
   });
 
   test("the chain is not restarted (its state was in its memory): it says so, and the others keep serving", async () => {
     const before = await status();
     process.kill(before.chain!.pid!, "SIGKILL");
-    await waitFor(
+    await waitUntil(
       "the chain's exit reported",
-      () => /chain exited unexpectedly \(SIGKILL\).*not restarted/.test(output),
-      within(10_000),
+      () => /chain exited unexpectedly \(SIGKILL\).*not restarted/.test(output()),
+      10_000,
     );
     // Long enough for a service that cannot live without the chain to crash and be restarted.
-    await sleep(15_000);
+    await new Promise((resolve) => setTimeout(resolve, 15_000));
     const after = await status();
     assert.deepEqual([after.chain!.state, after.chain!.pid], ["down", null]);
     assert.equal(await chainAnswers(), 0, "nothing answers at the chain's port");
-    for (const name of ["exchange", "indexer", "agents", "bot"]) {
+    for (const name of ["exchange", "indexer", "agents", "bot", "web"]) {
       assert.deepEqual(
         [after[name]!.state, after[name]!.pid, after[name]!.restarts],
         ["running", before[name]!.pid, before[name]!.restarts],
@@ -474,11 +478,11 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
 
   test("only SIGTERM (or Ctrl-C) stops everything, and nothing is left running", async () => {
     const before = await status();
-    const exited = new Promise<number | null>((resolve) => start!.once("exit", resolve));
-    process.kill(start!.pid!, "SIGTERM");
+    const exited = new Promise<number | null>((resolve) => platform.process.once("exit", resolve));
+    process.kill(platform.process.pid!, "SIGTERM");
     assert.equal(await exited, 0);
     for (const [name, s] of Object.entries(before)) if (s.pid) assert.ok(!alive(s.pid), `${name} was stopped`);
     assert.ok(Object.values(await status()).every((s) => s.state === "stopped"));
-    assert.doesNotMatch(output.slice(output.indexOf("SIGTERM: stopping")), /restart/);
+    assert.doesNotMatch(output().slice(output().indexOf("SIGTERM: stopping")), /restart/);
   });
 });

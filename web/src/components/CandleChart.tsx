@@ -8,7 +8,7 @@ import { formatPrice } from "../lib/format.ts";
  * Candles stay decimal strings everywhere else; they become numbers only here, for drawing.
  */
 export function CandleChart({ candles, label }: { candles: Candle[]; label: string }) {
-  const container = useRef<HTMLDivElement>(null);
+  const container = useRef<HTMLElement>(null);
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<ISeriesApi<"Candlestick"> | null>(null);
 
@@ -27,7 +27,9 @@ export function CandleChart({ candles, label }: { candles: Candle[]; label: stri
       borderVisible: false,
       wickUpColor: "#3fb950",
       wickDownColor: "#ff7b72",
-      priceFormat: { type: "custom", formatter: (price: number) => formatPrice(price.toFixed(20)), minMove: 1e-18 },
+      // `base` rather than minMove 1e-18: the chart derives its ticks from 1/minMove, which floats
+      // round to 999999999999999900 and then throw "unexpected base" (its docs name this case).
+      priceFormat: { type: "custom", formatter: (price: number) => formatPrice(price.toFixed(20)), base: 1e18 },
     });
     chart.current = created;
     return () => {
@@ -49,5 +51,7 @@ export function CandleChart({ candles, label }: { candles: Candle[]; label: stri
     );
   }, [candles]);
 
-  return <div ref={container} className="chart" role="img" aria-label={label} />;
+  // A figure, not an img: the chart holds a link (TradingView's attribution), and an img's
+  // children are presentational, so the link would be hidden from assistive technology.
+  return <figure ref={container} className="chart" aria-label={label} />;
 }

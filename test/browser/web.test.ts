@@ -1,0 +1,293 @@
+/**
+ * The web app in a real headless Chromium (@sparticuz/chromium driven by playwright-core) against
+ * `npm start` on free ports, with an injected EIP-1193 wallet holding a dev account of the local
+ * node. Every page is opened and photographed (test/browser/screenshots/), and judged: no uncaught
+ * error, no console error, no failed request, no serious or critical axe-core violation. Then
+ * what a person does with a wallet: connect, spawn a token, buy and sell on a pool, vote; and
+ * what the app shows live without a reload: a new action-log entry, a trade on the exchange.
+ */
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { afterAll, beforeAll, describe, test } from "vitest";
+import { SigningClient } from "../../support/exchange/signing-client.ts";
+import { type PlatformUrls, startPlatform } from "../../support/platform.ts";
+import { launchChromium } from "../../support/browser/chromium.ts";
+import { type PageProblems, screenshot, seriousAxeViolations, watchPage } from "./page-checks.ts";
+import { installTestWallet, type TestWallet } from "./wallet.ts";
+
+/**
+ * Hardhat account #6: a demo user (scripts/lib/seed-demo.ts) funded with mUSD and wrapped ETH,
+ * every seeded pool approved, an ALPHA holder since before ALPHA's open proposal (so its vote
+ * has weight), and no token of its own (no spawn cooldown). No service sends from it.
+ */
+const WALLET = "0x976EA74026E726554dB657fA54763abd0C3a0aa9" as const;
+const CHAIN_ID = 31337;
+/** Most ms the suite waits for one thing the page should show (a loaded machine is slow). */
+const SHOWN_WITHIN_MS = 30_000;
+
+/** The platform under test: started here, or (BROWSER_SUITE_PLATFORM) one already running. */
+let platform: { urls: PlatformUrls; credentialsFile: string; stop(): Promise<void> };
+let browser: Browser;
+let context: BrowserContext;
+let wallet: TestWallet;
+let page: Page;
+let problems: PageProblems;
+const demo = { alpha: "", alphaNftId: 0 };
+
+beforeAll(async () => {
+  // Chromium unpacks while the platform starts.
+  const launching = launchChromium();
+  const running = process.env.BROWSER_SUITE_PLATFORM;
+  // BROWSER_SUITE_PLATFORM: a developer's running platform, a JSON file of
+  // {urls: {chain, api, exchange, web}, credentialsFile}. Its state is whatever earlier runs
+  // left: a second spawn from the wallet meets its cooldown.
+  platform = running
+    ? { ...JSON.parse(await readFile(running, "utf8")), stop: async () => {} }
+    : await startPlatform({
+        env: {
+          // Every client here is 127.0.0.1 (the browser's page loads, its streams and the suite's
+          // own reads), so the per-IP quotas meant for many clients are raised for the run.
+          RATE_LIMIT_PER_MINUTE: "100000",
+          WEB_RATE_LIMIT_PER_MINUTE: "100000",
+          SSE_MAX_CONNECTIONS_PER_IP: "100",
+          WS_MAX_CONNECTIONS_PER_IP: "100",
+        },
+      }).catch(async (error) => {
+        await (await launching.catch(() => undefined))?.close();
+        throw error;
+      });
+  browser = await launching;
+  // A locale and time zone as a visitor's browser has them (the bundled Chromium's own default
+  // locale, en-US@posix, is no BCP 47 tag: Intl refuses it).
+  context = await browser.newContext({
+    viewport: { width: 1280, height: 900 },
+    colorScheme: "dark",
+    locale: "en-US",
+    timezoneId: "UTC",
+  });
+  wallet = await installTestWallet(context, { rpcUrl: platform.urls.chain, address: WALLET, chainId: CHAIN_ID });
+  page = await context.newPage();
+  problems = watchPage(page);
+  const tokens = await api<{ items: { symbol: string; address: string }[] }>("/api/launchpad/tokens?pageSize=100");
+  demo.alpha = tokens.items.find((t) => t.symbol === "ALPHA")!.address;
+  const workers = await api<{ items: { tokenSymbol: string; agentNftId: number }[] }>(
+    "/api/agents/workers?pageSize=100",
+  );
+  demo.alphaNftId = workers.items.find((w) => w.tokenSymbol === "ALPHA")!.agentNftId;
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await platform?.stop();
+});
+
+async function api<T = any>(path: string): Promise<T> {
+  const response = await fetch(`${platform.urls.api}${path}`, { signal: AbortSignal.timeout(10_000) });
+  assert.equal(response.status, 200, `${path} answered ${response.status}`);
+  return (await response.json()) as T;
+}
+
+async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = SHOWN_WITHIN_MS) {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check().catch(() => undefined);
+    if (value) return value;
+    assert.ok(Date.now() < deadline, `${what} within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
+
+const shown = (locator: Locator) => locator.first().waitFor({ state: "visible", timeout: SHOWN_WITHIN_MS });
+
+/**
+ * Opens `path`, waits for what shows it loaded, photographs it and judges it: what went wrong
+ * there (page errors, console errors, failed requests, serious or critical axe-core violations),
+ * each prefixed with the path.
+ */
+async function visit(name: string, path: string, loaded: (page: Page) => Locator): Promise<string[]> {
+  problems.take();
+  await page.goto(`${platform.urls.web}${path}`);
+  await shown(loaded(page));
+  await screenshot(page, name);
+  return [...problems.take(), ...(await seriousAxeViolations(page)).map((v) => `axe-core: ${v}`)].map(
+    (problem) => `${path}: ${problem}`,
+  );
+}
+
+describe("every page", () => {
+  test("opens without an error or a failed request, and passes axe-core; a screenshot of each", async () => {
+    // Every page is visited before judging, so one page's problem hides no other's (or screenshot).
+    const found = [
+      ...(await visit("launchpad", "/", (p) => p.getByRole("table").getByRole("link", { name: /ALPHA/ }))),
+      ...(await visit("token", `/tokens/${demo.alpha}`, (p) =>
+        p.getByRole("heading", { name: /Alpha Arbitrage Agent/ }),
+      )),
+      ...(await visit("spawn", "/spawn", (p) => p.getByLabel("Symbol"))),
+      ...(await visit("agents", "/agents", (p) => p.getByRole("table").getByRole("link", { name: "ALPHA" }))),
+      ...(await visit("action-log", "/agents/actions", (p) => actionRows(p))),
+      ...(await visit("worker", `/agents/workers/${demo.alphaNftId}`, (p) =>
+        p.getByRole("heading", { name: /^Worker #\d+/ }),
+      )),
+      ...(await visit("market", "/market/ETH_USDT", (p) => p.getByRole("heading", { name: /ETH\/USDT/ }))),
+    ];
+    assert.deepEqual(found, [], "no uncaught error, console error, failed request or serious axe-core violation");
+  });
+});
+
+/** The action log's entries: the rows of its table, one per entry. */
+const actionRows = (p: Page) => p.getByRole("table", { name: "Action log entries" }).locator("tbody tr");
+
+describe("with a wallet", () => {
+  test("connects: the injected wallet is found and its account shown", async () => {
+    await page.goto(`${platform.urls.web}/`);
+    await page.getByRole("button", { name: "Connect wallet" }).click();
+    // With several wallets the app lists those EIP-6963 announced; ours is "Test Wallet".
+    const choice = page.getByRole("button", { name: /Test Wallet/ });
+    if (await choice.isVisible().catch(() => false)) await choice.click();
+    await shown(page.getByText(new RegExp(`${WALLET.slice(0, 6)}.*${WALLET.slice(-4)}`, "i")));
+    assert.ok(wallet.requests.includes("eth_requestAccounts"), wallet.requests.join(", "));
+    assert.deepEqual(problems.take(), []);
+  });
+
+  test("spawns a token from /spawn and lands on its page once it is indexed", async () => {
+    const symbol = `W${Date.now()
+      .toString(36)
+      .toUpperCase()
+      .replace(/[^A-Z]/g, "")
+      .slice(-3)
+      .padEnd(3, "Q")}`;
+    const name = `Browser Suite ${symbol}`;
+    await page.goto(`${platform.urls.web}/spawn`);
+    await page.getByLabel("Name").fill(name);
+    await page.getByLabel("Symbol").fill(symbol);
+    await page.getByLabel("Total supply").fill("1000000000");
+    await page.getByLabel("Pool side").selectOption({ label: "Stable token" });
+    await page.getByLabel("Description").fill("Spawned by the browser suite through the injected wallet.");
+    await page.getByRole("button", { name: "Spawn token" }).click();
+    await page.waitForURL(/\/tokens\/0x[0-9a-fA-F]{40}$/, { timeout: 60_000 });
+    await shown(page.getByRole("heading", { name: new RegExp(name) }));
+    const address = page.url().split("/").at(-1)!;
+    const { token } = await api<{ token: { symbol: string; owner: string } }>(`/api/launchpad/tokens/${address}`);
+    assert.deepEqual([token.symbol, token.owner.toLowerCase()], [symbol, WALLET.toLowerCase()]);
+    assert.ok(wallet.requests.includes("eth_sendTransaction"), "the spawn was sent from the wallet");
+    await screenshot(page, "token-spawned");
+    assert.deepEqual(problems.take(), []);
+  });
+
+  test("buys, then sells, on ALPHA's pool: both swaps are the wallet's on the chain and in the page", async () => {
+    const trades = async () =>
+      (
+        await api<{ items: { trader: string; side: string; txHash: string }[] }>(
+          `/api/launchpad/tokens/${demo.alpha}/trades?pageSize=20`,
+        )
+      ).items.filter((t) => t.trader.toLowerCase() === WALLET.toLowerCase());
+    const before = (await trades()).length;
+    await page.goto(`${platform.urls.web}/tokens/${demo.alpha}`);
+    for (const [side, amount] of [
+      ["Buy", "25"],
+      ["Sell", "1000"],
+    ] as const) {
+      const sends = wallet.requests.filter((m) => m === "eth_sendTransaction").length;
+      await page.getByLabel("Amount").fill(amount);
+      await page.getByLabel("Slippage (%)").fill("5");
+      await page.getByRole("button", { name: side, exact: true }).click();
+      await waitFor(`the ${side.toLowerCase()} sent from the wallet`, async () =>
+        wallet.requests.filter((m) => m === "eth_sendTransaction").length > sends ? true : undefined,
+      );
+      const mine = await waitFor(`the ${side.toLowerCase()} indexed`, async () => {
+        const list = await trades();
+        return list.length > before + (side === "Buy" ? 0 : 1) ? list : undefined;
+      });
+      assert.equal(mine[0]!.side, side.toLowerCase());
+      // The trade shows in the token page's trades, its transaction named.
+      await shown(page.getByRole("table").getByText(mine[0]!.txHash.slice(0, 10)));
+    }
+    await screenshot(page, "token-traded");
+    assert.deepEqual(problems.take(), []);
+  });
+
+  test("votes yes on ALPHA's open proposal: the tally moves by the wallet's weight", async () => {
+    const open = await api<{ items: { proposalId: string; voteCount: number }[] }>(
+      `/api/agents/workers/${demo.alpha}/proposals?status=open`,
+    );
+    const proposal = open.items[0]!;
+    await page.goto(`${platform.urls.web}/tokens/${demo.alpha}`);
+    await page.getByRole("button", { name: "Vote yes" }).first().click();
+    await waitFor("the vote indexed", async () => {
+      const now = await api<{ voteCount: number }>(`/api/agents/proposals/${proposal.proposalId}`);
+      return now.voteCount === proposal.voteCount + 1;
+    });
+    await screenshot(page, "token-voted");
+    assert.deepEqual(problems.take(), []);
+  });
+});
+
+describe("live, without a reload", () => {
+  test("a new action-log entry arrives on /agents/actions", async () => {
+    await page.goto(`${platform.urls.web}/agents/actions`);
+    await shown(actionRows(page));
+    await page.evaluate(() => Object.assign(globalThis, { __sameDocument: true }));
+    const newest = await api<{ items: { entryId: number }[] }>("/api/agents/action-logs?pageSize=1");
+    const firstRowBefore = await actionRows(page).first().textContent();
+    // The agents act every few seconds on their own: wait for the next entry in the API ...
+    const next = await waitFor("the agents' next action", async () => {
+      const latest = await api<{ items: { entryId: number; actionType: string }[] }>(
+        "/api/agents/action-logs?pageSize=1",
+      );
+      return latest.items[0]!.entryId > newest.items[0]!.entryId ? latest.items[0] : undefined;
+    });
+    // ... and in the page, as a new first row, in the same document.
+    await waitFor(
+      `entry ${next.entryId} on the page`,
+      async () => (await actionRows(page).first().textContent()) !== firstRowBefore,
+    );
+    assert.equal(await page.evaluate(() => (globalThis as { __sameDocument?: boolean }).__sameDocument), true);
+    await screenshot(page, "action-log-live");
+    assert.deepEqual(problems.take(), []);
+  });
+
+  test("a trade placed on the exchange appears on /market/ETH_USDT", async () => {
+    await page.goto(`${platform.urls.web}/market/ETH_USDT`);
+    await shown(page.getByRole("heading", { name: /ETH\/USDT/ }));
+    await page.evaluate(() => Object.assign(globalThis, { __sameDocument: true }));
+    const credentials = JSON.parse(await readFile(platform.credentialsFile, "utf8")) as {
+      label: string;
+      userId: string;
+      publicKey: string;
+      privateKey: string;
+    }[];
+    const as = (label: string) => credentials.find((c) => c.label === label)!;
+    const exchange = new SigningClient(platform.urls.exchange, "");
+    // Inside the bot's spread, so the two orders meet each other: a resting ask, then a bid taking it.
+    const ticker = (await (await fetch(`${platform.urls.exchange}/api/tickers?currencyPairCode=ETH_USDT`)).json()) as {
+      bidPrice: number;
+      askPrice: number;
+    };
+    const price = ((ticker.bidPrice + ticker.askPrice) / 2).toFixed(2);
+    const amount = "0.0137";
+    const tradeCells = page.getByRole("main").getByText(amount, { exact: true });
+    const cellsBefore = await tradeCells.count();
+    const ask = await exchange.signed(as("trader-1"), "POST", "/api/orders", {
+      isBid: false,
+      currencyPairCode: "ETH_USDT",
+      amount,
+      price,
+      postOnly: true,
+    });
+    assert.equal(ask.status, 201, ask.text);
+    const bid = await exchange.signed(as("trader-2"), "POST", "/api/orders", {
+      isBid: true,
+      currencyPairCode: "ETH_USDT",
+      amount,
+      price,
+      timeInForce: "IOC",
+    });
+    assert.equal(bid.status, 201, bid.text);
+    // A row with exactly this amount arrives (the bot trades other amounts meanwhile).
+    await waitFor(`a ${amount} ETH trade row`, async () => (await tradeCells.count()) > cellsBefore);
+    assert.equal(await page.evaluate(() => (globalThis as { __sameDocument?: boolean }).__sameDocument), true);
+    await screenshot(page, "market-live");
+    assert.deepEqual(problems.take(), []);
+  });
+});
