@@ -136,7 +136,7 @@ describe("every page", () => {
 });
 
 /** The action log's entries: the rows of its table, one per entry. */
-const actionRows = (p: Page) => p.getByRole("table", { name: "Action log entries" }).locator("tbody tr");
+const actionRows = (p: Page) => p.getByRole("table", { name: /Agent actions/ }).locator("tbody tr");
 
 describe("with a wallet", () => {
   test("connects: the injected wallet is found and its account shown", async () => {
@@ -202,6 +202,9 @@ describe("with a wallet", () => {
       assert.equal(mine[0]!.side, side.toLowerCase());
       // The trade shows in the token page's trades, its transaction named.
       await shown(page.getByRole("table").getByText(mine[0]!.txHash.slice(0, 10)));
+      // The page's own flow ends too (it clears the amount then): typing the next one before
+      // that would see it wiped.
+      await shown(page.getByText(/^Done: mined in block/));
     }
     await screenshot(page, "token-traded");
     assert.deepEqual(problems.take(), []);
@@ -260,10 +263,13 @@ describe("live, without a reload", () => {
     const as = (label: string) => credentials.find((c) => c.label === label)!;
     const exchange = new SigningClient(platform.urls.exchange, "");
     // Inside the bot's spread, so the two orders meet each other: a resting ask, then a bid taking it.
-    const ticker = (await (await fetch(`${platform.urls.exchange}/api/tickers?currencyPairCode=ETH_USDT`)).json()) as {
-      bidPrice: number;
-      askPrice: number;
-    };
+    // The bot quotes both sides a round after it starts (or after a trade took a side).
+    const ticker = await waitFor("the bot's quotes on both sides of ETH_USDT", async () => {
+      const quotes = (await (
+        await fetch(`${platform.urls.exchange}/api/tickers?currencyPairCode=ETH_USDT`)
+      ).json()) as { bidPrice: number | null; askPrice: number | null };
+      return quotes.bidPrice && quotes.askPrice ? { bidPrice: quotes.bidPrice, askPrice: quotes.askPrice } : undefined;
+    });
     const price = ((ticker.bidPrice + ticker.askPrice) / 2).toFixed(2);
     const amount = "0.0137";
     const tradeCells = page.getByRole("main").getByText(amount, { exact: true });
