@@ -13,6 +13,7 @@ import { afterAll, beforeAll, describe, test } from "vitest";
 import { SigningClient } from "../../support/exchange/signing-client.ts";
 import { type PlatformUrls, startPlatform } from "../../support/platform.ts";
 import { launchChromium } from "../../support/browser/chromium.ts";
+import { waitFor as waitUntil } from "../../support/wait.ts";
 import { type PageProblems, screenshot, seriousAxeViolations, watchPage } from "./page-checks.ts";
 import { installTestWallet, type TestWallet } from "./wallet.ts";
 
@@ -88,15 +89,9 @@ async function api<T = any>(path: string): Promise<T> {
   return (await response.json()) as T;
 }
 
-async function waitFor<T>(what: string, check: () => Promise<T | undefined | false>, timeoutMs = SHOWN_WITHIN_MS) {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check().catch(() => undefined);
-    if (value) return value;
-    assert.ok(Date.now() < deadline, `${what} within ${timeoutMs / 1000} s`);
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+/** Polls `check` until it holds, for as long as the page is given to show something. */
+const waitFor = <T>(what: string, check: () => Promise<T | undefined | false>) =>
+  waitUntil(what, check, { timeoutMs: SHOWN_WITHIN_MS, intervalMs: 250 });
 
 const shown = (locator: Locator) => locator.first().waitFor({ state: "visible", timeout: SHOWN_WITHIN_MS });
 
