@@ -12,9 +12,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, test } from "vitest";
 import WebSocket from "ws";
 import { createPublicClient, http, parseAbi } from "viem";
-import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { readDeployment } from "../../lib/deployments.ts";
 import { indexedBlock } from "../../lib/ponder-status.ts";
+import { SigningClient } from "../../support/exchange/signing-client.ts";
 import { BANNER, type Platform, type PlatformUrls, startPlatform } from "../../support/platform.ts";
 import { waitFor } from "../../support/wait.ts";
 
@@ -231,18 +231,9 @@ test("the README's signed writes: trader-1 votes on ALPHA's open proposal, trade
     address: string | null;
   }[];
   const as = (label: string) => credentials.find((c) => c.label === label)!;
-  const post = async (label: string, path: string, body: object) => {
-    const url = `${urls.api}${path}`;
-    const text = JSON.stringify(body);
-    const headers = signRequest({ ...as(label), method: "POST", url, body: text, timestamp: Date.now() });
-    const response = await fetch(url, {
-      method: "POST",
-      headers: { ...headers, "content-type": "application/json" },
-      body: text,
-      signal: AbortSignal.timeout(30_000),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  };
+  const ecosystem = new SigningClient(urls.api, "", { timeoutMs: 30_000 });
+  const post = (label: string, path: string, body: object) =>
+    ecosystem.signed(as(label), "POST", path, body, { timestamp: Date.now() });
   const tokens = await getJson<{ items: { symbol: string; address: string }[] }>(
     `${urls.api}/api/launchpad/tokens?pageSize=100`,
   );
@@ -363,17 +354,15 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
         privateKey: string;
       }[]
     ).find((c) => c.label === label)!;
-  async function signedExchange(label: string, method: string, path: string, body = "") {
-    const url = `${urls.exchange}${path}`;
-    const headers = signRequest({ ...(await credential(label)), method, url, body, timestamp: Date.now() });
-    const response = await fetch(url, {
+  // Built per call: the platform's URLs are known only once beforeAll has started it.
+  const signedExchange = async (label: string, method: string, path: string, body = "") =>
+    new SigningClient(urls.exchange, "", { timeoutMs: 10_000 }).signed(
+      await credential(label),
       method,
-      headers: { ...headers, ...(body ? { "content-type": "application/json" } : {}) },
-      ...(body ? { body } : {}),
-      signal: AbortSignal.timeout(10_000),
-    });
-    return { status: response.status, body: (await response.json()) as any };
-  }
+      path,
+      body || undefined,
+      { timestamp: Date.now() },
+    );
   const hasBid = async (price: number) =>
     (
       await getJson<{ isBid: boolean; price: number }[]>(`${urls.exchange}/api/orderbook?currencyPairCode=ETH_USDT`)
