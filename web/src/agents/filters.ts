@@ -113,10 +113,6 @@ export function workerSearch(filters: WorkerFilters): string {
   return params.toString();
 }
 
-export function isAddress(text: string): boolean {
-  return ADDRESS.test(text);
-}
-
 function pad(n: number): string {
   return String(n).padStart(2, "0");
 }

@@ -5,10 +5,6 @@
 
 const DECIMAL = /^-?\d+(\.\d+)?$/;
 
-export function isDecimal(text: string): boolean {
-  return DECIMAL.test(text);
-}
-
 /** `text` (a decimal string, or a JSON number's exact source text) times 10^scale, truncated. */
 export function toScaled(text: string, scale: number): bigint {
   const normalized = expandExponent(text.trim());

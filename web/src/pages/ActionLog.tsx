@@ -10,7 +10,7 @@ import {
   SOURCE_TIERS,
   toDateTimeLocal,
 } from "../agents/filters.ts";
-import { Pager } from "../agents/Pager.tsx";
+import { Pager } from "../components/Pager.tsx";
 import { ACTION_PAGE_SIZE, useActionLog } from "../agents/useActionLog.ts";
 import { LiveBadge } from "../components/live.tsx";
 import { Empty, QueryState } from "../components/states.tsx";

@@ -3,7 +3,7 @@ import { Link, useSearchParams } from "wouter";
 import { useTokenDirectory } from "../agents/directory.ts";
 import { parseWorkerFilters, WORKER_STATUSES, type WorkerFilters, workerSearch } from "../agents/filters.ts";
 import { AgentsOverview } from "../agents/Overview.tsx";
-import { Pager } from "../agents/Pager.tsx";
+import { Pager } from "../components/Pager.tsx";
 import { ShortAddress } from "../components/address.tsx";
 import { Empty, QueryState } from "../components/states.tsx";
 import { RelativeTime } from "../components/time.tsx";

@@ -2,6 +2,7 @@ import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-quer
 import { useState } from "react";
 import { Link } from "wouter";
 import { LiveBadge } from "../components/live.tsx";
+import { Pager } from "../components/Pager.tsx";
 import { Empty, QueryState } from "../components/states.tsx";
 import { RelativeTime } from "../components/time.tsx";
 import { usePlatform } from "../context.ts";
@@ -138,7 +139,6 @@ export function LaunchpadPage() {
     () => void queryClient.invalidateQueries({ queryKey: ["tokens"] }),
   );
 
-  const totalPages = tokens.data ? Math.max(1, Math.ceil(tokens.data.totalItems / PAGE_SIZE)) : 1;
   return (
     <>
       <h1>Launchpad</h1>
@@ -274,22 +274,14 @@ export function LaunchpadPage() {
                     </tbody>
                   </table>
                 </div>
-                <nav className="row" aria-label="Token pages">
-                  <button type="button" className="secondary" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-                    Previous page
-                  </button>
-                  <span>
-                    Page {page} of {totalPages} ({data.totalItems} tokens)
-                  </span>
-                  <button
-                    type="button"
-                    className="secondary"
-                    disabled={page >= totalPages}
-                    onClick={() => setPage(page + 1)}
-                  >
-                    Next page
-                  </button>
-                </nav>
+                <Pager
+                  page={page}
+                  pageSize={PAGE_SIZE}
+                  totalItems={data.totalItems}
+                  noun="tokens"
+                  label="Token pages"
+                  onPage={setPage}
+                />
               </>
             )
           }

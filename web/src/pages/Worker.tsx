@@ -4,7 +4,7 @@ import { Link } from "wouter";
 import { ActionLogTable } from "../agents/ActionLogTable.tsx";
 import { useTokenDirectory } from "../agents/directory.ts";
 import { actionLogSearch } from "../agents/filters.ts";
-import { Pager } from "../agents/Pager.tsx";
+import { Pager } from "../components/Pager.tsx";
 import { useActionLog } from "../agents/useActionLog.ts";
 import { ApiError } from "../api/errors.ts";
 import { CopyableAddress } from "../components/address.tsx";

@@ -1,7 +1,7 @@
 import { useState } from "react";
-import { type Address, erc20Abi, formatUnits, maxUint256 } from "viem";
+import { type Address, erc20Abi, maxUint256 } from "viem";
 import { useReadContracts, useWriteContract } from "wagmi";
-import { formatAmount, parseAmount, parseSlippageBps } from "../lib/format.ts";
+import { formatUnitsAmount, parseAmount, parseSlippageBps } from "../lib/format.ts";
 import { minimumOut, QUOTE_ERROR_TEXT, quoteSwap } from "../lib/quote.ts";
 import { AgentPoolAbi } from "../wallet/abis.ts";
 import { TxStatus } from "../wallet/TxStatus.tsx";
@@ -67,7 +67,7 @@ export function TradePanel({ account, token, symbol, pool, pairAsset, pairSymbol
     const balance = isBuy ? pairBalance : tokenBalance;
     if (parsed.value > balance)
       return {
-        error: `Your balance is ${formatAmount(formatUnits(balance, decimals))} ${isBuy ? pairSymbol : symbol}`,
+        error: `Your balance is ${formatUnitsAmount(balance, decimals)} ${isBuy ? pairSymbol : symbol}`,
       };
     return { amountIn: parsed.value, amountOut: quote.amountOut, fee: quote.fee };
   };
@@ -115,12 +115,12 @@ export function TradePanel({ account, token, symbol, pool, pairAsset, pairSymbol
     const min = slippage.ok ? minimumOut(q.amountOut, slippage.bps) : null;
     return (
       <span>
-        ≈ {formatAmount(formatUnits(q.amountOut, outDecimals), 6)} {outSymbol}
+        ≈ {formatUnitsAmount(q.amountOut, outDecimals, 6)} {outSymbol}
         {min !== null && (
           <span className="muted">
             {" "}
-            (at least {formatAmount(formatUnits(min, outDecimals), 6)}; fee{" "}
-            {formatAmount(formatUnits(q.fee!, isBuy ? pairDecimals : 18), 6)} {isBuy ? pairSymbol : symbol})
+            (at least {formatUnitsAmount(min, outDecimals, 6)}; fee{" "}
+            {formatUnitsAmount(q.fee!, isBuy ? pairDecimals : 18, 6)} {isBuy ? pairSymbol : symbol})
           </span>
         )}
       </span>
@@ -130,8 +130,8 @@ export function TradePanel({ account, token, symbol, pool, pairAsset, pairSymbol
   return (
     <form className="trade-form" onSubmit={(e) => e.preventDefault()} aria-label={`Trade ${symbol}`}>
       <p className="muted">
-        Balances: {formatAmount(formatUnits(pairBalance, pairDecimals))} {pairSymbol} ·{" "}
-        {formatAmount(formatUnits(tokenBalance, 18))} {symbol}. Allowances are approved per trade, never unlimited
+        Balances: {formatUnitsAmount(pairBalance, pairDecimals)} {pairSymbol} · {formatUnitsAmount(tokenBalance, 18)}{" "}
+        {symbol}. Allowances are approved per trade, never unlimited
         {pairAllowance === maxUint256 ? "" : ""}.
       </p>
       <div className="field">

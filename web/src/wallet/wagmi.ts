@@ -28,5 +28,3 @@ export function createWagmiConfig(config: WebConfig) {
     pollingInterval: 500,
   });
 }
-
-export type PlatformWagmiConfig = ReturnType<typeof createWagmiConfig>;
