@@ -99,11 +99,12 @@ export function TradePanel({ account, token, symbol, pool, pairAsset, pairSymbol
         }),
     });
     const hash = await tx.run(steps, (h) => isIndexed(h));
-    await reads.refetch();
+    // Cleared with "Done", not after the balances' round trip: an amount typed meanwhile stays.
     if (hash) {
       setAmountText("");
       onDone();
     }
+    await reads.refetch();
   };
 
   const describe = (isBuy: boolean) => {
