@@ -1027,6 +1027,44 @@ for (const backend of BACKENDS) {
 }
 
 // ---------------------------------------------------------------------------------------------
+describe("CORS through Ponder's own server", () => {
+  // Ponder answers every preflight with `*` before the app runs unless patched
+  // (patches/ponder+0.17.7.patch): then any page could send signed writes' preflights.
+  const web = "http://127.0.0.1:3000"; // WEB_ORIGIN's default
+  const preflight = (base: string, origin: string) =>
+    fetch(`${base}/api/launchpad/spawn`, {
+      method: "OPTIONS",
+      headers: {
+        Origin: origin,
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "api-publickey,api-signature,api-timestamp,content-type",
+      },
+      signal: AbortSignal.timeout(10_000),
+    });
+
+  test("a preflight from the web app's origin is allowed for that origin only", async () => {
+    const res = await preflight(ctx.ponders.get("pglite")!.url, web);
+    assert.equal(res.status, 204);
+    assert.equal(res.headers.get("access-control-allow-origin"), web);
+    assert.match(res.headers.get("access-control-allow-headers") ?? "", /API-Signature/i);
+  });
+
+  test("a preflight or a read from any other origin carries no CORS header at all", async () => {
+    const base = ctx.ponders.get("pglite")!.url;
+    const foreign = await preflight(base, "https://evil.example");
+    assert.equal(foreign.headers.get("access-control-allow-origin"), null);
+    assert.notEqual(foreign.status, 204);
+    for (const path of ["/api/agents/overview", "/health", "/status"]) {
+      const res = await fetch(`${base}${path}`, {
+        headers: { Origin: "https://evil.example" },
+        signal: AbortSignal.timeout(10_000),
+      });
+      assert.equal(res.headers.get("access-control-allow-origin"), null, path);
+    }
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
 describe(`rate limit (RATE_LIMIT_PER_MINUTE=${RATE_LIMIT})`, () => {
   test("the 4th request in a minute is 429 RATE_LIMITED with Retry-After, on /api, /sql and /graphql; /health is not limited", async () => {
     const base = ctx.limited.url;
