@@ -130,6 +130,25 @@ describe("every page", () => {
   });
 });
 
+describe("what is not there", () => {
+  test("an unknown pair is said, with no request or stream for it", async () => {
+    const found = await visit("market-unknown", "/market/NOPE_USDT", (p) => p.getByText(/has no pair NOPE_USDT/));
+    assert.deepEqual(found, []);
+    assert.equal(await page.getByText("Live", { exact: true }).count(), 0, "no live badge for a pair that is not");
+  });
+
+  test('an unknown token address reads "Unknown token" after the one 404 that says so', async () => {
+    const nobody = "0x00000000000000000000000000000000000000aa";
+    const found = await visit("token-unknown", `/tokens/${nobody}`, (p) => p.getByText("Unknown token"));
+    // The 404 shows as a failed response and as the browser's console line about it.
+    const theOne404 = new RegExp(`/api/launchpad/tokens/${nobody}(: HTTP 404|\\))$`);
+    assert.deepEqual(
+      found.filter((problem) => !theOne404.test(problem)),
+      [],
+    );
+  });
+});
+
 /** The action log's entries: the rows of its table, one per entry. */
 const actionRows = (p: Page) => p.getByRole("table", { name: /Agent actions/ }).locator("tbody tr");
 

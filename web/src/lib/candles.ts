@@ -1,3 +1,4 @@
+import { bucketStart as bucketStartMs, type Interval, nextBucket } from "../../../exchange/core/candles/index.ts";
 import { addDecimal, compareDecimal } from "./decimal.ts";
 
 /**
@@ -7,30 +8,7 @@ import { addDecimal, compareDecimal } from "./decimal.ts";
  * started from, or late) changes nothing, since the next reload has it.
  */
 
-export const INTERVALS = [
-  "minute",
-  "minutes3",
-  "minutes5",
-  "minutes15",
-  "minutes30",
-  "hour",
-  "hour4",
-  "day",
-  "month",
-  "year",
-] as const;
-export type Interval = (typeof INTERVALS)[number];
-
-const FIXED_SECONDS: Partial<Record<Interval, number>> = {
-  minute: 60,
-  minutes3: 180,
-  minutes5: 300,
-  minutes15: 900,
-  minutes30: 1800,
-  hour: 3600,
-  hour4: 14_400,
-  day: 86_400,
-};
+export type { Interval };
 
 export const INTERVAL_LABELS: Record<Interval, string> = {
   minute: "1m",
@@ -68,19 +46,15 @@ export interface LiveTrade {
   quoteAmount: string;
 }
 
-/** The UTC bucket start of `time` (Unix seconds): fixed lengths, months and years by the calendar. */
-export function bucketStart(time: number, interval: Interval): number {
-  const fixed = FIXED_SECONDS[interval];
-  if (fixed) return time - (time % fixed);
-  const date = new Date(time * 1000);
-  const month = interval === "month" ? date.getUTCMonth() : 0;
-  return Date.UTC(date.getUTCFullYear(), month, 1) / 1000;
-}
+/**
+ * The UTC bucket start of `time` (Unix seconds): the exchange's own buckets (its candle core),
+ * which the ecosystem API's pool candles use too, so a live trade lands in the candle the REST
+ * answer has.
+ */
+export const bucketStart = (time: number, interval: Interval): number => bucketStartMs(interval, time * 1000) / 1000;
 
-/** Seconds a bucket lasts (months and years approximately; for choosing a time range only). */
-export function intervalSeconds(interval: Interval): number {
-  return FIXED_SECONDS[interval] ?? (interval === "month" ? 31 * 86_400 : 366 * 86_400);
-}
+/** Seconds a bucket lasts (the first month and year of 1970 for those; for choosing a time range only). */
+export const intervalSeconds = (interval: Interval): number => nextBucket(interval, 0) / 1000;
 
 /** The candles (oldest first) after `trade`. Returns a new array; the input is not changed. */
 export function applyTrade(candles: readonly Candle[], trade: LiveTrade, interval: Interval): Candle[] {

@@ -3,6 +3,7 @@ import { useEffect, useMemo, useRef, useState } from "react";
 import { Link } from "wouter";
 import type { ExchangeData } from "../api/clients.ts";
 import { CandleChart } from "../components/CandleChart.tsx";
+import { IntervalPicker } from "../components/IntervalPicker.tsx";
 import { LiveBadge } from "../components/live.tsx";
 import { Empty, ErrorState, Loading, QueryState } from "../components/states.tsx";
 import { RelativeTime } from "../components/time.tsx";
@@ -21,7 +22,6 @@ import { formatAmount, formatCompact, formatPrice } from "../lib/format.ts";
 import { type DepthDiff, groupLevels, type Level, LocalBook } from "../lib/orderbook.ts";
 
 type Deals = ExchangeData<"/api/deals">;
-const MARKET_INTERVALS: Interval[] = ["minute", "minutes5", "minutes15", "hour", "hour4", "day"];
 
 /** "2026-04-29T12:00:00" without offset, as /api/ohlc takes it. */
 function isoNoOffset(seconds: number): string {
@@ -77,7 +77,99 @@ function Book({ bids, asks, step }: { bids: Level[]; asks: Level[]; step: string
   );
 }
 
+/**
+ * The pair must be one the exchange lists before anything about it is asked: an unknown pair in
+ * the URL shows the pair list and says so, with no query or stream for it.
+ */
 export default function MarketPage({ pair }: { pair: string }) {
+  const { api } = usePlatform();
+  const pairs = useQuery({
+    queryKey: ["pairs"],
+    queryFn: () => api.exchange("/api/currencies/pairs"),
+    staleTime: 60_000,
+  });
+  const pairSpec = pairs.data?.find((p) => p.code === pair);
+  const title = `Market ${pair.replace("_", "/")}`;
+  if (pairSpec) return <PairScreen key={pair} pair={pair} digitsPrice={pairSpec.digitsPrice} title={title} />;
+  return (
+    <>
+      <h1>{title}</h1>
+      <PairsTable pair={pair} />
+      {pairs.data ? (
+        <div className="state empty">
+          <p>
+            The exchange has no pair {pair}. Pick one above, e.g. <Link href="/market/ETH_USDT">ETH/USDT</Link>.
+          </p>
+        </div>
+      ) : (
+        <QueryState query={pairs} loading="Loading pairs…">
+          {() => null}
+        </QueryState>
+      )}
+    </>
+  );
+}
+
+/** Every pair with its 24 h strip, the current one marked. */
+function PairsTable({ pair }: { pair: string }) {
+  const { api } = usePlatform();
+  const summary = useQuery({
+    queryKey: ["summary"],
+    queryFn: () => api.exchange("/api/summary"),
+    refetchInterval: 10_000,
+  });
+  return (
+    <section aria-labelledby="pairs-heading">
+      <h2 id="pairs-heading">Pairs</h2>
+      <QueryState query={summary} loading="Loading pairs…">
+        {(rows) => (
+          <div className="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Pair</th>
+                  <th scope="col" className="num">
+                    Last
+                  </th>
+                  <th scope="col" className="num">
+                    24h change
+                  </th>
+                  <th scope="col" className="num">
+                    24h high
+                  </th>
+                  <th scope="col" className="num">
+                    24h low
+                  </th>
+                  <th scope="col" className="num">
+                    24h volume
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {rows.map((r) => (
+                  <tr key={r.trading_pairs} aria-current={r.trading_pairs === pair ? "page" : undefined}>
+                    <td>
+                      <Link href={`/market/${r.trading_pairs}`}>{r.trading_pairs.replace("_", "/")}</Link>
+                    </td>
+                    <td className="num">{r.last_price === null ? "—" : formatPrice(r.last_price, 6)}</td>
+                    <td className={`num ${r.price_change_percent_24h?.startsWith("-") ? "sell-text" : "buy-text"}`}>
+                      {r.price_change_percent_24h === null ? "—" : `${formatAmount(r.price_change_percent_24h, 2)}%`}
+                    </td>
+                    <td className="num">{r.highest_price_24h === null ? "—" : formatPrice(r.highest_price_24h, 6)}</td>
+                    <td className="num">{r.lowest_price_24h === null ? "—" : formatPrice(r.lowest_price_24h, 6)}</td>
+                    <td className="num">{formatCompact(r.base_volume)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </QueryState>
+    </section>
+  );
+}
+
+function PairScreen({ pair, digitsPrice, title }: { pair: string; digitsPrice: number; title: string }) {
   const { api, config } = usePlatform();
   const queryClient = useQueryClient();
   const [interval, setChartInterval] = useState<Interval>("minute");
@@ -89,16 +181,6 @@ export default function MarketPage({ pair }: { pair: string }) {
   const intervalRef = useRef(interval);
   intervalRef.current = interval;
 
-  const pairs = useQuery({
-    queryKey: ["pairs"],
-    queryFn: () => api.exchange("/api/currencies/pairs"),
-    staleTime: 60_000,
-  });
-  const summary = useQuery({
-    queryKey: ["summary"],
-    queryFn: () => api.exchange("/api/summary"),
-    refetchInterval: 10_000,
-  });
   const ticker = useQuery({
     queryKey: ["ticker", pair],
     queryFn: () => api.exchange("/api/tickers", { currencyPairCode: pair }),
@@ -129,8 +211,7 @@ export default function MarketPage({ pair }: { pair: string }) {
     queryFn: () => api.exchange("/api/deals", { currencyPairCode: pair, pageSize: 30 }),
   });
 
-  const pairSpec = pairs.data?.find((p) => p.code === pair);
-  const steps = useMemo(() => groupingSteps(pairSpec?.digitsPrice ?? 2), [pairSpec]);
+  const steps = useMemo(() => groupingSteps(digitsPrice), [digitsPrice]);
 
   useEffect(() => {
     const local = book.current;
@@ -207,184 +288,118 @@ export default function MarketPage({ pair }: { pair: string }) {
     };
   }, [pair, api, config.exchangeWsUrl, queryClient]);
 
-  const unknownPair = pairs.data && !pairSpec;
   const t = ticker.data;
   return (
     <>
       <h1>
-        Market {pair.replace("_", "/")} <LiveBadge status={status} />
+        {title} <LiveBadge status={status} />
       </h1>
-      <section aria-labelledby="pairs-heading">
-        <h2 id="pairs-heading">Pairs</h2>
-        <QueryState query={summary} loading="Loading pairs…">
-          {(rows) => (
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">Pair</th>
-                    <th scope="col" className="num">
-                      Last
-                    </th>
-                    <th scope="col" className="num">
-                      24h change
-                    </th>
-                    <th scope="col" className="num">
-                      24h high
-                    </th>
-                    <th scope="col" className="num">
-                      24h low
-                    </th>
-                    <th scope="col" className="num">
-                      24h volume
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((r) => (
-                    <tr key={r.trading_pairs} aria-current={r.trading_pairs === pair ? "page" : undefined}>
-                      <td>
-                        <Link href={`/market/${r.trading_pairs}`}>{r.trading_pairs.replace("_", "/")}</Link>
-                      </td>
-                      <td className="num">{r.last_price === null ? "—" : formatPrice(r.last_price, 6)}</td>
-                      <td className={`num ${r.price_change_percent_24h?.startsWith("-") ? "sell-text" : "buy-text"}`}>
-                        {r.price_change_percent_24h === null ? "—" : `${formatAmount(r.price_change_percent_24h, 2)}%`}
-                      </td>
-                      <td className="num">
-                        {r.highest_price_24h === null ? "—" : formatPrice(r.highest_price_24h, 6)}
-                      </td>
-                      <td className="num">{r.lowest_price_24h === null ? "—" : formatPrice(r.lowest_price_24h, 6)}</td>
-                      <td className="num">{formatCompact(r.base_volume)}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+      <PairsTable pair={pair} />
+      {t && (
+        <dl className="stats">
+          <div>
+            <dt>Last price</dt>
+            <dd>{formatPrice(t.price, 8)}</dd>
+          </div>
+          <div>
+            <dt>24h change</dt>
+            <dd className={t.priceChangePercentage24h.startsWith("-") ? "sell-text" : "buy-text"}>
+              {formatAmount(t.priceChangePercentage24h, 2)}%
+            </dd>
+          </div>
+          <div>
+            <dt>Bid · ask</dt>
+            <dd>
+              {formatPrice(t.bidPrice, 8)} · {formatPrice(t.askPrice, 8)}
+            </dd>
+          </div>
+          <div>
+            <dt>24h volume</dt>
+            <dd>{formatCompact(t.volume24h)}</dd>
+          </div>
+        </dl>
+      )}
+      <section aria-labelledby="market-chart-heading">
+        <h2 id="market-chart-heading">Chart</h2>
+        <IntervalPicker value={interval} onChange={setChartInterval} />
+        <QueryState query={candles} loading="Loading candles…">
+          {(data) =>
+            data.length === 0 ? (
+              <Empty>No trade in this range yet.</Empty>
+            ) : (
+              <CandleChart candles={data} label={`${pair} candles, ${INTERVAL_LABELS[interval]}`} />
+            )
+          }
         </QueryState>
       </section>
-      {unknownPair ? (
-        <div className="state empty">
-          <p>
-            The exchange has no pair {pair}. Pick one above, e.g. <Link href="/market/ETH_USDT">ETH/USDT</Link>.
-          </p>
-        </div>
-      ) : (
-        <>
-          {t && (
-            <dl className="stats">
-              <div>
-                <dt>Last price</dt>
-                <dd>{formatPrice(t.price, 8)}</dd>
-              </div>
-              <div>
-                <dt>24h change</dt>
-                <dd className={t.priceChangePercentage24h.startsWith("-") ? "sell-text" : "buy-text"}>
-                  {formatAmount(t.priceChangePercentage24h, 2)}%
-                </dd>
-              </div>
-              <div>
-                <dt>Bid · ask</dt>
-                <dd>
-                  {formatPrice(t.bidPrice, 8)} · {formatPrice(t.askPrice, 8)}
-                </dd>
-              </div>
-              <div>
-                <dt>24h volume</dt>
-                <dd>{formatCompact(t.volume24h)}</dd>
-              </div>
-            </dl>
-          )}
-          <section aria-labelledby="market-chart-heading">
-            <h2 id="market-chart-heading">Chart</h2>
-            <fieldset className="segmented">
-              <legend className="muted">Interval</legend>
-              {MARKET_INTERVALS.map((i) => (
-                <button key={i} type="button" aria-pressed={i === interval} onClick={() => setChartInterval(i)}>
-                  {INTERVAL_LABELS[i]}
-                </button>
-              ))}
-            </fieldset>
-            <QueryState query={candles} loading="Loading candles…">
-              {(data) =>
-                data.length === 0 ? (
-                  <Empty>No trade in this range yet.</Empty>
-                ) : (
-                  <CandleChart candles={data} label={`${pair} candles, ${INTERVAL_LABELS[interval]}`} />
-                )
-              }
-            </QueryState>
-          </section>
-          <div className="grid two">
-            <section aria-labelledby="book-heading">
-              <div className="row">
-                <h2 id="book-heading">Order book</h2>
-                <label>
-                  Group by
-                  <select value={stepIndex} onChange={(e) => setStepIndex(Number(e.target.value))}>
-                    {steps.map((s, i) => (
-                      <option key={s} value={i}>
-                        {s}
-                      </option>
-                    ))}
-                  </select>
-                </label>
-              </div>
-              {bookError ? (
-                <ErrorState error={bookError} onRetry={() => setBookVersion((v) => v + 1)} />
-              ) : book.current.state !== "synced" && bookVersion === 0 ? (
-                <Loading label="Loading the book…" />
-              ) : (
-                <Book
-                  key={bookVersion}
-                  bids={book.current.levels("bids")}
-                  asks={book.current.levels("asks")}
-                  step={steps[stepIndex] ?? steps[0] ?? "0.01"}
-                />
-              )}
-            </section>
-            <section aria-labelledby="deals-heading">
-              <h2 id="deals-heading">Recent trades</h2>
-              <QueryState query={deals}>
-                {(rows) =>
-                  rows.length === 0 ? (
-                    <Empty>No trade yet.</Empty>
-                  ) : (
-                    <div className="table-wrap">
-                      <table>
-                        <thead>
-                          <tr>
-                            <th scope="col">When</th>
-                            <th scope="col">Side</th>
-                            <th scope="col" className="num">
-                              Price
-                            </th>
-                            <th scope="col" className="num">
-                              Amount
-                            </th>
-                          </tr>
-                        </thead>
-                        <tbody>
-                          {rows.map((d) => (
-                            <tr key={d.id}>
-                              <td>
-                                <RelativeTime time={Math.floor(Date.parse(d.dealDateUtc) / 1000)} />
-                              </td>
-                              <td className={d.isBuy ? "buy-text" : "sell-text"}>{d.isBuy ? "buy" : "sell"}</td>
-                              <td className="num">{formatPrice(d.price, 8)}</td>
-                              <td className="num">{formatAmount(d.volume, 6)}</td>
-                            </tr>
-                          ))}
-                        </tbody>
-                      </table>
-                    </div>
-                  )
-                }
-              </QueryState>
-            </section>
+      <div className="grid two">
+        <section aria-labelledby="book-heading">
+          <div className="row">
+            <h2 id="book-heading">Order book</h2>
+            <label>
+              Group by
+              <select value={stepIndex} onChange={(e) => setStepIndex(Number(e.target.value))}>
+                {steps.map((s, i) => (
+                  <option key={s} value={i}>
+                    {s}
+                  </option>
+                ))}
+              </select>
+            </label>
           </div>
-        </>
-      )}
+          {bookError ? (
+            <ErrorState error={bookError} onRetry={() => setBookVersion((v) => v + 1)} />
+          ) : book.current.state !== "synced" && bookVersion === 0 ? (
+            <Loading label="Loading the book…" />
+          ) : (
+            <Book
+              key={bookVersion}
+              bids={book.current.levels("bids")}
+              asks={book.current.levels("asks")}
+              step={steps[stepIndex] ?? steps[0] ?? "0.01"}
+            />
+          )}
+        </section>
+        <section aria-labelledby="deals-heading">
+          <h2 id="deals-heading">Recent trades</h2>
+          <QueryState query={deals}>
+            {(rows) =>
+              rows.length === 0 ? (
+                <Empty>No trade yet.</Empty>
+              ) : (
+                <div className="table-wrap">
+                  <table>
+                    <thead>
+                      <tr>
+                        <th scope="col">When</th>
+                        <th scope="col">Side</th>
+                        <th scope="col" className="num">
+                          Price
+                        </th>
+                        <th scope="col" className="num">
+                          Amount
+                        </th>
+                      </tr>
+                    </thead>
+                    <tbody>
+                      {rows.map((d) => (
+                        <tr key={d.id}>
+                          <td>
+                            <RelativeTime time={Math.floor(Date.parse(d.dealDateUtc) / 1000)} />
+                          </td>
+                          <td className={d.isBuy ? "buy-text" : "sell-text"}>{d.isBuy ? "buy" : "sell"}</td>
+                          <td className="num">{formatPrice(d.price, 8)}</td>
+                          <td className="num">{formatAmount(d.volume, 6)}</td>
+                        </tr>
+                      ))}
+                    </tbody>
+                  </table>
+                </div>
+              )
+            }
+          </QueryState>
+        </section>
+      </div>
     </>
   );
 }

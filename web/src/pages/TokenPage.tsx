@@ -7,11 +7,12 @@ import type { EcosystemData } from "../api/clients.ts";
 import { ApiError } from "../api/errors.ts";
 import { CopyableAddress, ShortAddress } from "../components/address.tsx";
 import { CandleChart } from "../components/CandleChart.tsx";
+import { IntervalPicker } from "../components/IntervalPicker.tsx";
 import { LiveBadge } from "../components/live.tsx";
 import { ErrorState, Loading, QueryState } from "../components/states.tsx";
 import { RelativeTime } from "../components/time.tsx";
 import { usePlatform } from "../context.ts";
-import { applyTrade, type Candle, INTERVAL_LABELS, INTERVALS, type Interval, intervalSeconds } from "../lib/candles.ts";
+import { applyTrade, type Candle, INTERVAL_LABELS, type Interval, intervalSeconds } from "../lib/candles.ts";
 import { useEventStream } from "../lib/event-stream.ts";
 import { formatAmount, formatCompact, formatPrice, formatShare } from "../lib/format.ts";
 import { CHANGE_WINDOWS, priceChanges } from "../lib/price-change.ts";
@@ -24,8 +25,6 @@ import { WithWallet } from "../wallet/guard.tsx";
 
 type Trades = EcosystemData<"/api/launchpad/tokens/{id}/trades">;
 type Trade = Trades["items"][number];
-
-const CHART_INTERVALS: Interval[] = INTERVALS.filter((i) => i !== "year" && i !== "minutes3");
 
 function nowSeconds() {
   return Math.floor(Date.now() / 1000);
@@ -250,14 +249,7 @@ export default function TokenPage({ address }: { address: string }) {
           <h2 id="chart-heading">Price chart</h2>
           <LiveBadge status={streamStatus} />
         </div>
-        <fieldset className="segmented">
-          <legend className="muted">Interval</legend>
-          {CHART_INTERVALS.map((i) => (
-            <button key={i} type="button" aria-pressed={i === interval} onClick={() => setChartInterval(i)}>
-              {INTERVAL_LABELS[i]}
-            </button>
-          ))}
-        </fieldset>
+        <IntervalPicker value={interval} onChange={setChartInterval} />
         <QueryState query={candles} loading="Loading candles…">
           {(data) =>
             data.length === 0 ? (
