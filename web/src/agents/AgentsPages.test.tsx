@@ -66,7 +66,8 @@ describe("the agents page", () => {
     expect(within(row).getByRole("link", { name: "Worker #1" }).getAttribute("href")).toBe("/agents/workers/1");
     expect(within(row).getByRole("link", { name: "ALPHA" }).getAttribute("href")).toBe(`/tokens/${TOKEN}`);
     expect(within(row).getByText("suspended")).toBeTruthy();
-    expect(await screen.findByText("Scouts")).toBeTruthy();
+    const queensAndScouts = await screen.findByText("Queens · scouts");
+    expect(queensAndScouts.nextElementSibling?.textContent).toBe("2 · 3");
     expect(screen.getAllByRole("heading", { level: 1 })).toHaveLength(1);
 
     fireEvent.change(screen.getByLabelText("Status"), { target: { value: "idle" } });

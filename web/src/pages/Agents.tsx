@@ -50,7 +50,7 @@ export default function AgentsPage() {
         Every agent token has a worker that trades and manages it. Queens and scouts oversee them and can suspend one
         for a cool-off. See what they do in the <Link href="/agents/actions">action log</Link>.
       </p>
-      <AgentsOverview />
+      <AgentsOverview title="Hive and swarm" />
       <section aria-labelledby="workers-heading">
         <h2 id="workers-heading">Workers</h2>
         <form className="toolbar" aria-label="Worker filters" onSubmit={(e) => e.preventDefault()}>

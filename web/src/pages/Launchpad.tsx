@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState } from "react";
 import { Link } from "wouter";
+import { AgentsOverview } from "../agents/Overview.tsx";
 import { LiveBadge } from "../components/live.tsx";
 import { Pager } from "../components/Pager.tsx";
 import { Empty, QueryState } from "../components/states.tsx";
@@ -26,62 +27,6 @@ interface TickerEntry {
   tokenAmount: string;
   price: string;
   timestamp: number;
-}
-
-function Overview() {
-  const { api } = usePlatform();
-  const query = useQuery({
-    queryKey: ["overview"],
-    queryFn: () => api.eco("/api/agents/overview"),
-    refetchInterval: 30_000,
-  });
-  return (
-    <section aria-labelledby="overview-heading">
-      <h2 id="overview-heading">Overview</h2>
-      <QueryState query={query}>
-        {(o) => (
-          <dl className="stats">
-            <div>
-              <dt>Agent tokens</dt>
-              <dd>{o.hive.totalTokens}</dd>
-            </div>
-            <div>
-              <dt>Workers (active)</dt>
-              <dd>
-                {o.hive.totalWorkers} ({o.swarm.activeWorkers})
-              </dd>
-            </div>
-            <div>
-              <dt>Queens · scouts</dt>
-              <dd>
-                {o.hive.totalQueens} · {o.hive.totalScouts}
-              </dd>
-            </div>
-            <div>
-              <dt>Spawned 24h · 7d</dt>
-              <dd>
-                {o.ecosystem.tokensSpawnedLast24h} · {o.ecosystem.tokensSpawnedLast7d}
-              </dd>
-            </div>
-            <div>
-              <dt>Actions 24h</dt>
-              <dd>{o.ecosystem.totalActions24h}</dd>
-            </div>
-            <div>
-              <dt>Overrides 24h</dt>
-              <dd>{o.ecosystem.totalOverrides24h}</dd>
-            </div>
-            <div>
-              <dt>Last agent activity</dt>
-              <dd>
-                <RelativeTime time={o.swarm.lastActivityAt} />
-              </dd>
-            </div>
-          </dl>
-        )}
-      </QueryState>
-    </section>
-  );
 }
 
 export function LaunchpadPage() {
@@ -165,7 +110,7 @@ export function LaunchpadPage() {
         )}
       </section>
 
-      <Overview />
+      <AgentsOverview title="Overview" />
 
       <section aria-labelledby="tokens-heading">
         <div className="row">
