@@ -102,4 +102,12 @@ describe("App", () => {
     // The token page is a lazy chunk (chart, wallet writes): its first import in the test takes a while.
     expect(await screen.findByRole("heading", { level: 1, name: "Unknown token" }, { timeout: 20_000 })).toBeTruthy();
   });
+
+  it("says when the chain does not answer, while the indexer's reads still show", async () => {
+    // config.rpcUrl is a closed port: every eth_blockNumber fails.
+    renderAt("/", (async (path: string) => answers[path]) as unknown as Api["eco"]);
+    expect(await screen.findByRole("link", { name: /ALPHA/ })).toBeTruthy();
+    const banner = await screen.findByText("The chain is not answering", {}, { timeout: 15_000 });
+    expect(banner.closest("[role=alert]")?.textContent).toContain("http://127.0.0.1:1");
+  });
 });

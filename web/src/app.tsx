@@ -3,6 +3,7 @@ import { Link, Redirect, Route, Switch } from "wouter";
 import { Loading } from "./components/states.tsx";
 import { LaunchpadPage } from "./pages/Launchpad.tsx";
 import { NotFoundPage } from "./pages/NotFound.tsx";
+import { ChainDownBanner } from "./wallet/ChainStatus.tsx";
 import { WalletButton } from "./wallet/WalletButton.tsx";
 
 // The launchpad is the first page and ships in the entry chunk; every other page (charts,
@@ -45,6 +46,7 @@ export function App() {
         </nav>
         <WalletButton />
       </header>
+      <ChainDownBanner />
       <main id="main" className="page">
         <Suspense fallback={<Loading />}>
           <Switch>

@@ -1,0 +1,28 @@
+import { useBlockNumber } from "wagmi";
+import { usePlatform } from "../context.ts";
+
+/** How often the page asks the chain for its head, and how long a silent chain counts as down. */
+const CHECK_EVERY_MS = 10_000;
+
+/**
+ * Whether the platform's chain answers (its RPC, from config.json). Reads come from the indexer
+ * and keep working while the chain is away; what needs the chain (quotes, trades, votes, spawns)
+ * waits for it.
+ */
+export function useChainDown(): boolean {
+  const head = useBlockNumber({ query: { refetchInterval: CHECK_EVERY_MS, retry: 1, retryDelay: 1_000 } });
+  return head.isError;
+}
+
+/** A banner on every page while the chain does not answer; it goes away by itself when it does. */
+export function ChainDownBanner() {
+  const { config } = usePlatform();
+  if (!useChainDown()) return null;
+  return (
+    <div className="banner" role="alert">
+      <strong>The chain is not answering</strong> ({config.rpcUrl}). What this page shows comes from the indexer and may
+      be behind; trading, voting, boosting and spawning wait until the chain is back. This page checks again every{" "}
+      {CHECK_EVERY_MS / 1000} s.
+    </div>
+  );
+}
