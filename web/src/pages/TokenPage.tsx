@@ -1,5 +1,5 @@
 import { useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { erc20Abi } from "viem";
 import { useReadContract } from "wagmi";
 import { Link } from "wouter";
@@ -17,6 +17,7 @@ import { useEventStream } from "../lib/event-stream.ts";
 import { formatAmount, formatCompact, formatPrice, formatShare } from "../lib/format.ts";
 import { CHANGE_WINDOWS, priceChanges } from "../lib/price-change.ts";
 import { launchpadStreamUrl, type SwapEvent } from "../lib/streams.ts";
+import { throttle } from "../lib/throttle.ts";
 import { BoostPanel } from "../token/BoostPanel.tsx";
 import { ProposalsPanel } from "../token/ProposalsPanel.tsx";
 import { TradePanel } from "../token/TradePanel.tsx";
@@ -101,6 +102,19 @@ export default function TokenPage({ address }: { address: string }) {
     query: { enabled: Boolean(pool.data) },
   }).data;
 
+  // What a swap changes beyond its own row and candle (reserves, holders, TVL and volume) is
+  // re-read at most every 2 s, however fast the pool trades.
+  const refreshAfterSwaps = useMemo(
+    () =>
+      throttle(() => {
+        void queryClient.invalidateQueries({ queryKey: ["pool", id] });
+        void queryClient.invalidateQueries({ queryKey: ["holders", id] });
+        void queryClient.invalidateQueries({ queryKey: ["token", id] });
+      }, 2_000),
+    [queryClient, id],
+  );
+  useEffect(() => refreshAfterSwaps.cancel, [refreshAfterSwaps]);
+
   const streamStatus = useEventStream(
     detail.isSuccess ? launchpadStreamUrl(config.ecosystemApiUrl, ["swap", "vote", "boost"], id) : null,
     {
@@ -129,9 +143,7 @@ export default function TokenPage({ address }: { address: string }) {
         };
         queryClient.setQueryData<Candle[]>(["candles", id, interval], (old) => old && applyTrade(old, live, interval));
         queryClient.setQueryData<Candle[]>(["candles-24h", id], (old) => old && applyTrade(old, live, "minute"));
-        void queryClient.invalidateQueries({ queryKey: ["pool", id] });
-        void queryClient.invalidateQueries({ queryKey: ["holders", id] });
-        void queryClient.invalidateQueries({ queryKey: ["token", id] });
+        refreshAfterSwaps();
       },
       vote: () => void queryClient.invalidateQueries({ queryKey: ["proposals", id] }),
       boost: () => void queryClient.invalidateQueries({ queryKey: ["token", id] }),
