@@ -37,8 +37,10 @@ export default defineConfig({
   },
   networks: {
     // The local node of `npm start` (`hardhat node --network demo`): its clock starts days in the
-    // past, so the demo seed's history ends at the wall clock (scripts/lib/demo-clock.ts).
-    demo: { type: "edr-simulated", initialDate: demoInitialDate() },
+    // past, so the demo seed's history ends at the wall clock (scripts/lib/demo-clock.ts). Blocks
+    // may share a second: the agents and bots mine several a second, and a clock that steps one
+    // second per block would run minutes ahead of the wall clock within an hour of `npm start`.
+    demo: { type: "edr-simulated", initialDate: demoInitialDate(), allowBlocksWithSameTimestamp: true },
     // Any chain: RPC_URL, signed by DEPLOYER_PRIVATE_KEY; without a key, the node's unlocked
     // accounts (a local Hardhat node started by `npm start`).
     rpc: {
