@@ -251,6 +251,7 @@ describe("GET /api/agents/workers/:tokenId", () => {
       tokenAddress: addressOf(1),
       deployedAt: NOW - 5 * DAY,
       status: "active",
+      suspendedUntil: null,
       lastActiveAt: NOW - 5 * DAY,
     });
     assert.deepEqual(byAddress.config, { slippageCapBps: 100, mevProtection: "off", signalSubscriptions: ["price"] });
@@ -443,7 +444,14 @@ describe("GET /api/launchpad/tokens/:id and its pool and worker", () => {
         volume24hStable: "500",
         lastTradeAt: null,
       },
-      worker: { id: 1, agentNftId: 101, status: "active", lastActionAt: NOW - 3_600 + 24, actionCount: 27 },
+      worker: {
+        id: 1,
+        agentNftId: 101,
+        status: "active",
+        suspendedUntil: null,
+        lastActionAt: NOW - 3_600 + 24,
+        actionCount: 27,
+      },
       metadata: {
         description: "ALPHA description",
         logoUri: "https://example.org/ALPHA.png",
@@ -547,7 +555,13 @@ describe("GET /api/launchpad/tokens/:id and its pool and worker", () => {
 
   it("shows the worker with its newest actions", async () => {
     const { body } = await get("/api/launchpad/tokens/101/worker");
-    assert.deepEqual(body.worker, { id: 1, agentNftId: 101, status: "active", deployedAt: NOW - 5 * DAY });
+    assert.deepEqual(body.worker, {
+      id: 1,
+      agentNftId: 101,
+      status: "active",
+      suspendedUntil: null,
+      deployedAt: NOW - 5 * DAY,
+    });
     assert.deepEqual(body.stats, { totalActions: 27, lastActiveAt: NOW - 5 * DAY });
     assert.equal(body.recentActions.length, 20);
     assert.deepEqual(Object.keys(body.recentActions[0]), [

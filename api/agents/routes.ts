@@ -11,7 +11,16 @@ import {
   workerStatusParam,
 } from "../shared/params.ts";
 import { defineRoute } from "../../lib/http/index.ts";
-import { addressOut, count, integerId, jsonObjectOrNull, pageSchema, txHashOut, unixTime } from "../shared/schemas.ts";
+import {
+  addressOut,
+  count,
+  integerId,
+  jsonObjectOrNull,
+  pageSchema,
+  suspendedUntil,
+  txHashOut,
+  unixTime,
+} from "../shared/schemas.ts";
 import { proposalRoutes } from "./proposals-routes.ts";
 
 /** The agents endpoints: requests and answers, as validated, typed and documented. */
@@ -90,6 +99,7 @@ export const workerDetailResponse = z.object({
     tokenAddress: addressOut,
     deployedAt: unixTime,
     status: workerStatus,
+    suspendedUntil,
     lastActiveAt: unixTime,
   }),
   config: z.object({ slippageCapBps: z.number().int(), mevProtection, signalSubscriptions: z.array(z.string()) }),

@@ -165,4 +165,23 @@ describe("a worker's status as of now, with overrides' cool-offs", () => {
     const overview = await get<{ swarm: { activeWorkers: number } }>("/api/agents/overview");
     assert.equal(overview.swarm.activeWorkers, 2);
   });
+
+  it("says when an override's suspension ends, in every worker shape; null once over or without an end", async () => {
+    // ALPHA never suspended; BETA's cool-off runs a minute more; GAMMA's and DELTA's ended; OMEGA's has no end.
+    const expected = [null, NOW + 60, null, null, null];
+    for (const [i, until] of expected.entries()) {
+      const nftId = 101 + i;
+      type Shape = { worker: { suspendedUntil: number | null } };
+      const shapes = await Promise.all([
+        get<Shape>(`/api/agents/workers/${nftId}`),
+        get<Shape>(`/api/launchpad/tokens/${nftId}/worker`),
+        get<Shape>(`/api/launchpad/tokens/${nftId}`),
+      ]);
+      assert.deepEqual(
+        shapes.map((s) => s.worker.suspendedUntil),
+        [until, until, until],
+        symbols[i],
+      );
+    }
+  });
 });

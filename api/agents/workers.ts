@@ -5,7 +5,7 @@ import type { Db } from "../db.ts";
 import { DAY } from "../shared/clock.ts";
 import { offsetOf, type Page, type PageQuery, toPage } from "../shared/pagination.ts";
 import { findToken } from "../shared/token-lookup.ts";
-import { workerStatusAt, workerStatusSql } from "../shared/worker-status.ts";
+import { workerStateAt, workerStatusSql } from "../shared/worker-status.ts";
 import { actionColumns, firstEntryAtOrAfter } from "./action-log-query.ts";
 import { toWorkerAction } from "./format.ts";
 import type { WorkerListItem, workerDetailResponse } from "./routes.ts";
@@ -120,7 +120,7 @@ export async function workerDetail(db: Db, now: number, tokenRef: string): Promi
       agentNftId: Number(w.agentNftId),
       tokenAddress: w.token,
       deployedAt: w.deployedAt,
-      status: workerStatusAt(w, now),
+      ...workerStateAt(w, now),
       lastActiveAt: w.lastActiveAt,
     },
     config: {

@@ -11,6 +11,7 @@ import {
   jsonObjectOrNull,
   pageSchema,
   txHashOut,
+  suspendedUntil,
   unixTime,
 } from "../shared/schemas.ts";
 
@@ -95,6 +96,7 @@ export const tokenDetailResponse = z.object({
     id: integerId,
     agentNftId: integerId,
     status: workerStatus,
+    suspendedUntil,
     lastActionAt: unixTime.nullable().describe("Newest action on the token; null before any"),
     actionCount: count.describe("All actions on the token"),
   }),
@@ -160,7 +162,13 @@ export const poolRoute = defineRoute({
 });
 
 export const tokenWorkerResponse = z.object({
-  worker: z.object({ id: integerId, agentNftId: integerId, status: workerStatus, deployedAt: unixTime }),
+  worker: z.object({
+    id: integerId,
+    agentNftId: integerId,
+    status: workerStatus,
+    suspendedUntil,
+    deployedAt: unixTime,
+  }),
   recentActions: z
     .array(
       z.object({

@@ -14,7 +14,7 @@ import {
   valueScale,
 } from "../shared/units.ts";
 import type { TokenDetail, TokenListItem, TokenSort } from "./routes.ts";
-import { workerStatusAt, workerStatusSql } from "../shared/worker-status.ts";
+import { workerStateAt, workerStatusSql } from "../shared/worker-status.ts";
 
 export interface TokenFilter {
   sort: TokenSort;
@@ -151,7 +151,7 @@ export async function tokenDetail(db: Db, now: number, pricing: Pricing, tokenRe
     worker: {
       id: Number(w.id),
       agentNftId: Number(w.agentNftId),
-      status: workerStatusAt(w, now),
+      ...workerStateAt(w, now),
       lastActionAt: lastAction[0]?.timestamp ?? null,
       actionCount: w.totalActions,
     },

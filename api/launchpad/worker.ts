@@ -1,7 +1,7 @@
 import { recentActions } from "../agents/workers.ts";
 import type { Db } from "../db.ts";
 import { findToken } from "../shared/token-lookup.ts";
-import { workerStatusAt } from "../shared/worker-status.ts";
+import { workerStateAt } from "../shared/worker-status.ts";
 import { jsonObjectOrNull } from "../agents/format.ts";
 import type { TokenWorker } from "./routes.ts";
 
@@ -12,7 +12,7 @@ export async function tokenWorker(db: Db, now: number, tokenRef: string): Promis
     worker: {
       id: Number(w.id),
       agentNftId: Number(w.agentNftId),
-      status: workerStatusAt(w, now),
+      ...workerStateAt(w, now),
       deployedAt: w.deployedAt,
     },
     recentActions: actions.map((a) => ({

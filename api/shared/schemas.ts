@@ -9,6 +9,16 @@ export const addressOut = z
   .describe("Lower-case hex address");
 export const txHashOut = z.string().regex(/^0x[0-9a-f]{64}$/);
 export const unixTime = z.number().int().min(0).describe("Unix seconds of the block");
+
+/** When a worker's suspension ends by itself, in every worker shape. */
+export const suspendedUntil = z
+  .number()
+  .int()
+  .min(0)
+  .nullable()
+  .describe(
+    "Unix seconds when an override's suspension ends by itself (its cool-off), unless lifted before; null when the worker is not suspended, or is suspended by the manager (no end)",
+  );
 export const count = z.number().int().min(0);
 export const integerId = z.number().int().min(0);
 export const decimalString = z.string().regex(DECIMAL_TEXT).describe("Exact decimal string in whole units");

@@ -21,6 +21,18 @@ export function workerStatusAt(row: WorkerStatusRow, now: number): WorkerStatus 
   return row.status as WorkerStatus;
 }
 
+/**
+ * The status as of `now` and, while an override's suspension lasts, when it ends by itself
+ * (null otherwise: not suspended, or suspended by the manager, which has no end).
+ */
+export function workerStateAt(
+  row: WorkerStatusRow,
+  now: number,
+): { status: WorkerStatus; suspendedUntil: number | null } {
+  const status = workerStatusAt(row, now);
+  return { status, suspendedUntil: status === "suspended" ? row.suspendedUntil : null };
+}
+
 /** The same rule as a column expression on the worker table. */
 export function workerStatusSql(now: number) {
   return sql<WorkerStatus>`(case when ${worker.status} = 'suspended' and ${worker.suspendedUntil} <= ${now}

@@ -59,6 +59,8 @@ export interface ModelWorker {
   agentNftId: number;
   token: Address;
   status: (typeof STATUSES)[number];
+  /** An override's suspension's end (the registry's workerSuspension); null without one. */
+  suspendedUntil: number | null;
   deployedAt: number;
   lastActiveAt: number;
   slippageCapBps: number;
@@ -292,11 +294,19 @@ export async function readChainModel(url: string, contracts: Deployment["contrac
       functionName: "getWorker",
       args: [workerId],
     });
+    const suspension = await client.readContract({
+      address: contracts.AgentRegistry,
+      abi: AgentRegistryAbi,
+      functionName: "workerSuspension",
+      args: [workerId],
+    });
+    const overridden = STATUSES[w.status] === "suspended" && suspension.byTier !== 0; // Tier.None: a manager's
     workers.push({
       id: Number(workerId),
       agentNftId: Number(w.agentNftId),
       token: lc(w.token),
       status: STATUSES[w.status],
+      suspendedUntil: overridden ? Number(suspension.until) : null,
       deployedAt: Number(w.deployedAt),
       lastActiveAt: Number(w.lastActiveAt),
       slippageCapBps: w.config.slippageCapBps,

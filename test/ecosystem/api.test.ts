@@ -426,6 +426,7 @@ for (const backend of BACKENDS) {
             tokenAddress: w.token,
             deployedAt: w.deployedAt,
             status: w.status,
+            suspendedUntil: w.suspendedUntil,
             lastActiveAt: w.lastActiveAt,
           },
           config: {
@@ -672,6 +673,7 @@ for (const backend of BACKENDS) {
             id: w.id,
             agentNftId: w.agentNftId,
             status: w.status,
+            suspendedUntil: w.suspendedUntil,
             lastActionAt: actions[0]?.timestamp ?? null,
             actionCount: actions.length,
           },
@@ -856,7 +858,13 @@ for (const backend of BACKENDS) {
           assert.deepEqual(
             res.body,
             {
-              worker: { id: w.id, agentNftId: w.agentNftId, status: w.status, deployedAt: w.deployedAt },
+              worker: {
+                id: w.id,
+                agentNftId: w.agentNftId,
+                status: w.status,
+                suspendedUntil: w.suspendedUntil,
+                deployedAt: w.deployedAt,
+              },
               recentActions: actions.slice(0, 20).map((a) => ({
                 txHash: a.txHash,
                 actionType: a.actionType,

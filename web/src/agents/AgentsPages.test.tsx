@@ -20,7 +20,7 @@ const overview = {
   },
 };
 
-function detail(status: "active" | "idle" | "suspended") {
+function detail(status: "active" | "idle" | "suspended", suspendedUntil: number | null = null) {
   return {
     worker: {
       id: 1,
@@ -28,6 +28,7 @@ function detail(status: "active" | "idle" | "suspended") {
       tokenAddress: TOKEN,
       deployedAt: 1_700_000_000,
       status,
+      suspendedUntil,
       lastActiveAt: 1_700_000_100,
     },
     config: { slippageCapBps: 100, mevProtection: "private_relay", signalSubscriptions: ["price"] },
@@ -83,7 +84,7 @@ describe("the worker page", () => {
       if (path === "/api/agents/workers/{tokenId}") {
         expect(params?.path).toEqual({ tokenId: "1" });
         reads++;
-        return detail("suspended");
+        return detail("suspended", Math.floor(Date.now() / 1000) + 630);
       }
       if (path === "/api/agents/action-logs") {
         expect(params?.query).toMatchObject({ tokenId: "1", page: 1 });
@@ -94,6 +95,7 @@ describe("the worker page", () => {
     render(renderTree(<WorkerPage tokenId="1" />, eco, "/agents/workers/1").tree);
     expect(await screen.findByRole("heading", { level: 1, name: /Worker #1/ })).toBeTruthy();
     expect(screen.getByText(/Last override by a queen/)).toBeTruthy();
+    expect(screen.getByText(/Resumes by itself/).textContent).toContain("in 10 min");
     expect(screen.getByText("private_relay")).toBeTruthy();
     const table = await screen.findByRole("table", { name: /Actions on ALPHA/ });
     await waitFor(() => expect(within(table).getAllByRole("row")).toHaveLength(3));

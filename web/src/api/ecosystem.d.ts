@@ -576,6 +576,8 @@ export interface operations {
                             deployedAt: number;
                             /** @enum {string} */
                             status: "active" | "idle" | "suspended";
+                            /** @description Unix seconds when an override's suspension ends by itself (its cool-off), unless lifted before; null when the worker is not suspended, or is suspended by the manager (no end) */
+                            suspendedUntil: number | null;
                             /** @description Unix seconds of the block */
                             lastActiveAt: number;
                         };
@@ -1575,6 +1577,8 @@ export interface operations {
                             agentNftId: number;
                             /** @enum {string} */
                             status: "active" | "idle" | "suspended";
+                            /** @description Unix seconds when an override's suspension ends by itself (its cool-off), unless lifted before; null when the worker is not suspended, or is suspended by the manager (no end) */
+                            suspendedUntil: number | null;
                             /** @description Newest action on the token; null before any */
                             lastActionAt: number | null;
                             /** @description All actions on the token */
@@ -1846,6 +1850,8 @@ export interface operations {
                             agentNftId: number;
                             /** @enum {string} */
                             status: "active" | "idle" | "suspended";
+                            /** @description Unix seconds when an override's suspension ends by itself (its cool-off), unless lifted before; null when the worker is not suspended, or is suspended by the manager (no end) */
+                            suspendedUntil: number | null;
                             /** @description Unix seconds of the block */
                             deployedAt: number;
                         };

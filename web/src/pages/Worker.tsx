@@ -11,6 +11,7 @@ import { CopyableAddress } from "../components/address.tsx";
 import { LiveBadge } from "../components/live.tsx";
 import { Empty, ErrorState, Loading } from "../components/states.tsx";
 import { RelativeTime } from "../components/time.tsx";
+import { SuspensionEnd } from "../components/suspension.tsx";
 import { usePlatform } from "../context.ts";
 
 const ACTIONS_PAGE_SIZE = 20;
@@ -131,6 +132,7 @@ export default function WorkerPage({ tokenId }: { tokenId: string }) {
             Last override by a {stats.overridingTier ?? "manager"} <RelativeTime time={stats.lastOverrideAt} />.
           </>
         )}
+        <SuspensionEnd until={worker.suspendedUntil} />
       </p>
       <p>
         Token <Link href={`/tokens/${worker.tokenAddress}`}>{symbol}</Link>{" "}

@@ -3,6 +3,7 @@ import { Link } from "wouter";
 import { QueryState } from "../components/states.tsx";
 import { LiveBadge } from "../components/live.tsx";
 import { RelativeTime } from "../components/time.tsx";
+import { SuspensionEnd } from "../components/suspension.tsx";
 import { usePlatform } from "../context.ts";
 import { useEventStream } from "../lib/event-stream.ts";
 
@@ -42,6 +43,7 @@ export function WorkerPanel({
                 <dt>Status</dt>
                 <dd>
                   <span className={`badge ${w.worker.status}`}>{w.worker.status}</span>
+                  <SuspensionEnd until={w.worker.suspendedUntil} />
                 </dd>
               </div>
               <div>
