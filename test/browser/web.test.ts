@@ -9,6 +9,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
+import { createPublicClient, createWalletClient, erc20Abi, http, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, test } from "vitest";
 import { SigningClient } from "../../support/exchange/signing-client.ts";
 import { type PlatformUrls, startPlatform } from "../../support/platform.ts";
@@ -221,6 +222,53 @@ describe("with a wallet", () => {
       await shown(page.getByText(/^Done: mined in block/));
     }
     await screenshot(page, "token-traded");
+    assert.deepEqual(problems.take(), []);
+  });
+
+  test("buys BETA (a wrapped-native pool) with ETH: the page wraps what the wallet's WETH lacks", async () => {
+    const config = (await (await fetch(`${platform.urls.web}/config.json`)).json()) as {
+      contracts: { WrappedNative: `0x${string}` };
+    };
+    const weth = config.contracts.WrappedNative;
+    const chain = createPublicClient({ transport: http(platform.urls.chain, { timeout: 10_000 }) });
+    const wethBalance = () =>
+      chain.readContract({ address: weth, abi: erc20Abi, functionName: "balanceOf", args: [WALLET] });
+    // The wallet's WETH unwrapped first (its dev account is unlocked on the node): a buy must wrap.
+    const unlocked = createWalletClient({ account: WALLET, transport: http(platform.urls.chain) });
+    const unwrap = await unlocked.writeContract({
+      address: weth,
+      abi: parseAbi(["function withdraw(uint256)"]),
+      functionName: "withdraw",
+      args: [await wethBalance()],
+      chain: null,
+    });
+    await chain.waitForTransactionReceipt({ hash: unwrap });
+    assert.equal(await wethBalance(), 0n);
+
+    const tokens = await api<{ items: { symbol: string; address: string }[] }>("/api/launchpad/tokens?pageSize=100");
+    const beta = tokens.items.find((t) => t.symbol === "BETA")!.address;
+    const mine = async () =>
+      (
+        await api<{ items: { trader: string; pairAmount: string }[] }>(
+          `/api/launchpad/tokens/${beta}/trades?pageSize=20`,
+        )
+      ).items.filter((t) => t.trader.toLowerCase() === WALLET.toLowerCase());
+    const before = (await mine()).length;
+    const sends = wallet.requests.filter((m) => m === "eth_sendTransaction").length;
+    await page.goto(`${platform.urls.web}/tokens/${beta}`);
+    await page.getByLabel("Amount").fill("0.05");
+    await page.getByLabel("Slippage (%)").fill("5");
+    await shown(page.getByText("Wraps 0.05 ETH first."));
+    await page.getByRole("button", { name: "Buy", exact: true }).click();
+    const trades = await waitFor("the buy indexed", async () => {
+      const list = await mine();
+      return list.length > before ? list : undefined;
+    });
+    assert.equal(trades[0]!.pairAmount, "0.05");
+    await shown(page.getByText(/^Done: mined in block/));
+    // Two transactions from the wallet: the wrap and the swap (BETA's pool was approved in the seed).
+    assert.equal(wallet.requests.filter((m) => m === "eth_sendTransaction").length - sends, 2);
+    assert.equal(await wethBalance(), 0n, "exactly what the buy needed was wrapped");
     assert.deepEqual(problems.take(), []);
   });
 

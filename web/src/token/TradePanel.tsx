@@ -1,11 +1,16 @@
 import { useState } from "react";
-import { type Address, erc20Abi, maxUint256 } from "viem";
-import { useReadContracts, useWriteContract } from "wagmi";
+import { type Address, erc20Abi, parseAbi, parseEther } from "viem";
+import { useBalance, useReadContracts, useWriteContract } from "wagmi";
+import { usePlatform } from "../context.ts";
 import { formatUnitsAmount, parseAmount, parseSlippageBps } from "../lib/format.ts";
 import { minimumOut, QUOTE_ERROR_TEXT, quoteSwap } from "../lib/quote.ts";
 import { AgentPoolAbi } from "../wallet/abis.ts";
 import { TxStatus } from "../wallet/TxStatus.tsx";
 import { useTxFlow } from "../wallet/tx.ts";
+
+const WRAP_ABI = parseAbi(["function deposit() payable"]);
+/** Native coin a wrap leaves in the wallet for the gas of the approve and the swap after it. */
+const GAS_RESERVE = parseEther("0.01");
 
 interface Props {
   account: Address;
@@ -22,13 +27,18 @@ interface Props {
 /**
  * Buy and sell on the token's pool from the user's wallet: the quote is the pool's own formula
  * on its current reserves (read from the chain), the minimum output follows the slippage
- * setting, and the pool's allowance is approved first when it is short.
+ * setting, and the pool's allowance is approved first when it is short. On a wrapped-native pool
+ * a buy may spend the native coin too: what the wrapped balance lacks is wrapped first (as
+ * Uniswap's interface does), keeping a little for gas.
  */
 export function TradePanel({ account, token, symbol, pool, pairAsset, pairSymbol, isIndexed, onDone }: Props) {
   const [amountText, setAmountText] = useState("");
   const [slippageText, setSlippageText] = useState("1");
   const { writeContractAsync } = useWriteContract();
   const tx = useTxFlow();
+  const { config } = usePlatform();
+  const wrapsNative = config.contracts.WrappedNative?.toLowerCase() === pairAsset.toLowerCase();
+  const native = useBalance({ address: account, query: { enabled: wrapsNative, refetchInterval: 5_000 } });
 
   const reads = useReadContracts({
     contracts: [
@@ -57,6 +67,10 @@ export function TradePanel({ account, token, symbol, pool, pairAsset, pairSymbol
   ] = reads.data;
   const reserves = { token: reserveToken, pair: reservePair, virtualPair, feePips: BigInt(feePips) };
   const slippage = parseSlippageBps(slippageText);
+  const wrappable =
+    wrapsNative && native.data && native.data.value > GAS_RESERVE ? native.data.value - GAS_RESERVE : 0n;
+  /** What a buy of `amount` must wrap first. */
+  const toWrap = (amount: bigint) => (wrapsNative && amount > pairBalance ? amount - pairBalance : 0n);
 
   const quoteFor = (isBuy: boolean) => {
     const decimals = isBuy ? pairDecimals : 18;
@@ -64,10 +78,13 @@ export function TradePanel({ account, token, symbol, pool, pairAsset, pairSymbol
     if (!parsed.ok) return { error: amountText.trim() === "" ? null : parsed.error };
     const quote = quoteSwap(isBuy, parsed.value, reserves);
     if (!quote.ok) return { error: QUOTE_ERROR_TEXT[quote.error] };
-    const balance = isBuy ? pairBalance : tokenBalance;
+    const balance = isBuy ? pairBalance + wrappable : tokenBalance;
     if (parsed.value > balance)
       return {
-        error: `Your balance is ${formatUnitsAmount(balance, decimals)} ${isBuy ? pairSymbol : symbol}`,
+        error:
+          isBuy && wrapsNative
+            ? `Your balance is ${formatUnitsAmount(pairBalance, decimals)} ${pairSymbol} and ${formatUnitsAmount(wrappable, 18)} ETH to wrap (0.01 ETH kept for gas)`
+            : `Your balance is ${formatUnitsAmount(balance, decimals)} ${isBuy ? pairSymbol : symbol}`,
       };
     return { amountIn: parsed.value, amountOut: quote.amountOut, fee: quote.fee };
   };
@@ -81,6 +98,13 @@ export function TradePanel({ account, token, symbol, pool, pairAsset, pairSymbol
     const allowance = isBuy ? pairAllowance : tokenAllowance;
     const minOut = minimumOut(q.amountOut!, slippage.bps);
     const steps = [];
+    const wrap = isBuy ? toWrap(q.amountIn) : 0n;
+    if (wrap > 0n) {
+      steps.push({
+        label: `Wrap ${formatUnitsAmount(wrap, 18)} ETH`,
+        send: () => writeContractAsync({ address: pairAsset, abi: WRAP_ABI, functionName: "deposit", value: wrap }),
+      });
+    }
     if (allowance < q.amountIn) {
       steps.push({
         label: `Approve ${isBuy ? pairSymbol : symbol}`,
@@ -104,7 +128,7 @@ export function TradePanel({ account, token, symbol, pool, pairAsset, pairSymbol
       setAmountText("");
       onDone();
     }
-    await reads.refetch();
+    await Promise.all([reads.refetch(), native.refetch()]);
   };
 
   const describe = (isBuy: boolean) => {
@@ -124,6 +148,9 @@ export function TradePanel({ account, token, symbol, pool, pairAsset, pairSymbol
             {formatUnitsAmount(q.fee!, isBuy ? pairDecimals : 18, 6)} {isBuy ? pairSymbol : symbol})
           </span>
         )}
+        {isBuy && toWrap(q.amountIn!) > 0n && (
+          <span className="muted"> Wraps {formatUnitsAmount(toWrap(q.amountIn!), 18)} ETH first.</span>
+        )}
       </span>
     );
   };
@@ -132,8 +159,9 @@ export function TradePanel({ account, token, symbol, pool, pairAsset, pairSymbol
     <form className="trade-form" onSubmit={(e) => e.preventDefault()} aria-label={`Trade ${symbol}`}>
       <p className="muted">
         Balances: {formatUnitsAmount(pairBalance, pairDecimals)} {pairSymbol} · {formatUnitsAmount(tokenBalance, 18)}{" "}
-        {symbol}. Allowances are approved per trade, never unlimited
-        {pairAllowance === maxUint256 ? "" : ""}.
+        {symbol}
+        {wrapsNative && native.data ? ` · ${formatUnitsAmount(native.data.value, 18)} ETH` : ""}. Allowances are
+        approved per trade, never unlimited.
       </p>
       <div className="field">
         <label htmlFor="trade-amount">Amount</label>
