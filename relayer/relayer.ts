@@ -13,6 +13,7 @@ import type { FillerRow, Journal, NewWrite, TxRow } from "./journal.ts";
 import { costOf, costOfRaw, InFlight, type Refusal, refusalOf } from "./nonces.ts";
 import { mark, now, span } from "../lib/stage-trace.ts";
 import { OrderedBatch } from "../lib/ordered-batch.ts";
+import { setTimeout as sleep } from "node:timers/promises";
 
 /**
  * One relayer account sending the API's transactions. Nonces are handed out one at a time under a
@@ -276,7 +277,7 @@ export class Relayer {
         if (answer === "refused" || answer === "fees" || answer === "early") await this.repairGaps();
       }
       if (t >= deadline) throw new TxPendingError(latest.hash);
-      await span("pollSleep", () => new Promise((resolve) => setTimeout(resolve, this.options.pollMs)));
+      await span("pollSleep", () => sleep(this.options.pollMs));
     }
   }
 

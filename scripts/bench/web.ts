@@ -21,6 +21,7 @@ import { createWalletClient, http, parseAbi } from "viem";
 import { parseEnv, startEnv, webEnv } from "../../config/env.ts";
 import { launchChromium } from "../../support/browser/chromium.ts";
 import { type Platform, startPlatform } from "../../support/platform.ts";
+import { setTimeout as sleep } from "node:timers/promises";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const SWAPS = Number(process.env.BENCH_SWAPS ?? 3);
@@ -157,13 +158,13 @@ try {
             await fetch(`${urls.api}/api/launchpad/tokens/${alpha.address}/trades?pageSize=5`)
           ).json()) as { items: { txHash: string }[] };
           if (trades.items.some((t) => t.txHash.toLowerCase() === hash.toLowerCase())) return Date.now();
-          await new Promise((resolve) => setTimeout(resolve, 25));
+          await sleep(25);
         }
       })(),
     ]);
     pageDelays.push(((await onPage.jsonValue()) as number) - minedAt);
     apiDelays.push(inApi - minedAt);
-    await new Promise((resolve) => setTimeout(resolve, 1_500));
+    await sleep(1_500);
   }
   await context.close();
   const live = median(pageDelays);

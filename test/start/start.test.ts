@@ -17,6 +17,7 @@ import { indexedBlock } from "../../lib/ponder-status.ts";
 import { SigningClient } from "../../support/exchange/signing-client.ts";
 import { BANNER, type Platform, type PlatformUrls, startPlatform } from "../../support/platform.ts";
 import { waitFor } from "../../support/wait.ts";
+import { setTimeout as sleep } from "node:timers/promises";
 
 const ACTION_LOG_ABI = parseAbi([
   "event ActionRecorded(uint256 indexed entryId, uint256 indexed targetTokenId, uint8 indexed sourceTier, uint256 sourceAgentId, address operator, string actionType, bytes payload, string reasonCode, bool isOverride)",
@@ -173,7 +174,7 @@ test("unattended, within a minute of the banner, workers trade and scouts and th
         if (entries.length > 0) found.set(tier, entries);
       }
     if (found.size === 3 || Date.now() > deadline) break;
-    await new Promise((resolve) => setTimeout(resolve, 5_000));
+    await sleep(5_000);
   }
   assert.deepEqual([...found.keys()].sort(), ["queen", "scout", "worker"], "new actions from every tier");
   const workerEntries = found.get("worker")!;
@@ -234,7 +235,7 @@ test("the README's WebSocket example: live ETH_USDT trades and book diffs of the
   ws.send(JSON.stringify({ method: "SUBSCRIBE", params: ["ETH_USDT@trade", "ETH_USDT@depth"], id: 1 }));
   const deadline = Date.now() + 30_000;
   const has = (suffix: string) => events.some((e) => e.stream === `ETH_USDT${suffix}`);
-  while (!(has("@trade") && has("@depth")) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
+  while (!(has("@trade") && has("@depth")) && Date.now() < deadline) await sleep(200);
   ws.close();
   assert.deepEqual(acks[0], { result: null, id: 1 });
   assert.ok(has("@depth"), "book diffs arrive as the bot re-quotes");
@@ -276,7 +277,7 @@ test("the README's signed writes: trader-1 votes on ALPHA's open proposal, trade
     ]);
     if (token.status === 200 && JSON.stringify(proposal.tally) === JSON.stringify(vote.body.currentTally)) break;
     assert.ok(Date.now() < deadline, "the vote and the spawn show in the reads within 20 s");
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await sleep(250);
   }
   const noTokens = await post("voter-no-tokens", `/api/agents/workers/${alpha}/vote`, { proposalId, vote: "no" });
   assert.deepEqual([noTokens.status, noTokens.body.code], [403, "NO_HOLDINGS"]);
@@ -468,7 +469,7 @@ describe("a service killed by SIGKILL, as an out-of-memory kill would, while the
       10_000,
     );
     // Long enough for a service that cannot live without the chain to crash and be restarted.
-    await new Promise((resolve) => setTimeout(resolve, 15_000));
+    await sleep(15_000);
     const after = await status();
     assert.deepEqual([after.chain!.state, after.chain!.pid], ["down", null]);
     assert.equal(await chainAnswers(), 0, "nothing answers at the chain's port");
