@@ -40,6 +40,42 @@ export class Accounts {
     return this.users.get(userId);
   }
 
+  /** The account bound to a chain address (the oldest, should an operator have made two). */
+  userByAddress(address: string): UserRow | undefined {
+    const wanted = address.toLowerCase();
+    let found: UserRow | undefined;
+    for (const user of this.users.values())
+      if (user.address === wanted && (found === undefined || user.createdAt < found.createdAt)) found = user;
+    return found;
+  }
+
+  /** A user's live keys, oldest first: public keys and creation times, never a secret. */
+  keysOf(userId: string): { publicKey: string; createdAt: number }[] {
+    return [...this.apiKeys.values()]
+      .filter((key) => key.userId === userId)
+      .sort((a, b) => a.createdAt - b.createdAt || a.publicKey.localeCompare(b.publicKey))
+      .map((key) => ({ publicKey: key.publicKey, createdAt: key.createdAt }));
+  }
+
+  /**
+   * Revokes one of the user's keys: from the moment this resolves, a request signed with it is
+   * refused. NOT_FOUND for a key that is not the user's (or no longer live), so a caller learns
+   * nothing of other users' keys.
+   */
+  async revokeApiKey(userId: string, publicKey: string): Promise<void> {
+    const row = this.apiKeys.get(publicKey);
+    if (row === undefined || row.userId !== userId) throw new DomainError("NOT_FOUND", `No live key ${publicKey}`);
+    // Refused in memory first: a request racing the database write cannot slip through.
+    this.apiKeys.delete(publicKey);
+    this.plainKeys.delete(publicKey);
+    try {
+      await this.options.store.revokeApiKey(publicKey, this.options.nowMs());
+    } catch (error) {
+      this.apiKeys.set(publicKey, row);
+      throw error;
+    }
+  }
+
   /** A user's commission tier; 0 (the defaults) for an unknown user. */
   levelOf(userId: string): number {
     return this.users.get(userId)?.level ?? 0;

@@ -1,6 +1,7 @@
 import type { Candle, Interval } from "../core/candles/index.ts";
 import type { LedgerState } from "../core/ledger/index.ts";
 import type { SelfTradePrevention } from "../core/matching/index.ts";
+import { DEFAULT_WEB_SESSIONS, WebSessions, type WebSessionsOptions } from "./web-sessions.ts";
 import { Accounts, type KeyVault } from "./accounts.ts";
 import { monotonicMicros, type MicrosClock } from "./clock.ts";
 import type { CommittedView } from "./committed-view.ts";
@@ -42,6 +43,8 @@ export interface ExchangeOptions {
   /** Backoff of the probe that waits for the database after a failed commit. */
   readonly recoveryDelayMs?: { readonly min: number; readonly max: number };
   readonly log?: (message: string) => void;
+  /** Web account sessions and sign-in nonces (defaults: DEFAULT_WEB_SESSIONS). */
+  readonly webSessions?: Partial<Omit<WebSessionsOptions, "store" | "nowMs">>;
 }
 
 export class Exchange {
@@ -53,6 +56,8 @@ export class Exchange {
   private readonly wallet: Wallet;
   private readonly feeHolds: FeeHolds;
   private readonly recovery: Recovery;
+  /** The web account's sign-in nonces and sessions (Sign in with Ethereum). */
+  readonly webSessions: WebSessions;
 
   private constructor(options: ExchangeOptions) {
     const nowMs = options.nowMs ?? Date.now;
@@ -73,6 +78,7 @@ export class Exchange {
       generateKeyPair: options.generateKeyPair,
       nowMs,
     });
+    this.webSessions = new WebSessions({ ...DEFAULT_WEB_SESSIONS, ...options.webSessions, store: this.store, nowMs });
     this.ordersRole = new Orders({
       sequencer: this.sequencer,
       store: this.store,
@@ -93,7 +99,9 @@ export class Exchange {
   /** Loads everything from the database and rebuilds the ledger and every book as they were. */
   static async open(options: ExchangeOptions): Promise<Exchange> {
     const exchange = new Exchange(options);
-    exchange.recovery.load(await options.store.loadState());
+    const state = await options.store.loadState();
+    exchange.recovery.load(state);
+    exchange.webSessions.load(state.webSessions);
     return exchange;
   }
 
@@ -156,6 +164,18 @@ export class Exchange {
 
   resolveKey(publicKey: string): { userId: string; privateKey: string } | undefined {
     return this.accounts.resolveKey(publicKey);
+  }
+
+  userByAddress(address: string): UserRow | undefined {
+    return this.accounts.userByAddress(address);
+  }
+
+  keysOf(userId: string): { publicKey: string; createdAt: number }[] {
+    return this.accounts.keysOf(userId);
+  }
+
+  revokeApiKey(userId: string, publicKey: string): Promise<void> {
+    return this.accounts.revokeApiKey(userId, publicKey);
   }
 
   // Orders and market reads

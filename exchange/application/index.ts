@@ -2,6 +2,7 @@
 // the composition root implements, and the records and rejections adapters see.
 export { Exchange, type ExchangeOptions } from "./exchange.ts";
 export type { KeyVault } from "./accounts.ts";
+export { DEFAULT_WEB_SESSIONS, sessionTokenHash, type WebSessions } from "./web-sessions.ts";
 export type { OrderResult } from "./orders.ts";
 export type { DepositArgs, WithdrawArgs } from "./wallet.ts";
 export type { FeeHoldArgs } from "./fee-holds.ts";

@@ -8,6 +8,7 @@ import type {
   OrderRow,
   Page,
   UserRow,
+  WebSessionRow,
   WithdrawalRow,
   WriteUnit,
 } from "./records.ts";
@@ -60,6 +61,11 @@ export interface ExchangeStore {
   fence(): Promise<void>;
   insertUser(row: UserRow): Promise<void>;
   insertApiKey(row: ApiKeyRow): Promise<void>;
+  /** Marks a key revoked at `atMs`; false when it was unknown or already revoked. */
+  revokeApiKey(publicKey: string, atMs: number): Promise<boolean>;
+  insertWebSession(row: WebSessionRow): Promise<void>;
+  /** Marks a session revoked at `atMs` (sign-out). */
+  revokeWebSession(tokenHash: string, atMs: number): Promise<void>;
   getOrder(orderId: string): Promise<OrderRow | null>;
   getOrderByClientId(userId: string, clientOrderId: string): Promise<OrderRow | null>;
   /** A user's orders, newest first. */

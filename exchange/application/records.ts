@@ -51,6 +51,16 @@ export interface UserRow {
   readonly createdAt: number;
 }
 
+/** A signed-in web session; the token itself is only ever in the user's cookie. */
+export interface WebSessionRow {
+  /** SHA-256 (hex) of the session token. */
+  readonly tokenHash: string;
+  readonly userId: string;
+  readonly createdAt: number;
+  readonly expiresAt: number;
+  readonly revokedAt: number | null;
+}
+
 export interface ApiKeyRow {
   readonly publicKey: string;
   readonly userId: string;
@@ -194,6 +204,8 @@ export interface LoadedState {
   readonly commissions: CommissionRow[];
   readonly users: UserRow[];
   readonly apiKeys: ApiKeyRow[];
+  /** Web sessions not revoked (expired ones included: the application drops them). */
+  readonly webSessions: WebSessionRow[];
   readonly balances: BalanceRow[];
   readonly fees: FeeTotalRow[];
   /** Orders with status open, by seq ascending. */

@@ -127,6 +127,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     authFailures,
     trustProxy: env.TRUST_PROXY,
     webOrigins: env.WEB_ORIGIN,
+    chainId: env.CHAIN_ID,
     publicUrl: env.EXCHANGE_PUBLIC_URL,
     timestampWindowMs: env.SIGNATURE_WINDOW_MS,
     timestampMaxFutureMs: env.SIGNATURE_MAX_FUTURE_MS,

@@ -20,6 +20,8 @@ export interface BrowserCorsOptions {
   readonly allowHeaders: readonly string[];
   /** Response headers a page may read beyond the safelisted ones (rate-limit state, request id). */
   readonly exposeHeaders: readonly string[];
+  /** Whether those origins' pages may send cookies (a web account's session); never for `*`. */
+  readonly credentials?: boolean;
 }
 
 /** Response headers both APIs set that a page needs: the rate limit's state and the request id. */
@@ -53,6 +55,7 @@ export function browserCors(options: BrowserCorsOptions): MiddlewareHandler {
     allowHeaders: [...options.allowHeaders],
     exposeHeaders: [...options.exposeHeaders],
     maxAge: PREFLIGHT_MAX_AGE,
+    credentials: options.credentials ?? false,
   });
   return async (c, next) => {
     const origin = c.req.header("Origin");

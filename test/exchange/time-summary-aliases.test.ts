@@ -265,8 +265,10 @@ for (const kind of backendKinds()) {
           assert.equal(res.headers.get("access-control-allow-methods"), "GET,POST,DELETE");
           assert.equal(
             res.headers.get("access-control-allow-headers"),
-            "API-PublicKey,API-Signature,API-Timestamp,Content-Type",
+            "API-PublicKey,API-Signature,API-Timestamp,Content-Type,X-CSRF-Token",
           );
+          // The web account's session cookie rides on the app's calls: credentials for its origins only.
+          assert.equal(res.headers.get("access-control-allow-credentials"), "true");
         }
         const read = await fetch(`${server.url}/api/tickers?currencyPairCode=${PAIR}`, {
           headers: { Origin: "http://localhost:3000" },

@@ -31,6 +31,7 @@ import {
 import type { MarketData } from "../marketdata/market-data.ts";
 import type { Exchange } from "../../application/index.ts";
 import { knownErrorAnswer } from "./domain-errors.ts";
+import { accountApi, CSRF_HEADER } from "./account.ts";
 import { adminApi } from "./admin.ts";
 import { aggregatorApi } from "./aggregator.ts";
 import { ALIAS_BASE } from "./alias.ts";
@@ -82,6 +83,8 @@ export interface ExchangeAppOptions {
   readonly log?: ErrorMappingOptions["log"];
   /** Origins whose pages may call /api/* and its aliases from a browser (CORS, WEB_ORIGIN); none unless given. */
   readonly webOrigins?: readonly string[];
+  /** The chain a web account's Sign in with Ethereum message must name (CHAIN_ID). */
+  readonly chainId?: number;
 }
 
 /** SPEC.md: "<AssemblyName> v<MAJOR>.<MINOR>.<BUILD>.<REVISION>", the running version. */
@@ -113,8 +116,10 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
   const cors = browserCors({
     origins: options.webOrigins ?? [],
     methods: ["GET", "POST", "DELETE"],
-    allowHeaders: [...SIGNED_REQUEST_HEADERS],
+    allowHeaders: [...SIGNED_REQUEST_HEADERS, CSRF_HEADER],
     exposeHeaders: [...EXPOSED_HEADERS, "Idempotent-Replay"],
+    // The web account's session cookie (httpOnly, SameSite=Strict) rides on the app's own calls.
+    credentials: true,
   });
   app.use("/api/*", cors);
   app.use(`${ALIAS_BASE}/*`, cors);
@@ -229,6 +234,16 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
     return verdict.userId;
   };
 
+  app.route(
+    "/",
+    accountApi({
+      exchange,
+      origins: options.webOrigins ?? [],
+      chainId: options.chainId ?? 31337,
+      nowMs: now,
+      authFailures,
+    }),
+  );
   app.route("/api/orders", ordersApi(exchange));
   app.route("/api", walletApi(exchange));
   const summary = marketSummary({ exchange, marketData, nowMs: now });

@@ -2,7 +2,7 @@ import { UnavailableError } from "../../../lib/unavailable.ts";
 import type { ExchangeStore } from "../../application/ports.ts";
 import { readCandles } from "./candles.ts";
 import { dealsPage, latestDeals, recentDeals } from "./deal-queries.ts";
-import { insertApiKey, insertUser } from "./inserts.ts";
+import { insertApiKey, insertUser, insertWebSession, revokeApiKey, revokeWebSession } from "./inserts.ts";
 import {
   getDeposit,
   getFeeHold,
@@ -25,6 +25,9 @@ export function exchangeStore(db: Db): ExchangeStore {
     fence: () => db.fence(),
     insertUser: (row) => insertUser(db, row),
     insertApiKey: (row) => insertApiKey(db, row),
+    revokeApiKey: (publicKey, atMs) => revokeApiKey(db, publicKey, atMs),
+    insertWebSession: (row) => insertWebSession(db, row),
+    revokeWebSession: (tokenHash, atMs) => revokeWebSession(db, tokenHash, atMs),
     getOrder: (orderId) => getOrder(db, orderId),
     getOrderByClientId: (userId, clientOrderId) => getOrderByClientId(db, userId, clientOrderId),
     listOrders: (userId, query) => listOrders(db, userId, query),

@@ -1,6 +1,7 @@
-import type { ApiKeyRow, CommissionRow, CurrencyRow, PairRow, Queryable, UserRow } from "./types.ts";
+import type { ApiKeyRow, CommissionRow, CurrencyRow, PairRow, Queryable, UserRow, WebSessionRow } from "./types.ts";
 
-// Writes outside the trading path: reference data (operator and demo set-up), users and keys.
+// Writes outside the trading path: reference data (operator and demo set-up), users, keys and
+// web sessions.
 // Each is one statement, committed before the caller answers.
 
 export async function insertCurrency(db: Queryable, row: CurrencyRow): Promise<void> {
@@ -48,6 +49,28 @@ export async function insertCommission(db: Queryable, row: CommissionRow): Promi
       row.minLevel,
     ],
   );
+}
+
+export async function revokeApiKey(db: Queryable, publicKey: string, atMs: number): Promise<boolean> {
+  const rows = await db.query(
+    `update api_keys set revoked_at = $2 where public_key = $1 and revoked_at is null returning public_key`,
+    [publicKey, atMs],
+  );
+  return rows.length > 0;
+}
+
+export async function insertWebSession(db: Queryable, row: WebSessionRow): Promise<void> {
+  await db.query(
+    `insert into web_sessions (token_hash, user_id, created_at, expires_at, revoked_at) values ($1, $2, $3, $4, $5)`,
+    [row.tokenHash, row.userId, row.createdAt, row.expiresAt, row.revokedAt],
+  );
+}
+
+export async function revokeWebSession(db: Queryable, tokenHash: string, atMs: number): Promise<void> {
+  await db.query(`update web_sessions set revoked_at = $2 where token_hash = $1 and revoked_at is null`, [
+    tokenHash,
+    atMs,
+  ]);
 }
 
 export async function insertUser(db: Queryable, row: UserRow): Promise<void> {

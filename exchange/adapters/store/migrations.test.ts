@@ -16,6 +16,7 @@ const RELEASED = [
   "ca85e5dfdbad7ebf48b428ab23bae5a64c11ddefc5eb8b66146b11c193937ce4",
   "85e027770429c7a1c934c2641bdd2a6c23b0cc3ec39e48dd8b7d20d0dd9602e9",
   "c00af26ea01418d877666b9412ab4f4c46e85a72d345bf458b6a7e82c4662f28",
+  "fd1a366c8e339d3d350e8e8f4073ce9da4f93b44d742ee5b62c4fa2093a128b4",
 ];
 
 describe("migrations", () => {

@@ -175,6 +175,18 @@ create table if not exists candles (
     )`,
     `create index fee_holds_open on fee_holds (created_at, id) where status = 'held'`,
   ],
+  [
+    // Web account sessions (Sign in with Ethereum): only the token's SHA-256 is kept.
+    `create table web_sessions (
+      token_hash text primary key,
+      user_id uuid not null references users (id),
+      created_at bigint not null,
+      expires_at bigint not null,
+      revoked_at bigint
+    )`,
+    `create index web_sessions_user on web_sessions (user_id) where revoked_at is null`,
+    `create index users_address on users (address) where address is not null`,
+  ],
 ];
 
 /** SHA-256 (hex) of a migration's statements, exactly as written: what schema_migrations records. */

@@ -1,5 +1,7 @@
 import {
   API_KEY_COLUMNS,
+  WEB_SESSION_COLUMNS,
+  webSessionOf,
   apiKeyOf,
   balanceOf,
   COMMISSION_COLUMNS,
@@ -51,6 +53,7 @@ export async function loadState(db: {
       commissions,
       users,
       apiKeys,
+      webSessions,
       balances,
       fees,
       openOrders,
@@ -64,6 +67,7 @@ export async function loadState(db: {
       await all(`select ${COMMISSION_COLUMNS} from commissions order by position`),
       await all(`select ${USER_COLUMNS} from users`),
       await all(`select ${API_KEY_COLUMNS} from api_keys`),
+      await all(`select ${WEB_SESSION_COLUMNS} from web_sessions where revoked_at is null`),
       await all(
         `select user_id::text as user_id, currency, available::text as available, locked::text as locked from balances`,
       ),
@@ -80,6 +84,7 @@ export async function loadState(db: {
       commissions: commissions.map(commissionOf),
       users: users.map(userOf),
       apiKeys: apiKeys.map(apiKeyOf),
+      webSessions: webSessions.map(webSessionOf),
       balances: balances.map(balanceOf),
       fees: fees.map((r) => ({ currency: r.currency, amount: BigInt(r.amount) })),
       openOrders: openOrders.map((r) => orderOf(r as OrderRecord)),

@@ -9,6 +9,7 @@ import type {
   OrderRow,
   PairRow,
   UserRow,
+  WebSessionRow,
   WithdrawalRow,
 } from "./types.ts";
 
@@ -218,6 +219,18 @@ export function apiKeyOf(r: DriverRow): ApiKeyRow {
     userId: r.user_id,
     privateKeyEncrypted: r.private_key_encrypted,
     createdAt: Number(r.created_at),
+    revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
+  };
+}
+
+export const WEB_SESSION_COLUMNS = `token_hash, user_id::text as user_id, created_at::text as created_at, expires_at::text as expires_at, revoked_at::text as revoked_at`;
+
+export function webSessionOf(r: DriverRow): WebSessionRow {
+  return {
+    tokenHash: r.token_hash,
+    userId: r.user_id,
+    createdAt: Number(r.created_at),
+    expiresAt: Number(r.expires_at),
     revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
   };
 }

@@ -1,0 +1,182 @@
+/**
+ * The exchange's web account over real HTTP, on PGlite and (with DATABASE_URL) on PostgreSQL:
+ * Sign in with Ethereum opens a session cookie; the session creates, lists and revokes API keys;
+ * a key made here signs SPEC.md's requests; a revoked one is refused at once. Bad sign-ins
+ * (another domain or chain, a used nonce, someone else's signature, a malformed message) and
+ * session writes without the CSRF token hold, create and open nothing. Sessions survive a
+ * restart; sign-out ends one.
+ */
+import assert from "node:assert/strict";
+import { privateKeyToAccount } from "viem/accounts";
+import { createSiweMessage } from "viem/siwe";
+import { afterAll, beforeAll, describe, it } from "vitest";
+import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
+import { type Backend, backendKinds, createBackend } from "../../support/exchange/backends.ts";
+import { SigningClient } from "../../support/exchange/signing-client.ts";
+
+const quiet = () => {};
+const WEB = "http://127.0.0.1:3000";
+const person = privateKeyToAccount(`0x${"5a".repeat(32)}`);
+const stranger = privateKeyToAccount(`0x${"6b".repeat(32)}`);
+
+for (const kind of backendKinds()) {
+  describe(`the web account on ${kind}`, () => {
+    let backend: Backend;
+    let server: RunningExchange;
+
+    const start = async () => {
+      server = await startExchange(
+        { ...backend.env, WEB_ORIGIN: [WEB], CHAIN_ID: 31337 },
+        {
+          log: quiet,
+          beforeLoad: seedDemoBeforeLoad,
+        },
+      );
+    };
+
+    beforeAll(async () => {
+      backend = await createBackend(kind);
+      await start();
+    });
+
+    afterAll(async () => {
+      await server?.close();
+      await backend?.cleanup();
+    });
+
+    const call = async (
+      method: string,
+      path: string,
+      init: { cookie?: string; csrf?: string; body?: unknown } = {},
+    ) => {
+      const headers: Record<string, string> = { Origin: WEB };
+      if (init.cookie) headers.cookie = init.cookie;
+      if (init.csrf) headers["x-csrf-token"] = init.csrf;
+      if (init.body !== undefined) headers["content-type"] = "application/json";
+      const response = await fetch(`${server.url}${path}`, {
+        method,
+        headers,
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+        signal: AbortSignal.timeout(10_000),
+      });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
+    };
+
+    const signedMessage = async (
+      signer = person,
+      fields: Partial<Parameters<typeof createSiweMessage>[0]> = {},
+    ): Promise<{ message: string; signature: string }> => {
+      const { body } = await call("GET", "/api/auth/nonce");
+      const message = createSiweMessage({
+        address: signer.address,
+        domain: "127.0.0.1:3000",
+        uri: `${WEB}/account`,
+        version: "1",
+        chainId: 31337,
+        nonce: body.nonce,
+        issuedAt: new Date(),
+        statement: "Sign in to the exchange.",
+        ...fields,
+      });
+      return { message, signature: await signer.signMessage({ message }) };
+    };
+
+    const signIn = async (signer = person) => {
+      const answer = await call("POST", "/api/auth/session", { body: await signedMessage(signer) });
+      assert.equal(answer.status, 200, JSON.stringify(answer.body));
+      const setCookie = answer.headers.get("set-cookie") ?? "";
+      assert.match(setCookie, /exchange_session=[^;]+; .*HttpOnly/i);
+      assert.match(setCookie, /SameSite=Strict/i);
+      assert.equal(answer.headers.get("access-control-allow-credentials"), "true");
+      return { cookie: setCookie.split(";")[0]!, csrf: answer.body.csrfToken as string, account: answer.body };
+    };
+
+    it("signs in: a first sign-in creates the account bound to the address, a second finds it", async () => {
+      const first = await signIn();
+      assert.equal(first.account.address, person.address.toLowerCase());
+      assert.equal(first.account.level, 0);
+      const second = await signIn();
+      assert.equal(second.account.userId, first.account.userId);
+      const me = await call("GET", "/api/account", { cookie: second.cookie });
+      assert.equal(me.status, 200);
+      assert.equal(me.body.userId, first.account.userId);
+    });
+
+    it("creates a key whose pair signs SPEC.md's requests, lists it, and revokes it at once", async () => {
+      const { cookie, csrf } = await signIn();
+      const created = await call("POST", "/api/account/keys", { cookie, csrf });
+      assert.equal(created.status, 201, JSON.stringify(created.body));
+      const { publicKey, privateKey } = created.body;
+      const listed = await call("GET", "/api/account/keys", { cookie });
+      assert.ok(listed.body.items.some((k: { publicKey: string }) => k.publicKey === publicKey));
+      assert.ok(
+        listed.body.items.every((k: object) => !("privateKey" in k)),
+        "no secret is listed",
+      );
+
+      const client = new SigningClient(server.url);
+      const keys = { publicKey, privateKey };
+      assert.equal(
+        (await client.signed(keys, "GET", "/api/balances", undefined, { timestamp: Date.now() })).status,
+        200,
+      );
+
+      assert.equal((await call("DELETE", `/api/account/keys/${publicKey}`, { cookie, csrf })).status, 200);
+      const refused = await client.signed(keys, "GET", "/api/balances", undefined, { timestamp: Date.now() });
+      assert.equal(refused.status, 401);
+      assert.equal((await call("DELETE", `/api/account/keys/${publicKey}`, { cookie, csrf })).status, 404);
+    });
+
+    it("refuses bad sign-ins with their codes and opens no session for them", async () => {
+      const good = await signedMessage();
+      const cases = [
+        ["another domain", await signedMessage(person, { domain: "evil.example", uri: "https://evil.example/" })],
+        ["another chain", await signedMessage(person, { chainId: 1 })],
+        ["expired", await signedMessage(person, { expirationTime: new Date(Date.now() - 1_000) })],
+        ["someone else's signature", { message: good.message, signature: (await signedMessage(stranger)).signature }],
+        ["a nonce not issued here", await signedMessage(person, { nonce: "0123456789abcdef0123" })],
+      ] as const;
+      for (const [what, body] of cases) {
+        const answer = await call("POST", "/api/auth/session", { body });
+        assert.deepEqual([what, answer.status, answer.body.code], [what, 401, "UNAUTHORIZED"]);
+        assert.equal(answer.headers.get("set-cookie"), null, what);
+      }
+      const malformed = await call("POST", "/api/auth/session", { body: { message: "hello", signature: "0x12" } });
+      assert.deepEqual([malformed.status, malformed.body.code], [400, "INVALID_PARAM"]);
+      // The good message still works once, and only once: its nonce is then used.
+      assert.equal((await call("POST", "/api/auth/session", { body: good })).status, 200);
+      const replayed = await call("POST", "/api/auth/session", { body: good });
+      assert.deepEqual([replayed.status, replayed.body.code], [401, "UNAUTHORIZED"]);
+    });
+
+    it("needs the session's CSRF token for writes, and a session for everything", async () => {
+      const { cookie, csrf } = await signIn();
+      const before = (await call("GET", "/api/account/keys", { cookie })).body.items.length;
+      for (const token of [undefined, "forged", (await signIn(stranger)).csrf]) {
+        const answer = await call("POST", "/api/account/keys", { cookie, csrf: token });
+        assert.deepEqual([answer.status, answer.body.code], [403, "FORBIDDEN"]);
+      }
+      assert.equal((await call("GET", "/api/account/keys", { cookie })).body.items.length, before, "no key made");
+      for (const path of ["/api/account", "/api/account/keys"]) {
+        const answer = await call("GET", path, { cookie: "exchange_session=not-a-session" });
+        assert.deepEqual([answer.status, answer.body.code], [401, "UNAUTHORIZED"]);
+      }
+      assert.equal((await call("POST", "/api/account/keys", { csrf })).status, 401);
+    });
+
+    it("keeps sessions across a restart; sign-out ends one", async () => {
+      const { cookie, csrf, account } = await signIn();
+      await server.close();
+      await start();
+      const me = await call("GET", "/api/account", { cookie });
+      assert.equal(me.body.userId, account.userId);
+      assert.equal((await call("DELETE", "/api/auth/session", { cookie, csrf })).status, 200);
+      assert.equal((await call("GET", "/api/account", { cookie })).status, 401);
+      await server.close();
+      await start();
+      assert.equal((await call("GET", "/api/account", { cookie })).status, 401, "sign-out outlives a restart");
+    });
+  });
+}
