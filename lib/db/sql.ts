@@ -1,9 +1,9 @@
-import { UnavailableError } from "../unavailable.ts";
 import { Worker } from "node:worker_threads";
 import { withDeadline } from "../deadline.ts";
+import type { UnavailableError } from "../unavailable.ts";
 import { openPgliteHere as pgliteHere, readyPgliteDir } from "./pglite.ts";
 import { assertSchemaName, createSchema, schemaPool } from "./postgres.ts";
-import { JOURNAL, isUnavailable } from "./unavailable.ts";
+import { asUnavailable, JOURNAL, unavailable } from "./unavailable.ts";
 import type { Sql } from "./sql-types.ts";
 import type { UpgradeDb } from "./upgrade.ts";
 
@@ -17,6 +17,8 @@ export type { Sql } from "./sql-types.ts";
  */
 
 export interface OpenSqlOptions {
+  /** What its errors call the database: "relayer database", "agent alice's database". */
+  readonly name: string;
   readonly databaseUrl?: string;
   readonly dataDir: string;
   readonly schema: string;
@@ -38,7 +40,10 @@ export interface OpenSqlOptions {
 
 export async function openSql(options: OpenSqlOptions): Promise<Sql> {
   assertSchemaName(options.schema);
-  const sql = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openPglite(options);
+  const down = (reason: unknown) => unavailable(reason, JOURNAL, `${options.name}: `);
+  const sql = options.databaseUrl
+    ? await openPostgres(options.databaseUrl, options, down)
+    : await openPglite(options, down);
   try {
     await options.migrate?.(sql);
   } catch (error) {
@@ -48,23 +53,23 @@ export async function openSql(options: OpenSqlOptions): Promise<Sql> {
   return sql;
 }
 
-async function openPostgres(connectionString: string, { schema, timeoutMs }: OpenSqlOptions): Promise<Sql> {
+/** `reason` as the database's UnavailableError, its message naming the database (OpenSqlOptions.name). */
+type Down = (reason: unknown) => UnavailableError;
+
+async function openPostgres(
+  connectionString: string,
+  { name, schema, timeoutMs }: OpenSqlOptions,
+  down: Down,
+): Promise<Sql> {
   const deadlines = { connectTimeoutMs: timeoutMs, queryTimeoutMs: timeoutMs };
-  await createSchema(
-    connectionString,
-    schema,
-    deadlines,
-    (error) => new UnavailableError(JOURNAL, `relayer database: ${(error as Error).message}`, { cause: error }),
-  );
+  await createSchema(connectionString, schema, deadlines, down);
   const pool = schemaPool(connectionString, schema, deadlines, { max: 4 });
   return {
     async query<R>(text: string, params: readonly unknown[] = []) {
       try {
         return (await pool.query(text, params as unknown[])).rows as R[];
       } catch (error) {
-        if (isUnavailable(error))
-          throw new UnavailableError(JOURNAL, `relayer database: ${(error as Error).message}`, { cause: error });
-        throw error;
+        throw asUnavailable(error, JOURNAL, `${name}: `);
       }
     },
     close: () => pool.end(),
@@ -76,10 +81,10 @@ async function openPostgres(connectionString: string, { schema, timeoutMs }: Ope
  * stall this thread's event loop. bench:agents measured the difference: with PGlite on the main
  * thread, each broadcast waited behind the statements of the writes in flight.
  */
-async function openPglite(options: OpenSqlOptions): Promise<Sql> {
+async function openPglite(options: OpenSqlOptions, down: Down): Promise<Sql> {
   const { dataDir, schema, timeoutMs, migrate } = options;
   await readyPgliteDir(dataDir, schema, migrate && ((db) => migrate(sqlOf(db))));
-  if (options.embedded === "here") return openPgliteHere(options);
+  if (options.embedded === "here") return openPgliteHere(options, down);
   const worker = new Worker(new URL("./pglite-thread.ts", import.meta.url), { workerData: { dataDir, schema } });
   const waiting = new Map<number, { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }>();
   let nextId = 0;
@@ -93,7 +98,7 @@ async function openPglite(options: OpenSqlOptions): Promise<Sql> {
   const ready = new Promise<void>((resolve, reject) => {
     worker.on("message", (message: ThreadMessage) => {
       if ("ready" in message) resolve();
-      else if ("failed" in message) reject(new UnavailableError(JOURNAL, `relayer database: ${message.failed}`));
+      else if ("failed" in message) reject(down(message.failed));
       else if ("closed" in message) onClosed?.();
       else {
         const call = waiting.get(message.id);
@@ -103,13 +108,13 @@ async function openPglite(options: OpenSqlOptions): Promise<Sql> {
       }
     });
     worker.on("error", (error) => {
-      const unavailable = new UnavailableError(JOURNAL, `relayer database: ${error.message}`, { cause: error });
-      reject(unavailable);
-      failAll(unavailable);
+      const failed = down(error);
+      reject(failed);
+      failAll(failed);
     });
-    worker.on("exit", () => failAll(new UnavailableError(JOURNAL, "relayer database: its thread exited")));
+    worker.on("exit", () => failAll(down("its thread exited")));
   });
-  await withDeadline(ready, Math.max(timeoutMs, 30_000), () => noAnswer(Math.max(timeoutMs, 30_000))).catch(
+  await withDeadline(ready, Math.max(timeoutMs, 30_000), () => down(noAnswer(Math.max(timeoutMs, 30_000)))).catch(
     async (error) => {
       await worker.terminate();
       throw error;
@@ -123,26 +128,24 @@ async function openPglite(options: OpenSqlOptions): Promise<Sql> {
         waiting.set(id, { resolve: resolve as (rows: unknown[]) => void, reject }),
       );
       worker.postMessage({ id, text, params });
-      return withDeadline(answer, timeoutMs, () => noAnswer(timeoutMs)).finally(() => waiting.delete(id));
+      return withDeadline(answer, timeoutMs, () => down(noAnswer(timeoutMs))).finally(() => waiting.delete(id));
     },
     async close() {
       if (failure) return;
       const closed = new Promise<void>((resolve) => (onClosed = resolve));
       worker.postMessage("close");
-      await withDeadline(closed, timeoutMs, () => noAnswer(timeoutMs)).catch(() => {});
+      await withDeadline(closed, timeoutMs, () => down(noAnswer(timeoutMs))).catch(() => {});
       await worker.terminate();
     },
   };
 }
 
 /** Embedded PGlite on this thread: its statements run (synchronously) here, one at a time. */
-async function openPgliteHere({ dataDir, schema, timeoutMs }: OpenSqlOptions): Promise<Sql> {
+async function openPgliteHere({ dataDir, schema, timeoutMs }: OpenSqlOptions, down: Down): Promise<Sql> {
   const db = await withDeadline(pgliteHere(dataDir, schema), Math.max(timeoutMs, 30_000), () =>
-    noAnswer(Math.max(timeoutMs, 30_000)),
-  ).catch((error: Error) => {
-    throw error instanceof UnavailableError
-      ? error
-      : new UnavailableError(JOURNAL, `relayer database: ${error.message}`, { cause: error });
+    down(noAnswer(Math.max(timeoutMs, 30_000))),
+  ).catch((error: unknown) => {
+    throw down(error);
   });
   return {
     query: <R>(text: string, params: readonly unknown[] = []) =>
@@ -152,13 +155,13 @@ async function openPgliteHere({ dataDir, schema, timeoutMs }: OpenSqlOptions): P
           (error: Error & { code?: string }) => {
             // A statement's own error carries its SQLSTATE; anything else is the database failing.
             if (typeof error?.code === "string") throw error;
-            throw new UnavailableError(JOURNAL, `relayer database: ${error?.message ?? error}`, { cause: error });
+            throw down(error);
           },
         ),
         timeoutMs,
-        () => noAnswer(timeoutMs),
+        () => down(noAnswer(timeoutMs)),
       ),
-    close: () => withDeadline(db.close(), timeoutMs, () => noAnswer(timeoutMs)).catch(() => {}),
+    close: () => withDeadline(db.close(), timeoutMs, () => down(noAnswer(timeoutMs))).catch(() => {}),
   };
 }
 
@@ -178,4 +181,4 @@ type ThreadMessage =
   | { id: number; rows: unknown[]; error?: undefined }
   | { id: number; rows?: undefined; error: { message: string; code?: string; detail?: string } };
 
-const noAnswer = (ms: number) => new UnavailableError(JOURNAL, `relayer database: no answer in ${ms} ms`);
+const noAnswer = (ms: number) => `no answer in ${ms} ms`;
