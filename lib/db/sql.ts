@@ -1,11 +1,11 @@
 import { Worker } from "node:worker_threads";
 import { withDeadline } from "../deadline.ts";
 import type { UnavailableError } from "../unavailable.ts";
-import { openPgliteHere as pgliteHere, readyPgliteDir } from "./pglite.ts";
+import { openPgliteHere as pgliteHere } from "./pglite.ts";
 import { assertSchemaName, createSchema, schemaPool } from "./postgres.ts";
 import { asUnavailable, JOURNAL, unavailable } from "./unavailable.ts";
 import type { Sql } from "./sql-types.ts";
-import type { UpgradeDb } from "./upgrade.ts";
+import { readyPgliteDir, type UpgradeDb } from "./upgrade.ts";
 
 export type { Sql } from "./sql-types.ts";
 
