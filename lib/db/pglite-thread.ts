@@ -1,9 +1,9 @@
 /**
- * The worker-thread side of the embedded journal database (sql.ts): PGlite runs its WebAssembly
+ * The thread side of an embedded database opened by sql.ts: PGlite runs its WebAssembly
  * Postgres synchronously, so on the main thread every statement would stall the event loop, and
  * with it the broadcasts queued behind one another. Here it stalls only this thread.
  *
- * Node loads it directly as a worker entry: it imports only pglite.ts (erasable TypeScript, PGlite alone).
+ * Node loads it directly as the thread's entry (new Worker): it imports only pglite.ts (erasable TypeScript, PGlite alone).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { openPgliteHere } from "./pglite.ts";

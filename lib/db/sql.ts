@@ -1,7 +1,7 @@
 import { Worker } from "node:worker_threads";
 import { withDeadline } from "../deadline.ts";
 import type { UnavailableError } from "../unavailable.ts";
-import { openPgliteHere as pgliteHere } from "./pglite.ts";
+import { openPgliteHere } from "./pglite.ts";
 import { assertSchemaName, createSchema, schemaPool } from "./postgres.ts";
 import { asUnavailable, JOURNAL, unavailable } from "./unavailable.ts";
 import type { Sql } from "./sql-types.ts";
@@ -30,7 +30,7 @@ export interface OpenSqlOptions {
    */
   readonly migrate?: (sql: Sql) => Promise<void>;
   /**
-   * Where embedded PGlite runs: "thread" (default), a worker thread of its own, so its statements
+   * Where embedded PGlite runs: "thread" (default), a Node thread of its own, so its statements
    * never stall the caller's event loop; or "here", on the caller's thread, for a caller that is
    * itself a thread with little else to do (the writes' thread): each statement then saves two
    * messages between threads.
@@ -63,29 +63,29 @@ async function openPostgres(
 ): Promise<Sql> {
   const deadlines = { connectTimeoutMs: timeoutMs, queryTimeoutMs: timeoutMs };
   await createSchema(connectionString, schema, deadlines, down);
-  const pool = schemaPool(connectionString, schema, deadlines, { max: 4 });
+  const connections = schemaPool(connectionString, schema, deadlines, { max: 4 });
   return {
     async query<R>(text: string, params: readonly unknown[] = []) {
       try {
-        return (await pool.query(text, params as unknown[])).rows as R[];
+        return (await connections.query(text, params as unknown[])).rows as R[];
       } catch (error) {
         throw asUnavailable(error, JOURNAL, `${name}: `);
       }
     },
-    close: () => pool.end(),
+    close: () => connections.end(),
   };
 }
 
 /**
- * Embedded PGlite on a worker thread of its own (pglite-thread.ts): its statements then never
+ * Embedded PGlite on a thread of its own (pglite-thread.ts): its statements then never
  * stall this thread's event loop. bench:agents measured the difference: with PGlite on the main
  * thread, each broadcast waited behind the statements of the writes in flight.
  */
 async function openPglite(options: OpenSqlOptions, down: Down): Promise<Sql> {
   const { dataDir, schema, timeoutMs, migrate } = options;
   await readyPgliteDir(dataDir, schema, migrate && ((db) => migrate(sqlOf(db))));
-  if (options.embedded === "here") return openPgliteHere(options, down);
-  const worker = new Worker(new URL("./pglite-thread.ts", import.meta.url), { workerData: { dataDir, schema } });
+  if (options.embedded === "here") return openPgliteOnThisThread(options, down);
+  const thread = new Worker(new URL("./pglite-thread.ts", import.meta.url), { workerData: { dataDir, schema } });
   const waiting = new Map<number, { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let failure: Error | undefined;
@@ -96,7 +96,7 @@ async function openPglite(options: OpenSqlOptions, down: Down): Promise<Sql> {
     waiting.clear();
   };
   const ready = new Promise<void>((resolve, reject) => {
-    worker.on("message", (message: ThreadMessage) => {
+    thread.on("message", (message: ThreadMessage) => {
       if ("ready" in message) resolve();
       else if ("failed" in message) reject(down(message.failed));
       else if ("closed" in message) onClosed?.();
@@ -107,16 +107,16 @@ async function openPglite(options: OpenSqlOptions, down: Down): Promise<Sql> {
         else call?.resolve(message.rows);
       }
     });
-    worker.on("error", (error) => {
+    thread.on("error", (error) => {
       const failed = down(error);
       reject(failed);
       failAll(failed);
     });
-    worker.on("exit", () => failAll(down("its thread exited")));
+    thread.on("exit", () => failAll(down("its thread exited")));
   });
   await withDeadline(ready, Math.max(timeoutMs, 30_000), () => down(noAnswer(Math.max(timeoutMs, 30_000)))).catch(
     async (error) => {
-      await worker.terminate();
+      await thread.terminate();
       throw error;
     },
   );
@@ -127,22 +127,22 @@ async function openPglite(options: OpenSqlOptions, down: Down): Promise<Sql> {
       const answer = new Promise<R[]>((resolve, reject) =>
         waiting.set(id, { resolve: resolve as (rows: unknown[]) => void, reject }),
       );
-      worker.postMessage({ id, text, params });
+      thread.postMessage({ id, text, params });
       return withDeadline(answer, timeoutMs, () => down(noAnswer(timeoutMs))).finally(() => waiting.delete(id));
     },
     async close() {
       if (failure) return;
       const closed = new Promise<void>((resolve) => (onClosed = resolve));
-      worker.postMessage("close");
+      thread.postMessage("close");
       await withDeadline(closed, timeoutMs, () => down(noAnswer(timeoutMs))).catch(() => {});
-      await worker.terminate();
+      await thread.terminate();
     },
   };
 }
 
 /** Embedded PGlite on this thread: its statements run (synchronously) here, one at a time. */
-async function openPgliteHere({ dataDir, schema, timeoutMs }: OpenSqlOptions, down: Down): Promise<Sql> {
-  const db = await withDeadline(pgliteHere(dataDir, schema), Math.max(timeoutMs, 30_000), () =>
+async function openPgliteOnThisThread({ dataDir, schema, timeoutMs }: OpenSqlOptions, down: Down): Promise<Sql> {
+  const db = await withDeadline(openPgliteHere(dataDir, schema), Math.max(timeoutMs, 30_000), () =>
     down(noAnswer(Math.max(timeoutMs, 30_000))),
   ).catch((error: unknown) => {
     throw down(error);
