@@ -15,6 +15,7 @@ import { createPublicClient, hexToString, http } from "viem";
 import { ActionLogAbi } from "../indexer/abis.ts";
 import { readDeployment } from "../lib/deployments.ts";
 import { exchangeEnv, parseEnv, startEnv, webEnv } from "../config/env.ts";
+import { localUrl } from "../lib/local-url.ts";
 import { indexedBlock } from "../lib/ponder-status.ts";
 import { forgetChainSyncData } from "./lib/ponder-sync.ts";
 import { rpcAnswers, Supervisor, waitUntil } from "./lib/supervisor.ts";
@@ -24,14 +25,11 @@ const env = parseEnv(startEnv);
 const exchange = parseEnv(exchangeEnv);
 const rpcUrl = `http://127.0.0.1:${env.CHAIN_PORT}`;
 const apiUrl = `http://127.0.0.1:${env.PORT}`;
-const exchangeHost =
-  exchange.EXCHANGE_HOST === "0.0.0.0" || exchange.EXCHANGE_HOST === "::" ? "127.0.0.1" : exchange.EXCHANGE_HOST;
-const exchangeUrl = `http://${exchangeHost.includes(":") ? `[${exchangeHost}]` : exchangeHost}:${exchange.EXCHANGE_PORT}`;
+const exchangeUrl = localUrl(exchange.EXCHANGE_HOST, exchange.EXCHANGE_PORT);
 // The exchange writes the demo users' keys next to its data; the bot reads them from there.
 const credentialsFile = exchange.DEMO_CREDENTIALS ?? join(dirname(exchange.EXCHANGE_DATA_DIR), "demo-credentials.json");
 const web = parseEnv(webEnv);
-const webHost = web.WEB_HOST === "0.0.0.0" || web.WEB_HOST === "::" ? "127.0.0.1" : web.WEB_HOST;
-const webUrl = `http://${webHost.includes(":") ? `[${webHost}]` : webHost}:${web.WEB_PORT}`;
+const webUrl = localUrl(web.WEB_HOST, web.WEB_PORT);
 // The APIs answer CORS to the web app's origin only; unless told otherwise, that is where it runs here.
 process.env.WEB_ORIGIN ||= [
   ...new Set([webUrl, `http://127.0.0.1:${web.WEB_PORT}`, `http://localhost:${web.WEB_PORT}`]),
