@@ -6,6 +6,8 @@ import { addressText } from "../lib/address.ts";
  * Each process parses only the groups it needs, and a bad value stops start-up with a message
  * naming the variable. The doc comment above each property is its documentation: `npm run gen:env`
  * writes `.env.example` and the README's configuration table from this file (lint fails on drift).
+ * A variable several processes read is defined once and reused (`chainEnv.shape.RPC_URL`); a
+ * schema's own doc comment above it says what it means to that process.
  */
 
 const address = addressText;
@@ -41,7 +43,7 @@ export type ChainEnv = z.infer<typeof chainEnv>;
 
 export const indexerEnv = z.object({
   /** JSON-RPC endpoint the indexer reads. */
-  RPC_URL: url.default("http://127.0.0.1:8545"),
+  RPC_URL: chainEnv.shape.RPC_URL,
   /** Chain whose deployments/<CHAIN_ID>.json the indexer follows. */
   CHAIN_ID: z.coerce.number().int().positive().default(31337),
   /** PostgreSQL connection string; unset means embedded PGlite in PONDER_DATA_DIR. */
@@ -119,20 +121,26 @@ export const ecosystemApiEnv = apiEnv.extend({
   SSE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_000),
 });
 
+/** Clients of a running exchange: the market-making bot and `npm run admin`. */
+export const exchangeClientEnv = z.object({
+  /** Base URL of the exchange. */
+  EXCHANGE_URL: url.default("http://127.0.0.1:8080"),
+});
+
 /**
  * The ecosystem API's signed writes (spawn, vote): the relayer, its journal, and the exchange that
  * verifies signatures and holds fees. Without EXCHANGE_SERVICE_SECRET (or, off a local chain,
  * RELAYER_PRIVATE_KEY) the writes answer 503 and say which is missing.
  */
 export const writesEnv = z.object({
-  RPC_URL: url.default("http://127.0.0.1:8545"),
-  CHAIN_ID: z.coerce.number().int().positive().default(31337),
+  RPC_URL: chainEnv.shape.RPC_URL,
+  CHAIN_ID: indexerEnv.shape.CHAIN_ID,
   /** Most ms one JSON-RPC call may take. */
   RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** Key of the account holding the relayer role; on a local node (chain 31337) its well-known key is used when unset. */
   RELAYER_PRIVATE_KEY: privateKey.optional(),
   /** Base URL of the exchange (signature verification and fee holds). */
-  EXCHANGE_URL: url.default("http://127.0.0.1:8080"),
+  EXCHANGE_URL: exchangeClientEnv.shape.EXCHANGE_URL,
   /** The exchange's service secret (X-Service-Secret of /internal/*). */
   EXCHANGE_SERVICE_SECRET: z.string().min(16, "must be at least 16 characters").optional(),
   /** Most ms one call to the exchange may take. */
@@ -175,18 +183,15 @@ export const writesEnv = z.object({
   AUTH_FAILURE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(30),
   /** Scheme, host and port clients reach this API at behind a proxy; signatures are checked against it. */
   API_PUBLIC_URL: url.optional(),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string")
-    .optional(),
+  DATABASE_URL: indexerEnv.shape.DATABASE_URL,
 });
 
 /** The agent runtime (`npm run agents`, agents/runtime). */
 export const agentsEnv = z.object({
-  RPC_URL: url.default("http://127.0.0.1:8545"),
-  CHAIN_ID: z.coerce.number().int().positive().default(31337),
+  RPC_URL: chainEnv.shape.RPC_URL,
+  CHAIN_ID: indexerEnv.shape.CHAIN_ID,
   /** Most ms one JSON-RPC call may take. */
-  RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
+  RPC_TIMEOUT_MS: writesEnv.shape.RPC_TIMEOUT_MS,
   /** Key of the operator of the workers it runs; on a local node, the deployment's worker operator. */
   WORKER_OPERATOR_PRIVATE_KEY: privateKey.optional(),
   /** Key of a queen's operator; on a local node (with no queen or scout key set), every registered one. */
@@ -217,10 +222,7 @@ export const agentsEnv = z.object({
     .string()
     .regex(/^[a-z_][a-z0-9_]{0,40}$/, "must be a lower-case SQL identifier")
     .default("agents"),
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string")
-    .optional(),
+  DATABASE_URL: indexerEnv.shape.DATABASE_URL,
   /** Crash tests only: die (SIGKILL) just before the Nth broadcast, its transaction journalled. */
   AGENTS_CRASH_BEFORE_BROADCAST: z.coerce.number().int().min(1).optional(),
   /** Most ms an agent waits for a receipt before its tick moves on (the intent stays open). */
@@ -259,16 +261,16 @@ export const webEnv = z.object({
   WEB_REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   TRUST_PROXY: apiEnv.shape.TRUST_PROXY,
   /** The chain whose deployments/<CHAIN_ID>.json the app is told about. */
-  CHAIN_ID: z.coerce.number().int().positive().default(31337),
-  RPC_URL: url.default("http://127.0.0.1:8545"),
+  CHAIN_ID: indexerEnv.shape.CHAIN_ID,
+  RPC_URL: chainEnv.shape.RPC_URL,
   /** JSON-RPC endpoint the browser reads the chain from; default RPC_URL. */
   WEB_RPC_URL: url.optional(),
   /** Port of the ecosystem API, reached at http://127.0.0.1:PORT unless API_PUBLIC_URL says otherwise. */
-  PORT: port.default(42069),
+  PORT: startEnv.shape.PORT,
   /** The ecosystem API's origin as a browser reaches it; default http://127.0.0.1:PORT. */
   API_PUBLIC_URL: url.optional(),
   /** The exchange, its REST API and its /ws (ws:// or wss:// of the same origin). */
-  EXCHANGE_URL: url.default("http://127.0.0.1:8080"),
+  EXCHANGE_URL: exchangeClientEnv.shape.EXCHANGE_URL,
   EXCHANGE_PUBLIC_URL: url.optional(),
 });
 export type WebEnv = z.infer<typeof webEnv>;
@@ -327,7 +329,7 @@ export const gatewayEnv = streamEnv.extend({
   /** Origin (ws:// or wss://) clients reach this gateway at behind a proxy: what a LOGIN signs. */
   GATEWAY_PUBLIC_URL: z.string().url().optional(),
   /** The exchange: its pairs, and its /internal/verify-signature for logins. */
-  EXCHANGE_URL: z.string().url().default("http://127.0.0.1:8080"),
+  EXCHANGE_URL: exchangeClientEnv.shape.EXCHANGE_URL,
   /** The exchange's service secret; without it the gateway serves market streams only (LOGIN answers UNAVAILABLE). */
   EXCHANGE_SERVICE_SECRET: z.string().min(16).optional(),
   TRUST_PROXY: booleanText.default(false),
@@ -346,10 +348,7 @@ export const exchangeEnv = apiEnv.extend({
   /** Scheme, host and port clients reach the exchange at behind a proxy; signatures are checked against it. */
   EXCHANGE_PUBLIC_URL: url.optional(),
   /** PostgreSQL connection string; unset means embedded PGlite in EXCHANGE_DATA_DIR. */
-  DATABASE_URL: z
-    .string()
-    .regex(/^postgres(ql)?:\/\//, "must be a postgres:// connection string")
-    .optional(),
+  DATABASE_URL: indexerEnv.shape.DATABASE_URL,
   /**
    * The exchange's embedded PGlite directory without DATABASE_URL (kept across restarts: delete it
    * for a fresh market). A PGlite 0.2 directory is copied into a new one at the first start and kept
@@ -398,12 +397,6 @@ export const exchangeEnv = apiEnv.extend({
   ...streamEnv.shape,
 });
 export type ExchangeEnv = z.infer<typeof exchangeEnv>;
-
-/** Clients of a running exchange: the market-making bot and `npm run admin`. */
-export const exchangeClientEnv = z.object({
-  /** Base URL of the exchange. */
-  EXCHANGE_URL: url.default("http://127.0.0.1:8080"),
-});
 
 export const botEnv = exchangeClientEnv.extend({
   /** The demo users' keys written by the exchange with EXCHANGE_DEMO=true. */

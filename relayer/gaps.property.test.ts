@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, it } from "vitest";
 import type { Journal } from "./journal.ts";
 import { Relayer, TxDroppedError, TxPendingError } from "./relayer.ts";
 import { FakeGeth, RpcFault } from "../support/net/fake-geth.ts";
-import { openTestJournal } from "../support/api/journal.ts";
+import { openTestJournal } from "../support/relayer/journal.ts";
 
 /**
  * Random bursts of writes against a node that queues future nonces as geth does, with an

@@ -6,7 +6,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, it } from "vitest
 import type { Journal, TxRow } from "./journal.ts";
 import { type Call, Relayer, type RelayerOptions, TxDroppedError, TxPendingError } from "./relayer.ts";
 import { FakeGeth } from "../support/net/fake-geth.ts";
-import { openTestJournal } from "../support/api/journal.ts";
+import { openTestJournal } from "../support/relayer/journal.ts";
 
 /**
  * The relayer against a node that queues future nonces as geth does (support/net/fake-geth.ts):

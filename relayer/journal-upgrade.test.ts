@@ -106,7 +106,7 @@ describe("upgrading an embedded journal of PGlite 0.2", () => {
   it("copies every row into a PostgreSQL 18 journal and keeps the old directory beside it", async () => {
     await writeLegacyJournal();
     assert.equal(await dataDirVersion(dir), "16");
-    const sql = await openSql({ dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
+    const sql = await openSql({ name: "relayer database", dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
     try {
       await assertCarriedOver(sql);
     } finally {
@@ -115,7 +115,7 @@ describe("upgrading an embedded journal of PGlite 0.2", () => {
     assert.equal(await dataDirVersion(dir), "18");
     assert.equal(await dataDirVersion(`${dir}.pg16`), "16");
     // Opened again, it is simply the new journal.
-    const again = await openSql({ dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
+    const again = await openSql({ name: "relayer database", dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
     try {
       await assertCarriedOver(again, 4);
     } finally {
@@ -126,7 +126,7 @@ describe("upgrading an embedded journal of PGlite 0.2", () => {
   it("recovers from a crash in the renames, with only the old directory, moved aside", async () => {
     await writeLegacyJournal();
     await rename(dir, `${dir}.pg16.moving`);
-    const sql = await openSql({ dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
+    const sql = await openSql({ name: "relayer database", dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
     try {
       await assertCarriedOver(sql);
     } finally {
@@ -138,12 +138,12 @@ describe("upgrading an embedded journal of PGlite 0.2", () => {
   it("keeps the old directory as the previous release left it, and never reads it again", async () => {
     await writeLegacyJournal();
     const before = await snapshot(dir);
-    const sql = await openSql({ dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
+    const sql = await openSql({ name: "relayer database", dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
     await sql.close();
     assert.deepEqual(await snapshot(`${dir}.pg16`), before);
     // Deleted by the operator, the journal starts empty: the kept directory does not come back.
     await rm(dir, { recursive: true });
-    const fresh = await openSql({ dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
+    const fresh = await openSql({ name: "relayer database", dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
     try {
       assert.deepEqual(await fresh.query(`select id from relayed_write`), []);
     } finally {
@@ -154,7 +154,10 @@ describe("upgrading an embedded journal of PGlite 0.2", () => {
 
   it("refuses an old journal when no migrate step is given, rather than starting an empty one", async () => {
     await writeLegacyJournal();
-    await assert.rejects(openSql({ dataDir: dir, schema: SCHEMA, timeoutMs: 10_000 }), /PostgreSQL 16/);
+    await assert.rejects(
+      openSql({ name: "relayer database", dataDir: dir, schema: SCHEMA, timeoutMs: 10_000 }),
+      /PostgreSQL 16/,
+    );
     assert.equal(await dataDirVersion(dir), "16");
   });
 });

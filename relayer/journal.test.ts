@@ -3,7 +3,7 @@ import assert from "node:assert/strict";
 import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
 import type { Journal, NewWrite, TxRow, WriteRow } from "./journal.ts";
 import type { Sql } from "../lib/db/index.ts";
-import { openTestJournal } from "../support/api/journal.ts";
+import { openTestJournal } from "../support/relayer/journal.ts";
 
 const write = (id: string, overrides: Partial<NewWrite> = {}): NewWrite => ({
   id,
@@ -24,7 +24,7 @@ const tx = (hash: string, writeId: string, nonce: number, sentAt = 1): TxRow => 
 });
 
 // Embedded PGlite on a thread of its own, and on the caller's thread (as the writes' thread opens
-// it). One journal per mode (support/api/journal.ts); every test starts from an empty one.
+// it). One journal per mode (support/relayer/journal.ts); every test starts from an empty one.
 describe.each(["thread", "here"] as const)("Journal (PGlite %s)", (embedded) => {
   let journal: Journal;
   let close: (() => Promise<void>) | undefined;

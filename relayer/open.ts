@@ -46,6 +46,8 @@ export interface RelayerConfig
   readonly clients: RelayerClients | { readonly rpcUrl: string; readonly rpcTimeoutMs: number };
   /** The journal: PGlite in `dataDir` without `databaseUrl`, else `schema` on that server. */
   readonly journal: {
+    /** What its errors call the database (lib/db's OpenSqlOptions.name); "relayer database" unless told. */
+    readonly name?: string;
     readonly databaseUrl?: string;
     readonly dataDir: string;
     readonly schema: string;
@@ -74,6 +76,7 @@ export async function openRelayer(config: RelayerConfig): Promise<OpenRelayer> {
   const { migrate, ...database } = config.journal;
   const sql = await openSql({
     ...database,
+    name: database.name ?? "relayer database",
     migrate: async (db) => {
       await new Journal(db).migrate();
       await migrate?.(db);

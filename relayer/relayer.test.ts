@@ -21,7 +21,7 @@ import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, beforeEach, describe, it } from "vitest";
 import type { Journal, TxRow } from "./journal.ts";
 import { type Call, Relayer, type RelayerOptions, TxPendingError } from "./relayer.ts";
-import { openTestJournal } from "../support/api/journal.ts";
+import { openTestJournal } from "../support/relayer/journal.ts";
 
 // Hardhat's first test account: a fixed, public key.
 const account = privateKeyToAccount("0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80");

@@ -15,23 +15,22 @@ import { createPublicClient, hexToString, http } from "viem";
 import { ActionLogAbi } from "../indexer/abis.ts";
 import { readDeployment } from "../lib/deployments.ts";
 import { exchangeEnv, parseEnv, startEnv, webEnv } from "../config/env.ts";
+import { localUrl } from "../lib/local-url.ts";
 import { indexedBlock } from "../lib/ponder-status.ts";
+import { waitFor } from "../lib/wait.ts";
 import { forgetChainSyncData } from "./lib/ponder-sync.ts";
-import { rpcAnswers, Supervisor, waitUntil } from "./lib/supervisor.ts";
+import { rpcAnswers, Supervisor } from "./lib/supervisor.ts";
 import { webBuildDecision } from "./lib/web-build.ts";
 
 const env = parseEnv(startEnv);
 const exchange = parseEnv(exchangeEnv);
 const rpcUrl = `http://127.0.0.1:${env.CHAIN_PORT}`;
 const apiUrl = `http://127.0.0.1:${env.PORT}`;
-const exchangeHost =
-  exchange.EXCHANGE_HOST === "0.0.0.0" || exchange.EXCHANGE_HOST === "::" ? "127.0.0.1" : exchange.EXCHANGE_HOST;
-const exchangeUrl = `http://${exchangeHost.includes(":") ? `[${exchangeHost}]` : exchangeHost}:${exchange.EXCHANGE_PORT}`;
+const exchangeUrl = localUrl(exchange.EXCHANGE_HOST, exchange.EXCHANGE_PORT);
 // The exchange writes the demo users' keys next to its data; the bot reads them from there.
 const credentialsFile = exchange.DEMO_CREDENTIALS ?? join(dirname(exchange.EXCHANGE_DATA_DIR), "demo-credentials.json");
 const web = parseEnv(webEnv);
-const webHost = web.WEB_HOST === "0.0.0.0" || web.WEB_HOST === "::" ? "127.0.0.1" : web.WEB_HOST;
-const webUrl = `http://${webHost.includes(":") ? `[${webHost}]` : webHost}:${web.WEB_PORT}`;
+const webUrl = localUrl(web.WEB_HOST, web.WEB_PORT);
 // The APIs answer CORS to the web app's origin only; unless told otherwise, that is where it runs here.
 process.env.WEB_ORIGIN ||= [
   ...new Set([webUrl, `http://127.0.0.1:${web.WEB_PORT}`, `http://localhost:${web.WEB_PORT}`]),
@@ -106,7 +105,7 @@ try {
       "The exchange keeps trading and the ecosystem API keeps serving what it indexed; the agents " +
       "and the signed writes wait for a chain that will not return. Press Ctrl-C and npm start again for a fresh chain.",
   });
-  await waitUntil(`the local chain at ${rpcUrl}`, () => rpcAnswers(rpcUrl));
+  await waitFor(`the local chain at ${rpcUrl}`, () => rpcAnswers(rpcUrl), { intervalMs: 250 });
   // A local node's accounts are unlocked: never sign with a key from the caller's environment here.
   const chainEnvVars = { RPC_URL: rpcUrl, DEPLOYER_PRIVATE_KEY: "" };
   await supervisor.task(
@@ -142,7 +141,7 @@ try {
     env: { EXCHANGE_DEMO: "true", DEMO_CREDENTIALS: credentialsFile },
     ready: async () => (await fetch(`${exchangeUrl}/api/ready`, { signal: AbortSignal.timeout(2000) })).ok,
   });
-  await waitUntil(`the exchange at ${exchangeUrl}`, exchangeAnswers, 120_000);
+  await waitFor(`the exchange at ${exchangeUrl}`, exchangeAnswers, { timeoutMs: 120_000, intervalMs: 250 });
   // The ecosystem API verifies signed writes through the exchange with its service secret: the
   // environment's, or the one the exchange generated next to its data.
   const serviceSecret =
@@ -174,24 +173,24 @@ try {
     },
     ready: async () => (await fetch(`${apiUrl}/ready`, { signal: AbortSignal.timeout(2000) })).ok,
   });
-  await waitUntil(
+  await waitFor(
     `the ecosystem API at ${apiUrl}`,
     async () => (await fetch(`${apiUrl}/health`, { signal: AbortSignal.timeout(2000) })).ok,
-    120_000,
+    { timeoutMs: 120_000, intervalMs: 250 },
   );
-  await waitUntil(
+  await waitFor(
     `the indexer to reach block ${seedHead}, where the seed ended`,
     async () => BigInt(await indexedBlock(apiUrl)) >= seedHead,
-    180_000,
+    { timeoutMs: 180_000, intervalMs: 250 },
   );
   // The signed writes answer 503 until the relayer's journal and the chain are ready, then 401
   // to a request without a signature.
-  await waitUntil(
+  await waitFor(
     "the signed writes (relayer) to be ready",
     async () =>
       (await fetch(`${apiUrl}/api/launchpad/spawn`, { method: "POST", signal: AbortSignal.timeout(2000) })).status ===
       401,
-    60_000,
+    { timeoutMs: 60_000, intervalMs: 250 },
   );
 
   // The agent runtime: every worker, the queen and the scouts, acting with the node's accounts.
@@ -207,7 +206,7 @@ try {
   });
   const { contracts } = await readDeployment(LOCAL_CHAIN_ID);
   let firstAgentBlock = -1n;
-  await waitUntil(
+  await waitFor(
     "the agents' first worker trade on the chain",
     async () => {
       const logs = await chainClient.getContractEvents({
@@ -222,12 +221,12 @@ try {
       if (first) firstAgentBlock = first.blockNumber;
       return first !== undefined;
     },
-    90_000,
+    { timeoutMs: 90_000, intervalMs: 250 },
   );
-  await waitUntil(
+  await waitFor(
     `the indexer to reach block ${firstAgentBlock}, the agents' first trade`,
     async () => BigInt(await indexedBlock(apiUrl)) >= firstAgentBlock,
-    60_000,
+    { timeoutMs: 60_000, intervalMs: 250 },
   );
 
   // The bot waits for valid keys in the file itself (the exchange writes them just after it listens).
@@ -239,9 +238,15 @@ try {
     env: { EXCHANGE_URL: exchangeUrl, DEMO_CREDENTIALS: credentialsFile },
     ready: /bot: quoting/,
   });
-  await waitUntil(`the demo credentials in ${credentialsFile}`, async () => existsSync(credentialsFile), 30_000);
-  await waitUntil("the bot's first quotes on ETH_USDT", () => bookHasBothSides("ETH_USDT"), 60_000);
-  await waitUntil(`the web app at ${webUrl}`, webReady, 60_000);
+  await waitFor(`the demo credentials in ${credentialsFile}`, async () => existsSync(credentialsFile), {
+    timeoutMs: 30_000,
+    intervalMs: 250,
+  });
+  await waitFor("the bot's first quotes on ETH_USDT", () => bookHasBothSides("ETH_USDT"), {
+    timeoutMs: 60_000,
+    intervalMs: 250,
+  });
+  await waitFor(`the web app at ${webUrl}`, webReady, { timeoutMs: 60_000, intervalMs: 250 });
 } catch (error) {
   console.error((error as Error).message);
   await supervisor.stop(1);

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { freePort } from "./net/free-port.ts";
+import { type Watched, waitFor } from "./wait.ts";
 
 /**
  * `npm start` (scripts/start.ts) as a suite runs it: every service on a free port, every data
@@ -89,19 +90,19 @@ export async function startPlatform(options: StartPlatformOptions = {}): Promise
     await rm(dataDir, { recursive: true, force: true });
   };
   try {
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no banner within ${timeoutMs} ms:\n${output}`)), timeoutMs);
-      const onData = () => {
-        if (!output.includes(BANNER)) return;
-        clearTimeout(timer);
-        child.stdout?.off("data", onData);
-        resolve();
-      };
-      child.stdout?.on("data", onData);
-      child.once("exit", (code) => {
-        clearTimeout(timer);
-        reject(new Error(`npm start exited with ${code} before its banner:\n${output}`));
-      });
+    const npmStart: Watched = {
+      name: "npm start",
+      get running() {
+        return child.exitCode === null && child.signalCode === null;
+      },
+      describeExit: () => `exited with ${child.exitCode ?? child.signalCode}`,
+      tail: () => output,
+    };
+    await waitFor(`its banner (${BANNER})`, () => output.includes(BANNER), {
+      timeoutMs,
+      intervalMs: 50,
+      alive: [npmStart],
+      context: () => output,
     });
   } catch (error) {
     await stop();

@@ -1,7 +1,7 @@
 import type { TransactionReceipt } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type Journal, type Relayer, TxPendingError, type WriteKind } from "../../relayer/index.ts";
-import { openTestJournal } from "../../support/api/journal.ts";
+import { openTestJournal } from "../../support/relayer/journal.ts";
 import { finishSetup, type Operator } from "./execute.ts";
 
 let journal: Journal;

@@ -14,7 +14,7 @@ let intents: IntentLog;
 
 beforeAll(async () => {
   dir = await mkdtemp(join(tmpdir(), "intents-test-"));
-  sql = await openSql({ dataDir: dir, schema: "agents_test", timeoutMs: 10_000 });
+  sql = await openSql({ name: "agents database", dataDir: dir, schema: "agents_test", timeoutMs: 10_000 });
   journal = new Journal(sql);
   await journal.migrate();
   intents = new IntentLog(sql);

@@ -31,6 +31,7 @@ export async function openOperator(config: OperatorConfig): Promise<{ op: Operat
     account: config.account,
     chainId: config.chainId,
     journal: {
+      name: `agent ${config.name}'s database`,
       databaseUrl: config.databaseUrl,
       dataDir: join(config.dataDir, config.name),
       schema: config.databaseUrl ? `${config.schema}_${config.name.replace(/-/g, "_")}` : config.schema,

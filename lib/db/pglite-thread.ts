@@ -1,12 +1,12 @@
 /**
- * The worker-thread side of the embedded journal database (sql.ts): PGlite runs its WebAssembly
+ * The thread side of an embedded database opened by sql.ts: PGlite runs its WebAssembly
  * Postgres synchronously, so on the main thread every statement would stall the event loop, and
  * with it the broadcasts queued behind one another. Here it stalls only this thread.
  *
- * Plain TypeScript with no project imports: Node loads it directly as a worker entry.
+ * Node loads it directly as the thread's entry (new Worker): it imports only pglite.ts (erasable TypeScript, PGlite alone).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { PGlite } from "@electric-sql/pglite";
+import { openPgliteHere } from "./pglite.ts";
 
 interface Request {
   readonly id: number;
@@ -18,9 +18,7 @@ const { dataDir, schema } = workerData as { dataDir: string; schema: string };
 const port = parentPort!;
 
 try {
-  const db = new PGlite(dataDir);
-  await db.query(`create schema if not exists "${schema}"`);
-  await db.query(`set search_path to "${schema}"`);
+  const db = await openPgliteHere(dataDir, schema);
   // Statements run one at a time, in the order they arrive (PGlite queues them itself).
   port.on("message", async (message: Request | "close") => {
     if (message === "close") {

@@ -1,11 +1,11 @@
-import { UnavailableError } from "../unavailable.ts";
 import { Worker } from "node:worker_threads";
 import { withDeadline } from "../deadline.ts";
-import { openPgliteHere as pgliteHere, readyPgliteDir } from "./pglite.ts";
+import type { UnavailableError } from "../unavailable.ts";
+import { openPgliteHere } from "./pglite.ts";
 import { assertSchemaName, createSchema, schemaPool } from "./postgres.ts";
-import { JOURNAL, isUnavailable } from "./unavailable.ts";
+import { asUnavailable, JOURNAL, unavailable } from "./unavailable.ts";
 import type { Sql } from "./sql-types.ts";
-import type { UpgradeDb } from "./upgrade.ts";
+import { readyPgliteDir, type UpgradeDb } from "./upgrade.ts";
 
 export type { Sql } from "./sql-types.ts";
 
@@ -17,6 +17,8 @@ export type { Sql } from "./sql-types.ts";
  */
 
 export interface OpenSqlOptions {
+  /** What its errors call the database: "relayer database", "agent alice's database". */
+  readonly name: string;
   readonly databaseUrl?: string;
   readonly dataDir: string;
   readonly schema: string;
@@ -28,7 +30,7 @@ export interface OpenSqlOptions {
    */
   readonly migrate?: (sql: Sql) => Promise<void>;
   /**
-   * Where embedded PGlite runs: "thread" (default), a worker thread of its own, so its statements
+   * Where embedded PGlite runs: "thread" (default), a Node thread of its own, so its statements
    * never stall the caller's event loop; or "here", on the caller's thread, for a caller that is
    * itself a thread with little else to do (the writes' thread): each statement then saves two
    * messages between threads.
@@ -38,7 +40,10 @@ export interface OpenSqlOptions {
 
 export async function openSql(options: OpenSqlOptions): Promise<Sql> {
   assertSchemaName(options.schema);
-  const sql = options.databaseUrl ? await openPostgres(options.databaseUrl, options) : await openPglite(options);
+  const down = (reason: unknown) => unavailable(reason, JOURNAL, `${options.name}: `);
+  const sql = options.databaseUrl
+    ? await openPostgres(options.databaseUrl, options, down)
+    : await openPglite(options, down);
   try {
     await options.migrate?.(sql);
   } catch (error) {
@@ -48,39 +53,39 @@ export async function openSql(options: OpenSqlOptions): Promise<Sql> {
   return sql;
 }
 
-async function openPostgres(connectionString: string, { schema, timeoutMs }: OpenSqlOptions): Promise<Sql> {
+/** `reason` as the database's UnavailableError, its message naming the database (OpenSqlOptions.name). */
+type Down = (reason: unknown) => UnavailableError;
+
+async function openPostgres(
+  connectionString: string,
+  { name, schema, timeoutMs }: OpenSqlOptions,
+  down: Down,
+): Promise<Sql> {
   const deadlines = { connectTimeoutMs: timeoutMs, queryTimeoutMs: timeoutMs };
-  await createSchema(
-    connectionString,
-    schema,
-    deadlines,
-    (error) => new UnavailableError(JOURNAL, `relayer database: ${(error as Error).message}`, { cause: error }),
-  );
-  const pool = schemaPool(connectionString, schema, deadlines, { max: 4 });
+  await createSchema(connectionString, schema, deadlines, down);
+  const connections = schemaPool(connectionString, schema, deadlines, { max: 4 });
   return {
     async query<R>(text: string, params: readonly unknown[] = []) {
       try {
-        return (await pool.query(text, params as unknown[])).rows as R[];
+        return (await connections.query(text, params as unknown[])).rows as R[];
       } catch (error) {
-        if (isUnavailable(error))
-          throw new UnavailableError(JOURNAL, `relayer database: ${(error as Error).message}`, { cause: error });
-        throw error;
+        throw asUnavailable(error, JOURNAL, `${name}: `);
       }
     },
-    close: () => pool.end(),
+    close: () => connections.end(),
   };
 }
 
 /**
- * Embedded PGlite on a worker thread of its own (pglite-thread.ts): its statements then never
+ * Embedded PGlite on a thread of its own (pglite-thread.ts): its statements then never
  * stall this thread's event loop. bench:agents measured the difference: with PGlite on the main
  * thread, each broadcast waited behind the statements of the writes in flight.
  */
-async function openPglite(options: OpenSqlOptions): Promise<Sql> {
+async function openPglite(options: OpenSqlOptions, down: Down): Promise<Sql> {
   const { dataDir, schema, timeoutMs, migrate } = options;
   await readyPgliteDir(dataDir, schema, migrate && ((db) => migrate(sqlOf(db))));
-  if (options.embedded === "here") return openPgliteHere(options);
-  const worker = new Worker(new URL("./pglite-thread.ts", import.meta.url), { workerData: { dataDir, schema } });
+  if (options.embedded === "here") return openPgliteOnThisThread(options, down);
+  const thread = new Worker(new URL("./pglite-thread.ts", import.meta.url), { workerData: { dataDir, schema } });
   const waiting = new Map<number, { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }>();
   let nextId = 0;
   let failure: Error | undefined;
@@ -91,9 +96,9 @@ async function openPglite(options: OpenSqlOptions): Promise<Sql> {
     waiting.clear();
   };
   const ready = new Promise<void>((resolve, reject) => {
-    worker.on("message", (message: ThreadMessage) => {
+    thread.on("message", (message: ThreadMessage) => {
       if ("ready" in message) resolve();
-      else if ("failed" in message) reject(new UnavailableError(JOURNAL, `relayer database: ${message.failed}`));
+      else if ("failed" in message) reject(down(message.failed));
       else if ("closed" in message) onClosed?.();
       else {
         const call = waiting.get(message.id);
@@ -102,16 +107,16 @@ async function openPglite(options: OpenSqlOptions): Promise<Sql> {
         else call?.resolve(message.rows);
       }
     });
-    worker.on("error", (error) => {
-      const unavailable = new UnavailableError(JOURNAL, `relayer database: ${error.message}`, { cause: error });
-      reject(unavailable);
-      failAll(unavailable);
+    thread.on("error", (error) => {
+      const failed = down(error);
+      reject(failed);
+      failAll(failed);
     });
-    worker.on("exit", () => failAll(new UnavailableError(JOURNAL, "relayer database: its thread exited")));
+    thread.on("exit", () => failAll(down("its thread exited")));
   });
-  await withDeadline(ready, Math.max(timeoutMs, 30_000), () => noAnswer(Math.max(timeoutMs, 30_000))).catch(
+  await withDeadline(ready, Math.max(timeoutMs, 30_000), () => down(noAnswer(Math.max(timeoutMs, 30_000)))).catch(
     async (error) => {
-      await worker.terminate();
+      await thread.terminate();
       throw error;
     },
   );
@@ -122,27 +127,25 @@ async function openPglite(options: OpenSqlOptions): Promise<Sql> {
       const answer = new Promise<R[]>((resolve, reject) =>
         waiting.set(id, { resolve: resolve as (rows: unknown[]) => void, reject }),
       );
-      worker.postMessage({ id, text, params });
-      return withDeadline(answer, timeoutMs, () => noAnswer(timeoutMs)).finally(() => waiting.delete(id));
+      thread.postMessage({ id, text, params });
+      return withDeadline(answer, timeoutMs, () => down(noAnswer(timeoutMs))).finally(() => waiting.delete(id));
     },
     async close() {
       if (failure) return;
       const closed = new Promise<void>((resolve) => (onClosed = resolve));
-      worker.postMessage("close");
-      await withDeadline(closed, timeoutMs, () => noAnswer(timeoutMs)).catch(() => {});
-      await worker.terminate();
+      thread.postMessage("close");
+      await withDeadline(closed, timeoutMs, () => down(noAnswer(timeoutMs))).catch(() => {});
+      await thread.terminate();
     },
   };
 }
 
 /** Embedded PGlite on this thread: its statements run (synchronously) here, one at a time. */
-async function openPgliteHere({ dataDir, schema, timeoutMs }: OpenSqlOptions): Promise<Sql> {
-  const db = await withDeadline(pgliteHere(dataDir, schema), Math.max(timeoutMs, 30_000), () =>
-    noAnswer(Math.max(timeoutMs, 30_000)),
-  ).catch((error: Error) => {
-    throw error instanceof UnavailableError
-      ? error
-      : new UnavailableError(JOURNAL, `relayer database: ${error.message}`, { cause: error });
+async function openPgliteOnThisThread({ dataDir, schema, timeoutMs }: OpenSqlOptions, down: Down): Promise<Sql> {
+  const db = await withDeadline(openPgliteHere(dataDir, schema), Math.max(timeoutMs, 30_000), () =>
+    down(noAnswer(Math.max(timeoutMs, 30_000))),
+  ).catch((error: unknown) => {
+    throw down(error);
   });
   return {
     query: <R>(text: string, params: readonly unknown[] = []) =>
@@ -152,13 +155,13 @@ async function openPgliteHere({ dataDir, schema, timeoutMs }: OpenSqlOptions): P
           (error: Error & { code?: string }) => {
             // A statement's own error carries its SQLSTATE; anything else is the database failing.
             if (typeof error?.code === "string") throw error;
-            throw new UnavailableError(JOURNAL, `relayer database: ${error?.message ?? error}`, { cause: error });
+            throw down(error);
           },
         ),
         timeoutMs,
-        () => noAnswer(timeoutMs),
+        () => down(noAnswer(timeoutMs)),
       ),
-    close: () => withDeadline(db.close(), timeoutMs, () => noAnswer(timeoutMs)).catch(() => {}),
+    close: () => withDeadline(db.close(), timeoutMs, () => down(noAnswer(timeoutMs))).catch(() => {}),
   };
 }
 
@@ -178,4 +181,4 @@ type ThreadMessage =
   | { id: number; rows: unknown[]; error?: undefined }
   | { id: number; rows?: undefined; error: { message: string; code?: string; detail?: string } };
 
-const noAnswer = (ms: number) => new UnavailableError(JOURNAL, `relayer database: no answer in ${ms} ms`);
+const noAnswer = (ms: number) => `no answer in ${ms} ms`;

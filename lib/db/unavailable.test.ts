@@ -1,7 +1,7 @@
 import { UnavailableError } from "../unavailable.ts";
 import assert from "node:assert/strict";
 import { describe, it } from "vitest";
-import { asUnavailable, isUnavailable } from "./unavailable.ts";
+import { asUnavailable, isUnavailable, unavailable } from "./unavailable.ts";
 
 // Which database errors are "away" (503, recover) and which are bugs (500): a wrong guess either
 // hides a bug behind a 503 or turns an outage into 500s.
@@ -52,5 +52,19 @@ describe("database error classification", () => {
       assert.equal(isUnavailable(error), false, String(error));
       assert.equal(asUnavailable(error), error);
     }
+  });
+});
+
+describe("unavailable", () => {
+  it("wraps anything, words or errors, with the database named in its message", () => {
+    const words = unavailable("no answer in 5 ms", "journal database", "relayer database: ");
+    assert.equal(words.dependency, "journal database");
+    assert.equal(words.message, "relayer database: no answer in 5 ms");
+    assert.equal(words.connectionLost, true);
+    const cause = new TypeError("x is undefined");
+    const wrapped = unavailable(cause, "journal database", "agent a's database: ");
+    assert.equal(wrapped.message, "agent a's database: x is undefined");
+    assert.equal(wrapped.cause, cause);
+    assert.equal(unavailable(wrapped, "other", "other: "), wrapped);
   });
 });

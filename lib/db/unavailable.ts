@@ -2,7 +2,7 @@
 // callers answer with 503 and recover from; anything else a query throws is a bug.
 import { UnavailableError } from "../unavailable.ts";
 
-/** The dependency named by the journals' database errors (lib/db/sql.ts): the relayer's and the agents'. */
+/** The dependency of every database error of lib/db/sql.ts (the relayer's journal, the agents'); its message names which database (OpenSqlOptions.name). */
 export const JOURNAL = "journal database";
 
 /** SQLSTATE classes that mean "the server cannot serve now", not "the statement is wrong". */
@@ -46,14 +46,25 @@ export function asUnavailable(
   prefix = "The database is unavailable: ",
 ): unknown {
   if (error instanceof UnavailableError || !isUnavailable(error)) return error;
+  return unavailable(error, dependency, prefix);
+}
+
+/**
+ * `reason` (an error, or words) as an UnavailableError of `dependency` whatever it is: for what
+ * only a database away can cause (no answer in time, its thread gone, a connection that never
+ * opened). An UnavailableError is returned unchanged. Its message starts with `prefix`.
+ */
+export function unavailable(reason: unknown, dependency: string, prefix: string): UnavailableError {
+  if (reason instanceof UnavailableError) return reason;
+  if (!(reason instanceof Error)) return new UnavailableError(dependency, `${prefix}${String(reason)}`);
   const code =
-    (error as { code?: unknown; severity?: unknown }).severity === undefined
+    (reason as { code?: unknown; severity?: unknown }).severity === undefined
       ? undefined
-      : (error as { code?: unknown }).code;
+      : (reason as { code?: unknown }).code;
   const answered =
-    (typeof code === "string" && (code === "57014" || code.startsWith("53"))) || isPoolCheckoutTimeout(error);
-  return new UnavailableError(dependency, `${prefix}${(error as Error).message}`, {
-    cause: error,
+    (typeof code === "string" && (code === "57014" || code.startsWith("53"))) || isPoolCheckoutTimeout(reason);
+  return new UnavailableError(dependency, `${prefix}${reason.message}`, {
+    cause: reason,
     connectionLost: !answered,
   });
 }

@@ -1,5 +1,5 @@
 import { existsSync } from "node:fs";
-import { cp, rename, rm } from "node:fs/promises";
+import { cp, mkdir, rename, rm } from "node:fs/promises";
 import { PGlite } from "@electric-sql/pglite";
 import { PGlite as PGlite16 } from "pglite-0.2";
 import { dataDirVersion, keptDirName } from "./data-dir.ts";
@@ -122,4 +122,26 @@ async function copyRows(from: PGlite16, to: PGlite, schema: string): Promise<voi
     ).rows;
     await to.query("select setval($1, $2::bigint, $3)", [sequence, state!.lastValue, state!.isCalled]);
   }
+}
+
+/**
+ * Makes `dataDir` ready for PGlite 0.5 (PostgreSQL 18) with the owner's tables in `schema`: a
+ * directory of PGlite 0.2 (PostgreSQL 16) from an earlier version is copied into a new one first,
+ * every row (upgradePglite16; the old one kept beside it as `<dir>.pg16`). Without `prepare` (the
+ * owner's migrations) such a directory is refused rather than copied with no tables to copy into.
+ * Returns whether it was upgraded.
+ */
+export async function readyPgliteDir(
+  dataDir: string,
+  schema: string,
+  prepare: ((db: UpgradeDb) => Promise<void>) | undefined,
+): Promise<boolean> {
+  let upgraded = false;
+  if (prepare) upgraded = await upgradePglite16(dataDir, schema, prepare);
+  else if (dataDirVersion(dataDir) === "16")
+    throw new Error(
+      `${dataDir} holds a database of PGlite 0.2 (PostgreSQL 16): open it with a migrate step to upgrade it`,
+    );
+  await mkdir(dataDir, { recursive: true });
+  return upgraded;
 }

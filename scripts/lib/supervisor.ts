@@ -1,4 +1,3 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import { type ChildProcess, spawn as spawnProcess, type SpawnOptions } from "node:child_process";
 import { createWriteStream, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -343,16 +342,6 @@ export function formatDuration(ms: number): string {
   if (ms < 1000) return `${Math.round(ms)} ms`;
   if (ms < 60_000) return `${(ms / 1000).toFixed(1)} s`;
   return ms % 60_000 === 0 ? `${ms / 60_000} min` : `${Math.round(ms / 1000)} s`;
-}
-
-/** Polls `check` until it resolves true, or throws after `timeoutMs`. */
-export async function waitUntil(what: string, check: () => Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (Date.now() < deadline) {
-    if (await check().catch(() => false)) return;
-    await sleep(250);
-  }
-  throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
 }
 
 /** True when a JSON-RPC endpoint answers eth_chainId. */

@@ -117,6 +117,7 @@ for (const kind of backendKinds()) {
       });
       admin = new SigningClient(exchange.url, ADMIN_TOKEN);
       sql = await openSql({
+        name: "relayer database",
         databaseUrl: kind === "postgres" ? process.env.DATABASE_URL : undefined,
         dataDir: join(dataDir, "relayer"),
         schema,

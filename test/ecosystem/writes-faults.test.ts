@@ -86,7 +86,12 @@ beforeAll(async () => {
     { log: () => {}, beforeLoad: seedDemoBeforeLoad },
   );
   ctx.admin = new SigningClient(ctx.exchange.url, ADMIN_TOKEN);
-  ctx.sql = await openSql({ dataDir: join(ctx.dataDir, "relayer"), schema: "relayer_faults", timeoutMs: 5_000 });
+  ctx.sql = await openSql({
+    name: "relayer database",
+    dataDir: join(ctx.dataDir, "relayer"),
+    schema: "relayer_faults",
+    timeoutMs: 5_000,
+  });
   ctx.journal = new Journal(ctx.sql);
   await ctx.journal.migrate();
 }, 300_000);

@@ -155,6 +155,7 @@ describe("the web app's server", () => {
     const stuck: StaticFiles = { get: () => new Promise(() => {}) };
     const response = await app({ files: stuck, requestTimeoutMs: 50 }).request("/");
     assert.equal(response.status, 503);
-    assert.equal((await json(response)).code, "UNAVAILABLE");
+    assert.deepEqual(await json(response), { code: "UNAVAILABLE", message: "No answer within 50 ms; retry" });
+    assert.equal(response.headers.get("X-Content-Type-Options"), "nosniff");
   });
 });

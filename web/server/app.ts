@@ -1,5 +1,7 @@
 import { posix } from "node:path";
-import { type Context, Hono, type MiddlewareHandler } from "hono";
+import { type Context, Hono } from "hono";
+import { HTTPException } from "hono/http-exception";
+import { timeout } from "hono/timeout";
 import {
   ApiError,
   clientIp,
@@ -39,7 +41,16 @@ const REVALIDATE = "no-cache";
  */
 export function createWebApp(options: WebAppOptions): Hono {
   const app = new Hono();
-  app.onError(errorHandler());
+  // A request not answered in time (a file read stuck on a slow disk): hono/timeout throws its
+  // 503, answered UNAVAILABLE like every other 503 of the APIs.
+  app.onError(
+    errorHandler({
+      classify: (error) =>
+        error instanceof HTTPException && error.status === 503
+          ? new ApiError(503, "UNAVAILABLE", error.message)
+          : undefined,
+    }),
+  );
   app.use(async (c, next) => {
     await next();
     c.header("Content-Security-Policy", options.csp);
@@ -52,7 +63,12 @@ export function createWebApp(options: WebAppOptions): Hono {
   app.use(requestId());
   const limiter = createRateLimiter({ limit: options.rateLimitPerMinute, now: options.now });
   app.use(rateLimit({ limiter, keyOf: (c) => clientIp(c, { trustProxy: options.trustProxy }) }));
-  app.use(answerWithin(options.requestTimeoutMs));
+  app.use(
+    timeout(
+      options.requestTimeoutMs,
+      () => new HTTPException(503, { message: `No answer within ${options.requestTimeoutMs} ms; retry` }),
+    ),
+  );
 
   app.get("/config.json", async (c) => {
     const config = await options.config().catch((error: Error) => {
@@ -80,21 +96,6 @@ export function createWebApp(options: WebAppOptions): Hono {
     return sendError(c, new ApiError(405, "METHOD_NOT_ALLOWED", `${c.req.method} is not served here; use GET`));
   });
   return app;
-}
-
-/** 503 UNAVAILABLE when the answer is not ready in time (a file read stuck on a slow disk). */
-function answerWithin(ms: number): MiddlewareHandler {
-  return async (_c, next) => {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ApiError(503, "UNAVAILABLE", `No answer within ${ms} ms; retry`)), ms);
-    });
-    try {
-      await Promise.race([next(), late]);
-    } finally {
-      clearTimeout(timer);
-    }
-  };
 }
 
 function decodedPath(raw: string): string {

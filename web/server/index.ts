@@ -3,6 +3,7 @@ import type { AddressInfo } from "node:net";
 import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import type { WebEnv } from "../../config/env.ts";
+import { localUrl } from "../../lib/local-url.ts";
 import { createWebApp } from "./app.ts";
 import { configSource, contentSecurityPolicy, endpointsOf } from "./config.ts";
 import { staticFiles } from "./static.ts";
@@ -40,9 +41,8 @@ export async function startWebServer(env: WebEnv, root = process.cwd()): Promise
   server.requestTimeout = env.WEB_REQUEST_TIMEOUT_MS;
   server.headersTimeout = Math.min(env.WEB_REQUEST_TIMEOUT_MS, 10_000);
   const { port } = server.address() as AddressInfo;
-  const host = ["0.0.0.0", "::"].includes(env.WEB_HOST) ? "127.0.0.1" : env.WEB_HOST;
   return {
-    url: `http://${host.includes(":") ? `[${host}]` : host}:${port}`,
+    url: localUrl(env.WEB_HOST, port),
     close: () =>
       new Promise<void>((done) => {
         server.close(() => done());

@@ -16,7 +16,7 @@ export interface OpenDbOptions {
   readonly dataDir: string;
   /** Schema of every table (validated as a lower-case identifier by config/env.ts). */
   readonly schema: string;
-  /** Pool size on PostgreSQL. */
+  /** Connection pool size on PostgreSQL. */
   readonly maxConnections?: number;
   /** PostgreSQL: most ms to open a connection (TCP and start-up), or to wait for a pooled one (then only that statement fails). */
   readonly connectTimeoutMs?: number;
@@ -40,22 +40,22 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
   // Sessions are tagged so fence() can find this process's older sessions on the server.
   const tag = `${`exchange ${schema}`.slice(0, 40)} ${randomBytes(6).toString("hex")}`;
   let generation = 0;
-  /** Whether the current pool ever had a session on the server (a statement could only go there). */
+  /** Whether the current connections ever had a session on the server (a statement could only go there). */
   let connected = false;
-  const newPool = (max: number) => {
+  const sqlPool = (max: number) => {
     const created = schemaPool(connectionString, schema, deadlines, { max, applicationName: `${tag} ${generation}` });
     created.on("connect", () => (connected = true));
     return created;
   };
   // The group committer writes one batch at a time on a connection of its own, so no burst of
   // reads holding every pooled connection can make a commit wait for one (and time out).
-  const newPools = () => {
+  const newSqlPools = () => {
     connected = false;
     // One generation for both: fence() keeps only the current generation's sessions.
     generation++;
-    return { pool: newPool(options.maxConnections ?? DB_DEFAULTS.maxConnections), writer: newPool(1) };
+    return { connections: sqlPool(options.maxConnections ?? DB_DEFAULTS.maxConnections), writer: sqlPool(1) };
   };
-  let { pool, writer } = newPools();
+  let { connections, writer } = newSqlPools();
   const run = async <R>(client: pg.Pool | pg.PoolClient, sql: string, params?: unknown[], options?: QueryOptions) => {
     try {
       return (
@@ -69,16 +69,16 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
   };
   return {
     kind: "postgres",
-    query: (sql, params, options) => run(pool, sql, params, options),
+    query: (sql, params, options) => run(connections, sql, params, options),
     writer: { query: (sql, params, options) => run(writer, sql, params, options) },
     async transaction(fn) {
       let client: pg.PoolClient;
       try {
-        client = await pool.connect();
+        client = await connections.connect();
       } catch (error) {
         throw asUnavailable(error);
       }
-      // A checked-out client has no pool listener: a connection reset would be an uncaught 'error'.
+      // A checked-out client has no listener of its connection pool: a connection reset would be an uncaught 'error'.
       let broken: Error | undefined;
       const onError = (error: Error) => (broken = error);
       client.on("error", onError);
@@ -99,12 +99,12 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
       }
     },
     async fence() {
-      // Drop every pooled connection: after an outage they may be half-dead. A pool that never
-      // reached the server (as a failed probe leaves it) has no session to fence: keep it rather
-      // than pile up a pool per probe.
+      // Drop every pooled connection: after an outage they may be half-dead. A connection pool
+      // that never reached the server (as a failed probe leaves it) has no session to fence: keep
+      // it rather than pile up one per probe.
       if (connected) {
-        const old = [pool, writer];
-        ({ pool, writer } = newPools());
+        const old = [connections, writer];
+        ({ connections, writer } = newSqlPools());
         for (const each of old) each.end().catch(() => {});
       }
       // A statement sent before the outage can still reach the server when the network heals and
@@ -112,10 +112,10 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
       // waiting until they are gone) settles every such statement: committed or rolled back.
       const others = `from pg_stat_activity where application_name like $1 and application_name <> $2 and pid <> pg_backend_pid()`;
       const params = [`${tag} %`, `${tag} ${generation}`];
-      await run(pool, `select pg_terminate_backend(pid) ${others}`, params);
+      await run(connections, `select pg_terminate_backend(pid) ${others}`, params);
       const deadline = Date.now() + queryTimeoutMs;
       for (;;) {
-        const [{ left }] = await run<{ left: number }>(pool, `select count(*)::int as left ${others}`, params);
+        const [{ left }] = await run<{ left: number }>(connections, `select count(*)::int as left ${others}`, params);
         if (left === 0) return;
         if (Date.now() > deadline)
           throw new UnavailableError(
@@ -125,7 +125,7 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
     },
-    close: async () => void (await Promise.all([pool.end(), writer.end()])),
+    close: async () => void (await Promise.all([connections.end(), writer.end()])),
   };
 }
 

@@ -15,7 +15,13 @@ export async function openTestJournal(
   wrap: (sql: Sql) => Sql = (sql) => sql,
 ): Promise<{ journal: Journal; close(): Promise<void> }> {
   const dir = await mkdtemp(join(tmpdir(), `${label}-`));
-  const sql = await openSql({ dataDir: dir, schema: "relayer_test", timeoutMs: 10_000, embedded });
+  const sql = await openSql({
+    name: "relayer database",
+    dataDir: dir,
+    schema: "relayer_test",
+    timeoutMs: 10_000,
+    embedded,
+  });
   const journal = new Journal(wrap(sql));
   await journal.migrate();
   return {
