@@ -340,7 +340,7 @@ export type GatewayEnv = z.infer<typeof gatewayEnv>;
 
 export const exchangeEnv = apiEnv.extend({
   /** The chain a web account's Sign in with Ethereum message must name. */
-  CHAIN_ID: z.coerce.number().int().positive().default(31337),
+  CHAIN_ID: indexerEnv.shape.CHAIN_ID,
   /** Port of the exchange (both {base_url} and {aggregator_url}); 0 picks a free one. */
   EXCHANGE_PORT: z.coerce.number().int().min(0, "must be 0 (any free port) or a port number").max(65535).default(8080),
   /** Interface the exchange listens on. */
