@@ -1,9 +1,9 @@
 /**
- * The worker-thread side of the relayed writes (thread.ts): the service, its relayer, chain
+ * The thread side of the relayed writes (start.ts is the API's side): the service, its relayer, chain
  * client and journal run here, so their CPU (signing, RPC answers, receipts) never queues behind
  * the indexer on the API's thread. Messages in: a call or "close"; out: states, answers, "closed".
  */
-import { parentPort, workerData } from "node:worker_threads";
+import { parentPort, workerData as threadData } from "node:worker_threads";
 import { ApiError } from "../../../lib/http/index.ts";
 import { traceRequest } from "../../../lib/stage-trace.ts";
 import { startWrites, type WritesConfig } from "../start.ts";
@@ -13,7 +13,7 @@ const port = parentPort!;
 const post = (message: ThreadMessage) => port.postMessage(message);
 
 const writes = startWrites({
-  ...(workerData as WritesConfig),
+  ...(threadData as WritesConfig),
   // This thread does little but wait: the journal's statements can run on it.
   embeddedJournal: "here",
   onState: (notReady) => post({ kind: "state", notReady }),

@@ -1,4 +1,4 @@
-import { Worker } from "node:worker_threads";
+import { Worker as NodeThread } from "node:worker_threads";
 import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError } from "../../../lib/http/index.ts";
 import type { WriteOperations } from "../app.ts";
@@ -8,7 +8,7 @@ import { exchangeClientOf, type StartedWrites, type WritesConfig } from "../star
 import type { ThreadCall, ThreadError, ThreadMessage } from "./protocol.ts";
 
 /**
- * The relayed writes on a worker thread of their own (entry.ts runs startWrites there).
+ * The relayed writes on a Node thread of their own (entry.ts runs startWrites there).
  * On the embedded database the indexer's blocks run on the API's thread (Ponder and PGlite share
  * it), and a write's own work (signing, RPC answers, receipts) queued behind them: bench:writes
  * measured the API at 0.44x the direct path's votes/s with both on one thread. Here only the HTTP
@@ -40,11 +40,11 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
   const maxPending = options.maxPending ?? 2048;
   const callTimeoutMs = options.callTimeoutMs ?? config.receiptTimeoutMs * 2 + 60_000;
   // Functions do not cross to a thread; the thread logs to this process's stderr itself.
-  const { log: _log, onState: _onState, ...workerData } = config;
+  const { log: _log, onState: _onState, ...threadData } = config;
   // The signature check stays here, before anything crosses to the thread.
   const exchange = exchangeClientOf(config);
 
-  let worker: Worker | undefined;
+  let running: NodeThread | undefined;
   let notReady: string | undefined = "signed writes are starting";
   let closed = false;
   let nextId = 1;
@@ -100,19 +100,19 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
   function spawnThread() {
     restartTimer = undefined;
     if (closed) return;
-    let thread: Worker;
+    let thread: NodeThread;
     try {
-      thread = new Worker(options.entry ?? new URL("./entry.ts", import.meta.url), { workerData });
+      thread = new NodeThread(options.entry ?? new URL("./entry.ts", import.meta.url), { workerData: threadData });
     } catch (error) {
       log("writes thread: could not start", error);
       scheduleRestart();
       return;
     }
-    worker = thread;
+    running = thread;
     thread.on("message", onMessage);
     thread.on("error", (error) => log("writes thread: failed", error));
     thread.on("exit", (code) => {
-      worker = undefined;
+      running = undefined;
       if (!closed) notReady = "signed writes are restarting";
       failAll("the signed writes' thread stopped while this write was running");
       onClosed?.();
@@ -124,7 +124,7 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
   spawnThread();
 
   const call = (message: Omit<ThreadCall, "id">): Promise<Answer> => {
-    const thread = worker;
+    const thread = running;
     if (thread === undefined || notReady !== undefined) return Promise.reject(unavailable());
     if (pending.size >= maxPending)
       return Promise.reject(notServing("too many signed writes in flight; retry shortly", 1));
@@ -155,7 +155,7 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
   return {
     ready,
     service: () => {
-      if (notReady !== undefined || worker === undefined) throw unavailable();
+      if (notReady !== undefined || running === undefined) throw unavailable();
       return operations;
     },
     exchange: () => {
@@ -168,7 +168,7 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
       notReady = "signed writes are closing";
       if (restartTimer) clearTimeout(restartTimer);
       started(); // a caller awaiting readiness stops waiting
-      const thread = worker;
+      const thread = running;
       if (thread === undefined) return;
       const done = new Promise<void>((resolve) => {
         onClosed = resolve;
