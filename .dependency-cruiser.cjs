@@ -108,6 +108,14 @@ module.exports = {
       to: { path: "^exchange/adapters/store/" },
     },
     {
+      name: "writes-statuses-only-in-http",
+      severity: "error",
+      comment:
+        "The writes' saga and its adapters speak in outcomes with codes (api/writes/outcome.ts); only the HTTP adapter (app, routes, schemas) reads the one map from code to HTTP status (statuses.ts).",
+      from: { path: "^api/writes/", pathNot: ["^api/writes/(app|routes|schemas|statuses)\\.ts$", TEST] },
+      to: { path: "^api/writes/statuses\\.ts$" },
+    },
+    {
       name: "exchange-internals-private",
       severity: "error",
       comment:

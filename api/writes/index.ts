@@ -1,8 +1,6 @@
 export { writesApi, writesNotConfigured } from "./app.ts";
 export type { WriteOperations, WritesApiOptions, WritesRuntime } from "./app.ts";
-export { SPAWN_ERRORS, VOTE_ERRORS, WRITE_ERRORS, writeError } from "./errors.ts";
-export type { WriteErrorCode } from "./errors.ts";
-export { revertToApiError } from "./revert.ts";
+export type { WriteOutcome } from "./outcome.ts";
 export { proposeRoute, spawnRoute, voteRoute, writeRoutes } from "./routes.ts";
 export {
   bodyProblem,

@@ -2,7 +2,7 @@ import { z } from "zod";
 import { addressParam, decimalTextParam, invalidParam, type ApiError } from "../../lib/http/index.ts";
 import { MEV_PROTECTIONS, POOL_SIDES } from "../../indexer/enums.ts";
 import { tallySchema } from "../agents/index.ts";
-import { writeError } from "./errors.ts";
+import { apiErrorOf } from "./statuses.ts";
 
 /** SPEC.md, Launchpad and Limits. */
 export const SYMBOL_PATTERN = /^[A-Z]{3,5}$/;
@@ -68,7 +68,7 @@ export type VoteBody = z.output<typeof voteBody>;
 export function bodyProblem(error: z.ZodError): ApiError {
   const issue = error.issues[0];
   const field = issue?.path.join(".") || "body";
-  if (field === "symbol") return writeError("INVALID_SYMBOL", `symbol: ${SYMBOL_PROBLEM}`);
+  if (field === "symbol") return apiErrorOf({ code: "INVALID_SYMBOL", message: `symbol: ${SYMBOL_PROBLEM}` });
   return invalidParam(field, issue?.message ?? "invalid");
 }
 

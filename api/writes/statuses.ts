@@ -1,17 +1,25 @@
+import type { ContentfulStatusCode } from "hono/utils/http-status";
 import { ApiError, type ErrorDoc } from "../../lib/http/index.ts";
+import { UnavailableError } from "../../lib/unavailable.ts";
+import type { WriteCode, WriteOutcome } from "./outcome.ts";
 
 /**
- * The closed set of write error codes with SPEC.md's statuses. Two are ours (SPEC.md is silent):
+ * The one place where the writes' outcomes meet HTTP: every code and the status it is answered
+ * with (SPEC.md's, where it names one), and the Retry-After of every "not now". Only the HTTP
+ * adapter (app.ts, routes.ts) reads it; a code without a status does not compile.
+ *
+ * Ours where SPEC.md is silent:
  * - VOTING_NOT_STARTED 409: the request is well formed and the proposal exists, but its state
  *   conflicts with voting now, like PROPOSAL_CLOSED (409); a client may retry after startsAt.
  * - NO_CHAIN_ADDRESS 403: the caller is authenticated but not allowed to write on-chain until the
  *   exchange links a chain address to the account, like LEVEL_TOO_LOW (403).
  */
-export const WRITE_ERRORS = {
+export const WRITE_STATUS: Record<WriteCode | "UNAUTHORIZED" | "UNAVAILABLE", ContentfulStatusCode> = {
   UNAUTHORIZED: 401,
   LEVEL_TOO_LOW: 403,
   NO_HOLDINGS: 403,
   NO_CHAIN_ADDRESS: 403,
+  NOT_FOUND: 404,
   PROPOSAL_NOT_FOUND: 404,
   ALREADY_VOTED: 409,
   PROPOSAL_CLOSED: 409,
@@ -20,13 +28,21 @@ export const WRITE_ERRORS = {
   INVALID_SYMBOL: 400,
   SYMBOL_TAKEN: 400,
   COOLDOWN_ACTIVE: 400,
+  UNKNOWN_CURRENCY: 400,
   INSUFFICIENT_FEE: 402,
+  HOLD_CONFLICT: 409,
+  IDEMPOTENCY_KEY_REUSED: 409,
+  REQUEST_IN_PROGRESS: 409,
+  RATE_LIMITED: 429,
   SPAWNER_FAILED: 500,
-} as const;
+  INTERNAL: 500,
+  UNAVAILABLE: 503,
+  TX_PENDING: 504,
+  WRITE_PENDING: 504,
+};
 
-export type WriteErrorCode = keyof typeof WRITE_ERRORS;
-
-export const writeError = (code: WriteErrorCode, message: string) => new ApiError(WRITE_ERRORS[code], code, message);
+/** The status a done write is answered with (the routes declare it too). */
+export const CREATED = 201;
 
 /**
  * Seconds a client is told to wait (Retry-After) before retrying a 503 or 504 of the writes: long
@@ -34,16 +50,35 @@ export const writeError = (code: WriteErrorCode, message: string) => new ApiErro
  */
 export const RETRY_AFTER_SECONDS = 5;
 
-/** 503 UNAVAILABLE: something the write needs (chain, exchange, journal, relayer) cannot serve now; nothing was done. */
-export const unavailable = (message: string, retryAfterSeconds = RETRY_AFTER_SECONDS) =>
-  new ApiError(503, "UNAVAILABLE", message, { "Retry-After": String(retryAfterSeconds) });
+/** A write's outcome as the HTTP answer: 201 and its body, or the rejection's status and `{code, message}`. */
+export function httpAnswerOf(outcome: WriteOutcome): { status: ContentfulStatusCode; body: unknown } | ApiError {
+  return outcome.ok ? { status: CREATED, body: outcome.value } : apiErrorOf(outcome);
+}
 
-/** 504: the write reached the chain (or may have) but its outcome is not known yet; a retry with its key answers it. */
-export const writePending = (code: "TX_PENDING" | "WRITE_PENDING", message: string) =>
-  new ApiError(504, code, message, { "Retry-After": String(RETRY_AFTER_SECONDS) });
+/** A rejection as the error answer; every 503, 504 and 429 says when to come back. */
+export function apiErrorOf(rejected: {
+  readonly code: keyof typeof WRITE_STATUS;
+  readonly message: string;
+  readonly retryAfterSeconds?: number;
+}): ApiError {
+  const status = WRITE_STATUS[rejected.code];
+  const retryAfter = rejected.retryAfterSeconds ?? (status === 503 || status === 504 ? RETRY_AFTER_SECONDS : undefined);
+  return new ApiError(
+    status,
+    rejected.code,
+    rejected.message,
+    retryAfter === undefined ? {} : { "Retry-After": String(retryAfter) },
+  );
+}
 
-/** A 503 or 504 without Retry-After gets one: every "not now" of the writes says when to come back. */
-export function withRetryAfter(error: unknown): unknown {
+/**
+ * A thrown error as the HTTP layer answers it: UnavailableError is 503 UNAVAILABLE with
+ * Retry-After; an ApiError of the HTTP layer itself (a signature refused, a body too large) as
+ * it is; anything else is a bug, left for the app's onError (500).
+ */
+export function httpErrorOf(error: unknown): unknown {
+  if (error instanceof UnavailableError)
+    return apiErrorOf({ code: "UNAVAILABLE", message: error.message, retryAfterSeconds: error.retryAfterSeconds });
   if (!(error instanceof ApiError) || (error.status !== 503 && error.status !== 504)) return error;
   if (Object.keys(error.headers).some((name) => name.toLowerCase() === "retry-after")) return error;
   return new ApiError(error.status, error.code, error.message, {
@@ -52,7 +87,12 @@ export function withRetryAfter(error: unknown): unknown {
   });
 }
 
-const doc = (code: WriteErrorCode, when: string): ErrorDoc => ({ status: WRITE_ERRORS[code], code, when });
+/** A documented error of the write routes, with its status from the map. */
+export const doc = (code: keyof typeof WRITE_STATUS, when: string): ErrorDoc => ({
+  status: WRITE_STATUS[code],
+  code,
+  when,
+});
 
 /** The route kit adds 401 UNAUTHORIZED, 400 INVALID_PARAM and 500 INTERNAL for signed routes. */
 export const VOTE_ERRORS: readonly ErrorDoc[] = [
