@@ -14,7 +14,7 @@ import { isWriteCode, type Rejection, rejection } from "./outcome.ts";
  * The exchange as the ecosystem API uses it: who signed a request (the shared internal client,
  * lib/exchange-internal-client.ts, which the WebSocket gateway's logins use too), and the fee holds
  * that charge a user's exchange balance for an on-chain action. Every call has a deadline; an
- * exchange that does not answer is a 503, never a hang, and nothing it answers is a 500.
+ * exchange that does not answer is unavailable, never a hang, and nothing it answers is a 500.
  *
  * Fee-hold calls go through the exchange's batch route: an idle client sends a call at once, and
  * the calls made while its request is out share the next. Under load a spawn's hold and the

@@ -83,8 +83,8 @@ export function journalledOutcome(outcome: WriteOutcome): string {
 }
 
 /**
- * A finished write's outcome read back from the journal. Rows journalled before outcomes were
- * (up to this change) hold the HTTP answer: a status and its body, `{code, message}` for a
+ * A finished write's outcome read back from the journal. Rows journalled by earlier releases,
+ * before outcomes were, hold the HTTP answer: a status and its body, `{code, message}` for a
  * rejection. Their statuses are the ones the same codes are answered with now, so the outcome
  * they stand for answers the same status and body again.
  */

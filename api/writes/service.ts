@@ -352,8 +352,8 @@ export class Writes {
     try {
       taken = inserted.unwrap();
     } catch (error) {
-      const checked = check.unwrap();
-      if (isRejection(checked)) return checked;
+      const prechecked = check.unwrap();
+      if (isRejection(prechecked)) return prechecked;
       throw error;
     }
     if (taken) return this.replay(taken, write.requestHash);
