@@ -2,7 +2,7 @@
  * One meaning of "unavailable" for every service: something a request needs (a database, the
  * relayer, a chain node) cannot serve now. Nothing of the request was done, or its outcome is
  * recovered later; the HTTP side answers it 503 UNAVAILABLE in one place (the exchange's
- * exchange/adapters/http/domain-errors.ts, the ecosystem writes' api/writes/statuses.ts),
+ * exchange/adapters/http/domain-errors.ts, the ecosystem writes' api/writes/http/statuses.ts),
  * and anything else thrown is a bug.
  */
 export class UnavailableError extends Error {

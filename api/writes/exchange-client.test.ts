@@ -3,7 +3,7 @@ import { describe, it } from "vitest";
 import { ApiError } from "../../lib/http/index.ts";
 import { ExchangeClient, type SignedRequest } from "./exchange-client.ts";
 import { isRejection } from "./outcome.ts";
-import { apiErrorOf as answerOfRejection, httpErrorOf } from "./statuses.ts";
+import { apiErrorOf as answerOfRejection, httpErrorOf } from "./http/statuses.ts";
 
 /** What the client sent, and a scripted answer. */
 interface Sent {

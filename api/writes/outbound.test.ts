@@ -13,7 +13,7 @@ import { describe, it } from "vitest";
 import { AgentSpawnerAbi } from "../../indexer/abis.ts";
 import { ApiError } from "../../lib/http/index.ts";
 import { chainFailure, outboundFailure } from "./outbound.ts";
-import { httpErrorOf } from "./statuses.ts";
+import { httpErrorOf } from "./http/statuses.ts";
 
 /** A contract read failed by `cause`, wrapped as viem wraps it (readContract, estimateContractGas). */
 const contractError = (cause: Error) =>

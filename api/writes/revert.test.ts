@@ -8,7 +8,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
 import { revertRejection } from "./revert.ts";
-import { WRITE_STATUS } from "./statuses.ts";
+import { WRITE_STATUS } from "./http/statuses.ts";
 
 const OWNER = "0x00000000000000000000000000000000000000aa";
 

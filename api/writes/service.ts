@@ -105,6 +105,9 @@ class KnownWorkers<K> {
   }
 }
 
+/** What the HTTP layer asks of the writes (in this thread, or on a thread of their own: thread/). */
+export type WriteOperations = Pick<Writes, "spawn" | "vote" | "propose">;
+
 /** Level a user needs to vote (SPEC.md, Limits). */
 export const MIN_VOTE_LEVEL = 20;
 

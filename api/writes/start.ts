@@ -3,7 +3,7 @@ import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { readDeployment } from "../../lib/deployments.ts";
 import { createRateLimiter } from "../../lib/http/index.ts";
 import { type OpenRelayer, openRelayer, relayerClients } from "../../relayer/index.ts";
-import type { WritesRuntime } from "./app.ts";
+import type { WritesRuntime } from "./http/app.ts";
 import { WriteChain } from "./chain.ts";
 import { UnavailableError } from "../../lib/unavailable.ts";
 import { SIGNED_WRITES } from "./outcome.ts";

@@ -1,6 +1,6 @@
 import { ApiError } from "../../lib/http/index.ts";
 import type { WriteOutcome } from "../../api/writes/outcome.ts";
-import { httpAnswerOf, httpErrorOf } from "../../api/writes/statuses.ts";
+import { httpAnswerOf, httpErrorOf } from "../../api/writes/http/statuses.ts";
 
 /** A write's HTTP answer, as the writes' HTTP adapter would send it. */
 export interface WriteAnswer {
@@ -11,7 +11,7 @@ export interface WriteAnswer {
 
 /**
  * What a call of the writes' saga (api/writes/service.ts) is answered with over HTTP: its outcome,
- * or the UnavailableError it throws, through the one code-to-status map (api/writes/statuses.ts).
+ * or the UnavailableError it throws, through the one code-to-status map (api/writes/http/statuses.ts).
  * For the suites that drive the saga without an HTTP server; a bug is thrown as it is.
  */
 export async function answered(work: Promise<WriteOutcome>): Promise<WriteAnswer> {

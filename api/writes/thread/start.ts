@@ -1,6 +1,6 @@
 import { Worker as NodeThread } from "node:worker_threads";
 import { UnavailableError } from "../../../lib/unavailable.ts";
-import type { WriteOperations } from "../app.ts";
+import type { WriteOperations } from "../service.ts";
 import { rejection, SIGNED_WRITES, type WriteOutcome } from "../outcome.ts";
 import { exchangeClientOf, type StartedWrites, type WritesConfig } from "../start.ts";
 import type { ThreadCall, ThreadError, ThreadMessage } from "./protocol.ts";

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { describe, expect, it } from "vitest";
-import { ApiError } from "../../lib/http/index.ts";
-import { UnavailableError } from "../../lib/unavailable.ts";
-import { journalledOutcome, outcomeOfJournal, rejection, WRITE_CODES, type WriteOutcome } from "./outcome.ts";
+import { ApiError } from "../../../lib/http/index.ts";
+import { UnavailableError } from "../../../lib/unavailable.ts";
+import { journalledOutcome, outcomeOfJournal, rejection, WRITE_CODES, type WriteOutcome } from "../outcome.ts";
 import { httpAnswerOf, httpErrorOf, SPAWN_ERRORS, VOTE_ERRORS, WRITE_STATUS } from "./statuses.ts";
 
 /** An outcome's answer as its client reads it: status, headers that matter, and the exact body text. */

@@ -1,16 +1,13 @@
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { ApiError, type AuthFailureGuard, createRouteServer, OpenAPIHono, sendError } from "../../lib/http/index.ts";
-import { UnavailableError } from "../../lib/unavailable.ts";
-import type { ExchangeClient } from "./exchange-client.ts";
-import { SIGNED_WRITES, type WriteOutcome } from "./outcome.ts";
+import { ApiError, type AuthFailureGuard, createRouteServer, OpenAPIHono, sendError } from "../../../lib/http/index.ts";
+import { UnavailableError } from "../../../lib/unavailable.ts";
+import type { ExchangeClient } from "../exchange-client.ts";
+import { SIGNED_WRITES, type WriteOutcome } from "../outcome.ts";
 import { proposeRoute, spawnRoute, voteRoute } from "./routes.ts";
-import type { Writes } from "./service.ts";
+import type { WriteOperations } from "../service.ts";
 import { httpAnswerOf, httpErrorOf } from "./statuses.ts";
 import { idempotencyKeyOf, requestHashOf, type SignedVariables, signedByExchange } from "./signed.ts";
-
-/** What the HTTP layer asks of the writes (in this thread, or on a thread of their own). */
-export type WriteOperations = Pick<Writes, "spawn" | "vote" | "propose">;
 
 /** The writes as the HTTP layer reaches them: each call throws UnavailableError while they cannot serve. */
 export interface WritesRuntime {

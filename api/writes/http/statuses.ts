@@ -1,7 +1,7 @@
 import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError, type ErrorDoc } from "../../lib/http/index.ts";
-import { UnavailableError } from "../../lib/unavailable.ts";
-import type { WriteCode, WriteOutcome } from "./outcome.ts";
+import { ApiError, type ErrorDoc } from "../../../lib/http/index.ts";
+import { UnavailableError } from "../../../lib/unavailable.ts";
+import type { WriteCode, WriteOutcome } from "../outcome.ts";
 
 /**
  * The one place where the writes' outcomes meet HTTP: every code and the status it is answered

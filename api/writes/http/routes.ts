@@ -1,8 +1,9 @@
-import { defineRoute, type ErrorDoc } from "../../lib/http/index.ts";
-import { tokenRefParam } from "../shared/params.ts";
+import { defineRoute, type ErrorDoc } from "../../../lib/http/index.ts";
+import { tokenRefParam } from "../../shared/params.ts";
 import { doc, SPAWN_ERRORS, VOTE_ERRORS } from "./statuses.ts";
-import { proposalSchema } from "../agents/index.ts";
-import { bodyProblem, proposeBody, spawnBody, spawnResponse, voteBody, voteResponse } from "./schemas.ts";
+import { proposalSchema } from "../../agents/index.ts";
+import { proposeBody, spawnBody, spawnResponse, voteBody, voteResponse } from "../schemas.ts";
+import { bodyProblem } from "./body.ts";
 import { z } from "zod";
 
 /** The signed writes: requests and answers, as validated, typed and documented. */
