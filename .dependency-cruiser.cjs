@@ -108,6 +108,17 @@ module.exports = {
       to: { path: "^exchange/adapters/store/" },
     },
     {
+      name: "writes-saga-not-to-http",
+      severity: "error",
+      comment:
+        "The writes' saga and its adapters speak in outcomes with codes (api/writes/outcome.ts); only the HTTP adapter (api/writes/http/) knows statuses, through its one map (http/statuses.ts). Outside http/, only the composition (index.ts, start.ts, thread/start.ts) imports it.",
+      from: {
+        path: "^api/writes/",
+        pathNot: ["^api/writes/http/", "^api/writes/(index|start|thread/start)\\.ts$", TEST],
+      },
+      to: { path: "^api/writes/http/" },
+    },
+    {
       name: "exchange-internals-private",
       severity: "error",
       comment:

@@ -173,10 +173,10 @@ export const writesEnv = z.object({
   /** Votes per user per minute, on top of RATE_LIMIT_PER_MINUTE per IP. */
   VOTE_RATE_LIMIT_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /**
-   * Where the relayed writes run: on a worker thread of their own ("on"), on the API's thread
+   * Where the relayed writes run: on a Node thread of their own ("on"), on the API's thread
    * ("off"), or "auto": on a thread with the embedded database, where Ponder's indexing holds the
    * API's thread, and on the API's thread with PostgreSQL, where a second thread costs more CPU
-   * per write than it saves (bench:writes).
+   * per write than it saves (bench:writes measures both: scripts/bench/README.md).
    */
   WRITES_THREAD: z.enum(["auto", "on", "off"]).default("auto"),
   /** Failed authentications per minute per client IP before 429 (as on the exchange). */

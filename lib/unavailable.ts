@@ -2,7 +2,7 @@
  * One meaning of "unavailable" for every service: something a request needs (a database, the
  * relayer, a chain node) cannot serve now. Nothing of the request was done, or its outcome is
  * recovered later; the HTTP side answers it 503 UNAVAILABLE in one place (the exchange's
- * exchange/adapters/http/domain-errors.ts, the ecosystem writes' api/writes/outbound.ts),
+ * exchange/adapters/http/domain-errors.ts, the ecosystem writes' api/writes/http/statuses.ts),
  * and anything else thrown is a bug.
  */
 export class UnavailableError extends Error {
@@ -15,11 +15,18 @@ export class UnavailableError extends Error {
    * connection was busy for the whole connect timeout (a read burst): only this request fails.
    */
   readonly connectionLost: boolean;
+  /** When to try again, if the dependency says (Retry-After); the HTTP side's default otherwise. */
+  readonly retryAfterSeconds: number | undefined;
 
-  constructor(dependency: string, message: string, options?: { cause?: unknown; connectionLost?: boolean }) {
+  constructor(
+    dependency: string,
+    message: string,
+    options?: { cause?: unknown; connectionLost?: boolean; retryAfterSeconds?: number },
+  ) {
     super(message, options);
     this.name = "UnavailableError";
     this.dependency = dependency;
     this.connectionLost = options?.connectionLost ?? true;
+    this.retryAfterSeconds = options?.retryAfterSeconds;
   }
 }

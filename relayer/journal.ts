@@ -128,7 +128,12 @@ const toTx = (r: TxRecord): TxRow => ({
 /** A statement of a write that can share a batch with other writes' statements. */
 type InsertWriteOp = { readonly kind: "insertWrite"; readonly row: NewWrite };
 type AddTxOp = { readonly kind: "addTx"; readonly tx: TxRow; readonly newWrite: NewWrite | undefined };
-type FinishOp = { readonly kind: "finish"; readonly id: string; readonly status: number; readonly body: string };
+type FinishOp = {
+  readonly kind: "finish";
+  readonly id: string;
+  readonly status: number | null;
+  readonly body: string;
+};
 type Op = InsertWriteOp | AddTxOp | FinishOp;
 
 /** Most statements in one batch, and most bytes of rows (raw transactions and answers). */
@@ -204,7 +209,12 @@ export class Journal {
     return row && toWrite(row);
   }
 
-  async finish(id: string, status: number, body: string): Promise<void> {
+  /**
+   * Marks a write done with its answer, kept for an Idempotency-Key retry. `status` is null when
+   * the answer holds no HTTP status: the API's writes journal their outcome (code and body) and
+   * derive the status again (api/writes/outcome.ts); rows from before that hold a status.
+   */
+  async finish(id: string, status: number | null, body: string): Promise<void> {
     await this.batch.send({ kind: "finish", id, status, body });
   }
 

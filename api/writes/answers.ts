@@ -1,48 +1,38 @@
 import { decodeFunctionData, formatUnits, parseTransaction, type TransactionReceipt } from "viem";
 import { AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
 import { MEV_PROTECTIONS, nameOf, POOL_SIDES } from "../../indexer/enums.ts";
-import { ApiError } from "../../lib/http/index.ts";
 import type { Journal, WriteKind, WriteRow } from "../../relayer/index.ts";
 import { type ProposalRow, tallyOf, toProposalJson } from "../agents/index.ts";
 import { wholeUnitsNumber } from "../shared/units.ts";
 import type { ContractCall, WriteChain } from "./chain.ts";
-import { writeError } from "./errors.ts";
+import { type Done, done, type Rejection, rejection } from "./outcome.ts";
 import { VOTES } from "./schemas.ts";
 
 /**
- * The answer to a mined write, read from its receipt: SPEC.md's bodies for a spawn, a vote and a
- * proposal, or the revert's code when the transaction reverted. Kept apart from the saga
+ * The outcome of a mined write, read from its receipt: SPEC.md's bodies for a spawn, a vote and a
+ * proposal, or the revert's rejection when the transaction reverted. Kept apart from the saga
  * (service.ts), which only decides when a write is answered.
  */
 
-/** A write's answer: its status and body, journalled for an Idempotency-Key retry to get again. */
-export interface Answer {
-  readonly status: number;
-  readonly body: unknown;
-}
-
 const lower = (address: string) => address.toLowerCase();
 
-export async function answerOf(chain: WriteChain, kind: WriteKind, receipt: TransactionReceipt): Promise<Answer> {
+export async function answerOf(chain: WriteChain, kind: WriteKind, receipt: TransactionReceipt): Promise<Done> {
   const txHash = receipt.transactionHash;
   if (kind === "spawn") {
     const e = chain.spawnedIn(receipt);
     if (!e) throw new Error(`spawn ${txHash} emitted no AgentSpawned`);
-    return {
-      status: 201,
-      body: {
-        token: {
-          address: lower(e.token),
-          name: e.name,
-          symbol: e.symbol,
-          totalSupply: formatUnits(e.totalSupply, 18),
-          owner: lower(e.owner),
-        },
-        pool: { address: lower(e.pool), side: POOL_SIDES[e.poolSide], feeTier: e.feeTier },
-        worker: { id: Number(e.workerId), agentNftId: Number(e.nftId) },
-        txHash,
+    return done({
+      token: {
+        address: lower(e.token),
+        name: e.name,
+        symbol: e.symbol,
+        totalSupply: formatUnits(e.totalSupply, 18),
+        owner: lower(e.owner),
       },
-    };
+      pool: { address: lower(e.pool), side: POOL_SIDES[e.poolSide], feeTier: e.feeTier },
+      worker: { id: Number(e.workerId), agentNftId: Number(e.nftId) },
+      txHash,
+    });
   }
   if (kind === "propose") {
     const e = chain.proposalIn(receipt);
@@ -68,7 +58,7 @@ export async function answerOf(chain: WriteChain, kind: WriteKind, receipt: Tran
       executedAt: null,
       txHash,
     };
-    return { status: 201, body: toProposalJson(row, Number(e.proposedAt), null) };
+    return done(toProposalJson(row, Number(e.proposedAt), null));
   }
   const e = chain.voteIn(receipt);
   if (!e) throw new Error(`vote ${txHash} emitted no VoteCast`);
@@ -76,30 +66,27 @@ export async function answerOf(chain: WriteChain, kind: WriteKind, receipt: Tran
     chain.tally(e.proposalId, receipt.blockNumber),
     chain.blockTime(receipt.blockNumber),
   ]);
-  return {
-    status: 201,
-    body: {
-      voteId: e.voteId.toString(),
-      proposalId: e.proposalId.toString(),
-      vote: VOTES[e.support],
-      weight: wholeUnitsNumber(e.weight),
-      txHash,
-      votedAt,
-      currentTally: tallyOf(tally),
-    },
-  };
+  return done({
+    voteId: e.voteId.toString(),
+    proposalId: e.proposalId.toString(),
+    vote: VOTES[e.support],
+    weight: wholeUnitsNumber(e.weight),
+    txHash,
+    votedAt,
+    currentTally: tallyOf(tally),
+  });
 }
 
-/** Why a mined transaction reverted: the same call simulated now, decoded into the API's code. */
+/** Why a mined transaction reverted: the same call simulated now, decoded into the write's rejection. */
 export async function revertAnswer(
   chain: WriteChain,
   journal: Journal,
   write: WriteRow,
   receipt: TransactionReceipt,
-): Promise<Answer> {
+): Promise<Rejection> {
   const txHash = receipt.transactionHash;
   const [sent] = (await journal.txsOf(write.id)).filter((tx) => tx.hash === txHash);
-  let reason: ApiError | undefined;
+  let reason: Rejection | undefined;
   if (sent) {
     const tx = parseTransaction(sent.raw);
     const abi = write.kind === "spawn" ? AgentSpawnerAbi : WorkerVotingAbi;
@@ -113,10 +100,10 @@ export async function revertAnswer(
     };
     reason = await chain.whyReverts(call as ContractCall).catch(() => undefined);
   }
-  const error =
+  const why =
     reason ??
     (write.kind === "spawn"
-      ? writeError("SPAWNER_FAILED", `the spawner reverted in transaction ${txHash}; the fee was returned; retry`)
-      : new ApiError(500, "INTERNAL", `the ${write.kind} reverted in transaction ${txHash}; retry`));
-  return { status: error.status, body: { code: error.code, message: `${error.message} (transaction ${txHash})` } };
+      ? rejection("SPAWNER_FAILED", `the spawner reverted in transaction ${txHash}; the fee was returned; retry`)
+      : rejection("INTERNAL", `the ${write.kind} reverted in transaction ${txHash}; retry`));
+  return rejection(why.code, `${why.message} (transaction ${txHash})`);
 }

@@ -7,11 +7,11 @@ import {
   zeroAddress,
 } from "viem";
 import { AgentRegistryAbi, AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
-import type { ApiError } from "../../lib/http/index.ts";
 import type { Call } from "../../relayer/index.ts";
 import { withDeadline } from "../../lib/deadline.ts";
 import { chainFailure, chainUnavailable } from "./outbound.ts";
-import { revertToApiError } from "./revert.ts";
+import type { Rejection } from "./outcome.ts";
+import { revertRejection } from "./revert.ts";
 import { MEV_PROTECTIONS, POOL_SIDES } from "../../indexer/enums.ts";
 import type { ProposeBody, SpawnBody, VoteBody } from "./schemas.ts";
 import { VOTES } from "./schemas.ts";
@@ -19,10 +19,10 @@ import { VOTES } from "./schemas.ts";
 /**
  * The two contracts the writes call, read and simulated through one public client whose
  * transport has a timeout. Simulating a call from the relayer before sending it is the last
- * pre-check: any revert it would hit comes back decoded into the API's code, at no gas.
+ * pre-check: any revert it would hit comes back decoded into the write's rejection, at no gas.
  *
  * Every call is bounded as a whole (`deadlineMs`, retries of the transport included) and a node
- * that does not answer, or answers an error that is not a revert, is a 503 UNAVAILABLE
+ * that does not answer, or answers an error that is not a revert, is an UnavailableError
  * (outbound.ts): a chain outage costs a write a bounded wait and a clear answer, never a 500.
  */
 
@@ -61,7 +61,7 @@ export class WriteChain {
   }
 
   /**
-   * `work` within the deadline; a node failure as 503 UNAVAILABLE. The work is not cancelled (a
+   * `work` within the deadline; a node failure as UnavailableError. The work is not cancelled (a
    * read has no effect): the write stops waiting for it.
    */
   private async call<T>(work: () => Promise<T>): Promise<T> {
@@ -131,7 +131,7 @@ export class WriteChain {
       }),
     ).catch((error: unknown) => {
       // The view reverts with ProposalNotFound for an unknown id.
-      if (revertToApiError(error)?.code === "PROPOSAL_NOT_FOUND") return undefined;
+      if (revertRejection(error)?.code === "PROPOSAL_NOT_FOUND") return undefined;
       throw error;
     });
     return proposal === undefined || proposal.proposer === zeroAddress ? undefined : proposal.workerId;
@@ -181,25 +181,27 @@ export class WriteChain {
 
   /**
    * The transaction for `call` from the relayer, with its gas and a 20% margin. Estimating runs
-   * the call, so a revert comes back as the API error it maps to; an unknown revert or a node
+   * the call, so a known revert comes back as the write's rejection; an unknown revert or a node
    * failure is thrown as it is.
    */
-  async prepare(call: ContractCall): Promise<Call> {
+  async prepare(call: ContractCall): Promise<Call | Rejection> {
     try {
       const gas = await this.call(() => this.client.estimateContractGas({ ...call, account: this.relayer } as never));
       return { to: call.address, data: encodeFunctionData(call as never), value: call.value, gas: (gas * 12n) / 10n };
     } catch (error) {
-      throw revertToApiError(error) ?? error;
+      const rejected = revertRejection(error);
+      if (rejected === undefined) throw error;
+      return rejected;
     }
   }
 
-  /** Why `call` reverts now, as an API error; undefined when it does not or for no known reason. */
-  async whyReverts(call: ContractCall): Promise<ApiError | undefined> {
+  /** Why `call` reverts now, as the write's rejection; undefined when it does not or for no known reason. */
+  async whyReverts(call: ContractCall): Promise<Rejection | undefined> {
     try {
       await this.call(() => this.client.simulateContract({ ...call, account: this.relayer } as never));
       return undefined;
     } catch (error) {
-      return revertToApiError(error);
+      return revertRejection(error);
     }
   }
 

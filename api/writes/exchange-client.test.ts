@@ -2,6 +2,8 @@ import assert from "node:assert/strict";
 import { describe, it } from "vitest";
 import { ApiError } from "../../lib/http/index.ts";
 import { ExchangeClient, type SignedRequest } from "./exchange-client.ts";
+import { isRejection } from "./outcome.ts";
+import { apiErrorOf as answerOfRejection, httpErrorOf } from "./http/statuses.ts";
 
 /** What the client sent, and a scripted answer. */
 interface Sent {
@@ -49,15 +51,21 @@ const request: SignedRequest = {
 
 const hold = { holdId: "w-1", userId: "u-1", currency: "USDC", amount: "2.5", memo: "spawn ABC" };
 
-/** The ApiError `promise` rejects with. */
+/**
+ * The error answer to what `promise` rejects with, or to the rejection it resolves to (a refused
+ * hold), as the writes' HTTP side answers it (statuses.ts).
+ */
 async function apiErrorOf(promise: Promise<unknown>): Promise<ApiError> {
+  let answer: unknown;
   try {
-    await promise;
+    const outcome = await promise;
+    if (!isRejection(outcome)) assert.fail("expected a rejection");
+    answer = answerOfRejection(outcome);
   } catch (error) {
-    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
-    return error;
+    answer = httpErrorOf(error);
   }
-  assert.fail("expected a rejection");
+  assert.ok(answer instanceof ApiError, `expected an error answer, got ${String(answer)}`);
+  return answer;
 }
 
 /**
@@ -334,7 +342,7 @@ describe("ExchangeClient.hold", () => {
     }
   });
 
-  it("turns 400 INSUFFICIENT_BALANCE into 402 INSUFFICIENT_FEE naming the fee", async () => {
+  it("turns 400 INSUFFICIENT_BALANCE into INSUFFICIENT_FEE (402) naming the fee", async () => {
     const { client } = feeHoldsWith(() => ({
       status: 400,
       body: { code: "INSUFFICIENT_BALANCE", message: "available 1.0 USDC" },
@@ -346,7 +354,7 @@ describe("ExchangeClient.hold", () => {
     assert.match(error.message, /available 1\.0 USDC/);
   });
 
-  it("answers a refused call with its own 4xx and code, a 5xx with 503, and a refused request with 503: never a 500", async () => {
+  it("rejects a refused hold with the exchange's code (its own 4xx), takes a 5xx or a refused request for unavailable (503): never a 500", async () => {
     const invalid = await apiErrorOf(
       feeHoldsWith(() => ({ status: 400, body: { code: "INVALID_PARAM", message: "amount: bad" } })).client.hold(hold),
     );
@@ -391,7 +399,7 @@ describe("ExchangeClient fee-hold batches", () => {
       client.release("w-2"),
     ].map((p) =>
       p.then(
-        () => "ok",
+        (refused) => refused?.code ?? "ok",
         (error: ApiError) => error.code,
       ),
     );

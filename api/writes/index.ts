@@ -1,13 +1,9 @@
-export { writesApi, writesNotConfigured } from "./app.ts";
-export type { WriteOperations, WritesApiOptions, WritesRuntime } from "./app.ts";
-export { SPAWN_ERRORS, VOTE_ERRORS, WRITE_ERRORS, writeError } from "./errors.ts";
-export type { WriteErrorCode } from "./errors.ts";
-export { revertToApiError } from "./revert.ts";
-export { proposeRoute, spawnRoute, voteRoute, writeRoutes } from "./routes.ts";
+export { writesApi, writesNotConfigured } from "./http/app.ts";
+export type { WritesApiOptions, WritesRuntime } from "./http/app.ts";
+export { parseSpawnBody } from "./http/body.ts";
+export { proposeRoute, spawnRoute, voteRoute, writeRoutes } from "./http/routes.ts";
+export type { WriteOperations } from "./service.ts";
 export {
-  bodyProblem,
-  parseSpawnBody,
-  parseVoteBody,
   spawnBody,
   spawnResponse,
   voteBody,

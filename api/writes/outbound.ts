@@ -10,31 +10,32 @@ import {
   TimeoutError,
   WebSocketRequestError,
 } from "viem";
-import { ApiError } from "../../lib/http/index.ts";
-import { unavailable, withRetryAfter } from "./errors.ts";
 
 /**
- * The failures of a write's calls out, as the API answers them: the chain's node, the relayer's
- * journal, the relayer and the exchange (whose client answers ApiErrors already) each become a
- * 503 UNAVAILABLE with Retry-After. Anything else (a revert, a bug) is not an outage: undefined,
- * and the caller answers as it would have.
+ * The failures of a write's calls out that mean "a dependency cannot serve now": the chain's
+ * node, the relayer's journal, the relayer and the exchange (whose client, exchange-client.ts,
+ * throws UnavailableError already), each as one UnavailableError (the HTTP side answers it 503
+ * with Retry-After). Anything else (a revert, a bug) is not an outage: undefined, and the caller
+ * goes on as it would have.
  */
-export function outboundFailure(error: unknown): ApiError | undefined {
-  if (error instanceof ApiError) return error.status === 503 ? (withRetryAfter(error) as ApiError) : undefined;
+export function outboundFailure(error: unknown): UnavailableError | undefined {
   if (error instanceof UnavailableError)
     // The journal's own words name its database and its deadlines: not the client's business.
-    return unavailable(
-      error.dependency === JOURNAL ? "the relayer's journal is unavailable; nothing was done" : error.message,
-    );
+    return error.dependency === JOURNAL
+      ? new UnavailableError(JOURNAL, "the relayer's journal is unavailable; nothing was done", { cause: error })
+      : error;
   return chainFailure(error);
 }
 
+/** What cannot serve when the chain's node does not. */
+export const CHAIN_NODE = "chain node";
+
 /**
  * A call the chain's node did not answer (timeout, connection refused or cut, an HTTP error) or
- * answered with a JSON-RPC error that is not a revert: 503. A revert is the contract's answer:
- * undefined (revert.ts decodes the known ones).
+ * answered with a JSON-RPC error that is not a revert: unavailable. A revert is the contract's
+ * answer: undefined (revert.ts decodes the known ones).
  */
-export function chainFailure(error: unknown): ApiError | undefined {
+export function chainFailure(error: unknown): UnavailableError | undefined {
   if (!(error instanceof BaseError)) return undefined;
   const transport = error.walk(
     (e) =>
@@ -51,7 +52,8 @@ export function chainFailure(error: unknown): ApiError | undefined {
   return undefined;
 }
 
-export const chainUnavailable = (why: string) => unavailable(`The chain's node cannot serve the write now: ${why}`);
+export const chainUnavailable = (why: string) =>
+  new UnavailableError(CHAIN_NODE, `The chain's node cannot serve the write now: ${why}`);
 
 /** viem's short message (never the node's URL or the request), first line only. */
 function shortMessage(error: Error): string {

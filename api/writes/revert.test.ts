@@ -7,7 +7,8 @@ import {
 } from "viem";
 import { describe, expect, it } from "vitest";
 import { AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
-import { revertToApiError } from "./revert.ts";
+import { revertRejection } from "./revert.ts";
+import { WRITE_STATUS } from "./http/statuses.ts";
 
 const OWNER = "0x00000000000000000000000000000000000000aa";
 
@@ -21,7 +22,7 @@ function reverted(abi: Abi, functionName: string, errorName: string, args: reado
 const spawn = (name: string, args: readonly unknown[]) => reverted(AgentSpawnerAbi as Abi, "spawnFor", name, args);
 const vote = (name: string, args: readonly unknown[]) => reverted(WorkerVotingAbi as Abi, "castVoteFor", name, args);
 
-describe("revertToApiError", () => {
+describe("revertRejection", () => {
   it.each([
     [spawn("SymbolTaken", ["ABC"]), 400, "SYMBOL_TAKEN"],
     [spawn("InvalidSymbol", ["abc"]), 400, "INVALID_SYMBOL"],
@@ -35,23 +36,25 @@ describe("revertToApiError", () => {
     [vote("AlreadyVoted", [7n, OWNER]), 409, "ALREADY_VOTED"],
     [vote("NoHoldings", [OWNER, 5n, 10n ** 18n]), 403, "NO_HOLDINGS"],
     [vote("CommentTooLong", [600n, 500n]), 400, "INVALID_PARAM"],
-  ])("%#: decodes the custom error into its code", (error, status, code) => {
-    expect(revertToApiError(error)).toMatchObject({ status, code });
+  ])("%#: decodes the custom error into its code (answered with its SPEC.md status)", (error, status, code) => {
+    const rejected = revertRejection(error);
+    expect(rejected).toMatchObject({ ok: false, code });
+    expect(WRITE_STATUS[rejected!.code]).toBe(status);
   });
 
   it("says when voting starts and when the cooldown ends", () => {
-    expect(revertToApiError(vote("VotingNotStarted", [7n, 1_700_000_000n]))?.message).toContain("1700000000");
-    expect(revertToApiError(spawn("CooldownActive", [OWNER, 1_700_000_123n]))?.message).toContain("1700000123");
+    expect(revertRejection(vote("VotingNotStarted", [7n, 1_700_000_000n]))?.message).toContain("1700000000");
+    expect(revertRejection(spawn("CooldownActive", [OWNER, 1_700_000_123n]))?.message).toContain("1700000123");
   });
 
   it("leaves a revert no client caused to the caller (a bug, not a client code)", () => {
-    expect(revertToApiError(spawn("InvalidFeeTier", [1]))).toBeUndefined();
-    expect(revertToApiError(vote("InvalidAddress", [OWNER]))).toBeUndefined();
+    expect(revertRejection(spawn("InvalidFeeTier", [1]))).toBeUndefined();
+    expect(revertRejection(vote("InvalidAddress", [OWNER]))).toBeUndefined();
   });
 
   it("leaves errors that are not reverts to the caller", () => {
-    expect(revertToApiError(new Error("socket hang up"))).toBeUndefined();
-    expect(revertToApiError(new BaseError("fetch failed"))).toBeUndefined();
-    expect(revertToApiError("nope")).toBeUndefined();
+    expect(revertRejection(new Error("socket hang up"))).toBeUndefined();
+    expect(revertRejection(new BaseError("fetch failed"))).toBeUndefined();
+    expect(revertRejection("nope")).toBeUndefined();
   });
 });

@@ -1,13 +1,13 @@
 import { BaseError, ContractFunctionRevertedError } from "viem";
-import type { ApiError } from "../../lib/http/index.ts";
-import { writeError } from "./errors.ts";
+import { type Rejection, rejection } from "./outcome.ts";
 
 /**
- * A revert that still happens after the pre-checks (a race with another transaction) answers the
- * same code the pre-check would have. Anything not listed is a bug or infrastructure failure:
- * `undefined`, so the caller answers SPAWNER_FAILED / 500 INTERNAL, never a client code.
+ * A contract's revert as the write's rejection. A revert that still happens after the pre-checks
+ * (a race with another transaction) is rejected with the same code the pre-check would have.
+ * Anything not listed is a bug or infrastructure failure: `undefined`, so the caller rejects with
+ * SPAWNER_FAILED or INTERNAL, never a client code.
  */
-export function revertToApiError(error: unknown): ApiError | undefined {
+export function revertRejection(error: unknown): Rejection | undefined {
   if (!(error instanceof BaseError)) return undefined;
   const reverted = error.walk((e) => e instanceof ContractFunctionRevertedError);
   if (!(reverted instanceof ContractFunctionRevertedError) || !reverted.data) return undefined;
@@ -15,39 +15,39 @@ export function revertToApiError(error: unknown): ApiError | undefined {
   const a = args as readonly unknown[];
   switch (errorName) {
     case "InvalidSymbol":
-      return writeError("INVALID_SYMBOL", `symbol: ${String(a[0])} must be 3 to 5 uppercase letters ([A-Z]{3,5})`);
+      return rejection("INVALID_SYMBOL", `symbol: ${String(a[0])} must be 3 to 5 uppercase letters ([A-Z]{3,5})`);
     case "InvalidName":
-      return writeError("INVALID_PARAM", "name: refused by the spawner");
+      return rejection("INVALID_PARAM", "name: refused by the spawner");
     case "InvalidSupply":
-      return writeError("INVALID_PARAM", `totalSupply: ${String(a[0])} is refused by the spawner`);
+      return rejection("INVALID_PARAM", `totalSupply: ${String(a[0])} is refused by the spawner`);
     case "SymbolTaken":
-      return writeError("SYMBOL_TAKEN", `symbol ${String(a[0])} already exists on the chain`);
+      return rejection("SYMBOL_TAKEN", `symbol ${String(a[0])} already exists on the chain`);
     case "CooldownActive":
-      return writeError(
+      return rejection(
         "COOLDOWN_ACTIVE",
         `spawn cooldown active for ${String(a[0]).toLowerCase()} until ${String(a[1])} (Unix time)`,
       );
     case "InsufficientFee":
-      return writeError("INSUFFICIENT_FEE", `spawn fee is ${String(a[1])} wei of the native token`);
+      return rejection("INSUFFICIENT_FEE", `spawn fee is ${String(a[1])} wei of the native token`);
     case "ProposalNotFound":
-      return writeError("PROPOSAL_NOT_FOUND", `proposal ${String(a[0])} not found`);
+      return rejection("PROPOSAL_NOT_FOUND", `proposal ${String(a[0])} not found`);
     case "ProposalClosed":
-      return writeError("PROPOSAL_CLOSED", `proposal ${String(a[0])} is closed`);
+      return rejection("PROPOSAL_CLOSED", `proposal ${String(a[0])} is closed`);
     case "VotingNotStarted":
-      return writeError(
+      return rejection(
         "VOTING_NOT_STARTED",
         `voting on proposal ${String(a[0])} starts at ${String(a[1])} (Unix time)`,
       );
     case "AlreadyVoted":
-      return writeError("ALREADY_VOTED", `already voted on proposal ${String(a[0])}`);
+      return rejection("ALREADY_VOTED", `already voted on proposal ${String(a[0])}`);
     case "NoHoldings":
       // The same rule guards votes (weighed at the proposal's snapshot) and proposals (just before now).
-      return writeError(
+      return rejection(
         "NO_HOLDINGS",
         `${String(a[0]).toLowerCase()} has less than 1 whole token of votes where the rule weighs them (a vote: at the proposal's snapshot; a proposal: just before now)`,
       );
     case "CommentTooLong":
-      return writeError("INVALID_PARAM", `comment: must be at most ${String(a[1])} bytes`);
+      return rejection("INVALID_PARAM", `comment: must be at most ${String(a[1])} bytes`);
     default:
       return undefined;
   }

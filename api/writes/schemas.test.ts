@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { parseSpawnBody, parseVoteBody, spawnResponse, voteResponse } from "./schemas.ts";
+import { parseSpawnBody, parseVoteBody } from "./http/body.ts";
+import { spawnResponse, voteResponse } from "./schemas.ts";
 
 const failure = (result: ReturnType<typeof parseSpawnBody> | ReturnType<typeof parseVoteBody>) =>
   result.ok ? undefined : { status: result.error.status, code: result.error.code, message: result.error.message };

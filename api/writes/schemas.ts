@@ -1,8 +1,7 @@
 import { z } from "zod";
-import { addressParam, decimalTextParam, invalidParam, type ApiError } from "../../lib/http/index.ts";
+import { addressParam, decimalTextParam } from "../../lib/http/index.ts";
 import { MEV_PROTECTIONS, POOL_SIDES } from "../../indexer/enums.ts";
 import { tallySchema } from "../agents/index.ts";
-import { writeError } from "./errors.ts";
 
 /** SPEC.md, Launchpad and Limits. */
 export const SYMBOL_PATTERN = /^[A-Z]{3,5}$/;
@@ -10,7 +9,7 @@ export const MAX_NAME_LENGTH = 50;
 export const DEFAULT_TOTAL_SUPPLY = "1000000000";
 export const FIXED_DECIMALS = 18;
 
-const SYMBOL_PROBLEM = "must be 3 to 5 uppercase letters ([A-Z]{3,5})";
+export const SYMBOL_PROBLEM = "must be 3 to 5 uppercase letters ([A-Z]{3,5})";
 
 const utf8Bytes = (text: string) => Buffer.byteLength(text, "utf8");
 /** On-chain limits (AgentNames.MAX_NAME_BYTES, AgentRegistry.MAX_*_BYTES, AgentSpawner.MAX_SUPPLY). */
@@ -60,27 +59,6 @@ export const voteBody = z.strictObject({
   comment: boundedText(MAX_COMMENT_BYTES).optional(),
 });
 export type VoteBody = z.output<typeof voteBody>;
-
-/**
- * SPEC.md gives a bad symbol its own code; every other body problem is INVALID_PARAM. The first
- * issue wins so the answer is stable.
- */
-export function bodyProblem(error: z.ZodError): ApiError {
-  const issue = error.issues[0];
-  const field = issue?.path.join(".") || "body";
-  if (field === "symbol") return writeError("INVALID_SYMBOL", `symbol: ${SYMBOL_PROBLEM}`);
-  return invalidParam(field, issue?.message ?? "invalid");
-}
-
-export function parseSpawnBody(input: unknown): { ok: true; body: SpawnBody } | { ok: false; error: ApiError } {
-  const result = spawnBody.safeParse(input);
-  return result.success ? { ok: true, body: result.data } : { ok: false, error: bodyProblem(result.error) };
-}
-
-export function parseVoteBody(input: unknown): { ok: true; body: VoteBody } | { ok: false; error: ApiError } {
-  const result = voteBody.safeParse(input);
-  return result.success ? { ok: true, body: result.data } : { ok: false, error: bodyProblem(result.error) };
-}
 
 /** Registry limits of a worker config (AgentRegistry.MAX_*), and ours on a proposal's description. */
 export const MAX_SIGNAL_SUBSCRIPTIONS = 16;

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { type Address, formatUnits, type TransactionReceipt } from "viem";
-import { ApiError, notFound, type RateLimiter, rateLimited } from "../../lib/http/index.ts";
+import type { RateLimiter } from "../../lib/http/index.ts";
+import { UnavailableError } from "../../lib/unavailable.ts";
 import {
   type Call,
   type Journal,
@@ -10,10 +11,17 @@ import {
   type WriteKind,
   type WriteRow,
 } from "../../relayer/index.ts";
-import { type Answer, answerOf, revertAnswer } from "./answers.ts";
+import { answerOf, revertAnswer } from "./answers.ts";
 import type { WriteChain } from "./chain.ts";
-import { unavailable, withRetryAfter, writeError, writePending } from "./errors.ts";
-import { outboundFailure } from "./outbound.ts";
+import { CHAIN_NODE, outboundFailure } from "./outbound.ts";
+import {
+  isRejection,
+  journalledOutcome,
+  outcomeOfJournal,
+  type Rejection,
+  rejection,
+  type WriteOutcome,
+} from "./outcome.ts";
 import { KeyedLock } from "../../lib/keyed-lock.ts";
 import { mark, now, span } from "../../lib/stage-trace.ts";
 import type { Caller, ExchangeClient } from "./exchange-client.ts";
@@ -30,9 +38,13 @@ import type { ProposeBody, SpawnBody, VoteBody } from "./schemas.ts";
  * follow (completions). The chain has decided by then, so an exchange that is slow or away must
  * not turn a done spawn into an error a client would retry. Until its completion ends, a write
  * is still known here (a retry with its key gets the answer; reconcile leaves it alone).
+ *
+ * A write comes to a WriteOutcome (outcome.ts): done, or rejected with a stable code. Which HTTP
+ * status that is, is the HTTP adapter's (statuses.ts); here are no statuses. Thrown are only
+ * UnavailableError (something the write needs cannot serve now; nothing was done) and bugs.
  */
 
-export type { Answer } from "./answers.ts";
+export type { WriteOutcome } from "./outcome.ts";
 
 export interface Request<B> {
   readonly caller: Caller;
@@ -67,8 +79,8 @@ export type WriteStep = "after-hold" | "after-send" | "after-mined";
 interface Plan {
   /** The fee to hold (decimal text in the fee currency), or undefined for none. */
   readonly fee: string | undefined;
-  /** The pre-checks (reads and the estimate, no gas): the call to send, or the API error. */
-  readonly precheck: () => Promise<Call>;
+  /** The pre-checks (reads and the estimate, no gas): the call to send, or why not. */
+  readonly precheck: () => Promise<Call | Rejection>;
 }
 
 /** The spawn fee read in the pre-checks is not the one held: the write starts over with it. */
@@ -93,14 +105,17 @@ class KnownWorkers<K> {
   }
 }
 
+/** What the HTTP layer asks of the writes (in this thread, or on a thread of their own: thread/). */
+export type WriteOperations = Pick<Writes, "spawn" | "vote" | "propose">;
+
 /** Level a user needs to vote (SPEC.md, Limits). */
 export const MIN_VOTE_LEVEL = 20;
 
 export class Writes {
   private readonly options: WritesOptions;
-  private readonly inflight = new Map<string, Promise<Answer>>();
-  /** Writes answered whose fee and journal steps are still running, with their answer. */
-  private readonly completing = new Map<string, { readonly answer: Answer; readonly done: Promise<void> }>();
+  private readonly inflight = new Map<string, Promise<WriteOutcome>>();
+  /** Writes answered whose fee and journal steps are still running, with their outcome. */
+  private readonly completing = new Map<string, { readonly outcome: WriteOutcome; readonly done: Promise<void> }>();
   /** Token (address or NFT id) -> its worker, and proposal -> its worker: fixed on-chain, so kept. */
   private readonly workerIds = new KnownWorkers<string>();
   private readonly proposalWorkers = new KnownWorkers<bigint>();
@@ -117,9 +132,10 @@ export class Writes {
     this.log = options.log ?? ((message, error) => console.error(message, error ?? ""));
   }
 
-  async spawn(request: Request<SpawnBody>): Promise<Answer> {
+  async spawn(request: Request<SpawnBody>): Promise<WriteOutcome> {
     const { caller, body } = request;
     const owner = requireAddress(caller);
+    if (isRejection(owner)) return owner;
     const { chain } = this.options;
     return this.relay(request, "spawn", [`symbol:${body.symbol}`, `owner:${owner}`], async () => {
       // The fee is read again among the pre-checks; the one last read is what the estimate sends
@@ -146,14 +162,19 @@ export class Writes {
     });
   }
 
-  async vote(request: Request<VoteBody> & { readonly tokenRef: string }): Promise<Answer> {
+  async vote(request: Request<VoteBody> & { readonly tokenRef: string }): Promise<WriteOutcome> {
     const { caller, body } = request;
     if (caller.level < MIN_VOTE_LEVEL)
-      throw writeError("LEVEL_TOO_LOW", `voting needs user level ${MIN_VOTE_LEVEL} or more; yours is ${caller.level}`);
+      return rejection("LEVEL_TOO_LOW", `voting needs user level ${MIN_VOTE_LEVEL} or more; yours is ${caller.level}`);
     const voter = requireAddress(caller);
+    if (isRejection(voter)) return voter;
     const limit = this.options.voteLimiter.hit(caller.userId);
     if (!limit.allowed)
-      throw rateLimited(limit.resetSeconds, `Too many votes from this user; retry in ${limit.resetSeconds} s`);
+      return rejection(
+        "RATE_LIMITED",
+        `Too many votes from this user; retry in ${limit.resetSeconds} s`,
+        limit.resetSeconds,
+      );
     const { chain } = this.options;
     const proposalId = BigInt(body.proposalId);
     return this.relay(request, "vote", [`vote:${proposalId}:${voter}`], async () => ({
@@ -168,32 +189,38 @@ export class Writes {
           this.proposalWorkers.get(proposalId, () => chain.proposalWorker(proposalId)),
           settled(chain.prepare(chain.voteCall(voter, body))),
         ]);
+        if (isRejection(workerId)) return workerId;
         if (proposalWorker === undefined || proposalWorker !== workerId)
-          throw writeError("PROPOSAL_NOT_FOUND", `no proposal ${proposalId} for the worker of ${request.tokenRef}`);
+          return rejection("PROPOSAL_NOT_FOUND", `no proposal ${proposalId} for the worker of ${request.tokenRef}`);
         return prepared.unwrap();
       },
     }));
   }
 
   /** Opens a proposal on the token's worker for the caller (beyond SPEC.md; the voters' rules apply). */
-  async propose(request: Request<ProposeBody> & { readonly tokenRef: string }): Promise<Answer> {
+  async propose(request: Request<ProposeBody> & { readonly tokenRef: string }): Promise<WriteOutcome> {
     const { caller, body } = request;
     if (caller.level < MIN_VOTE_LEVEL)
-      throw writeError(
+      return rejection(
         "LEVEL_TOO_LOW",
         `proposing needs user level ${MIN_VOTE_LEVEL} or more; yours is ${caller.level}`,
       );
     const proposer = requireAddress(caller);
+    if (isRejection(proposer)) return proposer;
     const limit = this.options.voteLimiter.hit(caller.userId);
     if (!limit.allowed)
-      throw rateLimited(
-        limit.resetSeconds,
+      return rejection(
+        "RATE_LIMITED",
         `Too many votes and proposals from this user; retry in ${limit.resetSeconds} s`,
+        limit.resetSeconds,
       );
     const { chain } = this.options;
     return this.relay(request, "propose", [`propose:${proposer}`], async () => ({
       fee: undefined,
-      precheck: async () => chain.prepare(chain.proposeCall(proposer, await this.workerOf(request.tokenRef), body)),
+      precheck: async () => {
+        const workerId = await this.workerOf(request.tokenRef);
+        return isRejection(workerId) ? workerId : chain.prepare(chain.proposeCall(proposer, workerId, body));
+      },
     }));
   }
 
@@ -219,28 +246,27 @@ export class Writes {
   }
 
   /**
-   * The worker of a token named by address or NFT id (404 for an unknown one), from the chain.
-   * Fixed at spawn, so it is kept (bounded): a vote then costs no read for it.
+   * The worker of a token named by address or NFT id (NOT_FOUND for an unknown one), from the
+   * chain. Fixed at spawn, so it is kept (bounded): a vote then costs no read for it.
    */
-  private async workerOf(tokenRef: string): Promise<bigint> {
+  private async workerOf(tokenRef: string): Promise<bigint | Rejection> {
     const key = tokenRef.toLowerCase();
     const workerId = await this.workerIds.get(key, () => this.options.chain.workerOfToken(key));
-    if (workerId === undefined) throw notFound(`No agent token ${tokenRef}`);
-    return workerId;
+    return workerId ?? rejection("NOT_FOUND", `No agent token ${tokenRef}`);
   }
 
   /**
    * Runs a write once (a retry with its key answers the first one). A call out that fails before
-   * the transaction is sent (the journal, the chain's pre-checks, the exchange) answers 503
-   * UNAVAILABLE with Retry-After, with nothing held or journalled left behind; after it is sent,
-   * 504 (execute).
+   * the transaction is sent (the journal, the chain's pre-checks, the exchange) throws
+   * UnavailableError, with nothing held or journalled left behind; after it is sent, the write is
+   * rejected TX_PENDING or WRITE_PENDING (execute): its outcome is not known yet.
    */
   private async relay(
     request: Request<unknown>,
     kind: WriteKind,
     lockKeys: string[],
     plan: () => Promise<Plan>,
-  ): Promise<Answer> {
+  ): Promise<WriteOutcome> {
     try {
       return await this.relayOnce(request, kind, lockKeys, plan);
     } catch (error) {
@@ -253,7 +279,7 @@ export class Writes {
     kind: WriteKind,
     lockKeys: string[],
     plan: () => Promise<Plan>,
-  ): Promise<Answer> {
+  ): Promise<WriteOutcome> {
     const { caller, idempotencyKey: key, requestHash } = request;
     const { journal } = this.options;
     const earlier = async () => {
@@ -289,7 +315,7 @@ export class Writes {
           return await run;
         } catch (error) {
           if (!(error instanceof FeeChangedError)) throw error;
-          if (attempt >= 3) throw unavailable("the spawn fee keeps changing on the chain; retry");
+          if (attempt >= 3) throw new UnavailableError(CHAIN_NODE, "the spawn fee keeps changing on the chain; retry");
         } finally {
           this.inflight.delete(write.id);
         }
@@ -302,15 +328,19 @@ export class Writes {
    * (reads and an estimate: no gas) run while the row is inserted and the fee held: the hold only
    * once the row is in, so a crash never leaves a hold the journal does not know. Nothing is sent
    * before all three have passed; a failed pre-check gives the fee back and forgets the row. The
-   * errors are judged in the order they were before: pre-checks, journal, hold.
+   * failures are judged in a fixed order: pre-checks, journal, hold.
    */
-  private async admit(write: WriteRow, fee: string | undefined, precheck: () => Promise<Call>): Promise<Answer> {
+  private async admit(
+    write: WriteRow,
+    fee: string | undefined,
+    precheck: () => Promise<Call | Rejection>,
+  ): Promise<WriteOutcome> {
     const { journal, exchange, feeCurrency } = this.options;
     const checked = settled(span("precheck", precheck));
     const inserting = span("insertWrite", () => journal.insertWrite(write));
     const holding = inserting.then(async (taken) => {
-      if (taken !== null || fee === undefined) return;
-      await span("hold", () =>
+      if (taken !== null || fee === undefined) return undefined;
+      return span("hold", () =>
         exchange.hold({
           holdId: write.id,
           userId: write.userId,
@@ -325,42 +355,46 @@ export class Writes {
     try {
       taken = inserted.unwrap();
     } catch (error) {
-      check.unwrap();
+      const prechecked = check.unwrap();
+      if (isRejection(prechecked)) return prechecked;
       throw error;
     }
     if (taken) return this.replay(taken, write.requestHash);
-    let call: Call;
+    let call: Call | Rejection;
     try {
       call = check.unwrap();
-      held.unwrap();
+      if (!isRejection(call)) call = held.unwrap() ?? call;
     } catch (error) {
       await this.abandon(write).catch((cleanup) => this.log(`write ${write.id}: left for reconcile`, cleanup));
       throw error;
+    }
+    if (isRejection(call)) {
+      await this.abandon(write).catch((cleanup) => this.log(`write ${write.id}: left for reconcile`, cleanup));
+      return call;
     }
     if (fee !== undefined) await this.options.step?.("after-hold", write.id);
     return this.execute(write, call);
   }
 
-  private async replay(prior: WriteRow, requestHash: string): Promise<Answer> {
+  /** The first request's outcome, for a request with its Idempotency-Key. */
+  private async replay(prior: WriteRow, requestHash: string): Promise<WriteOutcome> {
     if (prior.requestHash !== requestHash)
-      throw new ApiError(
-        409,
+      return rejection(
         "IDEMPOTENCY_KEY_REUSED",
         "this Idempotency-Key was used for a different request; use a new key for a new request",
       );
-    if (prior.state === "done") return { status: prior.answerStatus!, body: JSON.parse(prior.answerBody!) };
+    if (prior.state === "done") return outcomeOfJournal(prior.answerStatus, prior.answerBody!);
     const running = this.inflight.get(prior.id);
     if (running) return running;
     const answered = this.completing.get(prior.id);
-    if (answered) return answered.answer;
-    throw new ApiError(
-      409,
+    if (answered) return answered.outcome;
+    return rejection(
       "REQUEST_IN_PROGRESS",
       "the first request with this Idempotency-Key is still being processed (its transaction is not mined yet); retry with the same key later",
     );
   }
 
-  private async execute(write: WriteRow, call: Call): Promise<Answer> {
+  private async execute(write: WriteRow, call: Call): Promise<WriteOutcome> {
     const { relayer } = this.options;
     let sent: TxRow;
     try {
@@ -377,33 +411,33 @@ export class Writes {
       receipt = await span("mined", () => relayer.mined(write.id, { sent }));
     } catch (error) {
       if (error instanceof TxPendingError)
-        throw writePending(
+        return rejection(
           "TX_PENDING",
           `transaction ${error.hash} is sent but not mined yet; it stays queued and is replaced if stuck. Retry with the same Idempotency-Key for the result`,
         );
       this.log(`write ${write.id}: its transaction ${sent.hash} is sent; its receipt is left for reconcile`, error);
-      throw writePending(
+      return rejection(
         "WRITE_PENDING",
         `transaction ${sent.hash} is sent, but the chain's node did not answer for its receipt; it may still be mined. Retry with the same Idempotency-Key for the result`,
       );
     }
     await this.options.step?.("after-mined", write.id);
-    let answer: Answer;
+    let outcome: WriteOutcome;
     try {
-      answer = await this.answerFor(write, receipt);
+      outcome = await this.answerFor(write, receipt);
     } catch (error) {
       if (outboundFailure(error) === undefined) throw error;
-      throw writePending(
+      return rejection(
         "WRITE_PENDING",
         `transaction ${receipt.transactionHash} is mined, but its answer could not be read from the chain now. Retry with the same Idempotency-Key for it`,
       );
     }
     // Registered before this returns, so the write is never unknown between the two maps.
-    const done = this.complete(write, receipt, answer)
+    const done = this.complete(write, receipt, outcome)
       .catch((error) => this.log(`write ${write.id}: fee or answer left for reconcile`, error))
       .finally(() => this.completing.delete(write.id));
-    this.completing.set(write.id, { answer, done });
-    return answer;
+    this.completing.set(write.id, { outcome, done });
+    return outcome;
   }
 
   /** Nothing of the write reached the chain: give back its fee, then forget it. */
@@ -412,21 +446,24 @@ export class Writes {
     await this.options.journal.forget(write.id);
   }
 
-  /** The answer to a write one of whose transactions was mined, from its receipt. */
-  private answerFor(write: WriteRow, receipt: TransactionReceipt): Promise<Answer> {
+  /** The outcome of a write one of whose transactions was mined, from its receipt. */
+  private answerFor(write: WriteRow, receipt: TransactionReceipt): Promise<WriteOutcome> {
     return receipt.status === "success"
       ? span("answer", () => answerOf(this.options.chain, write.kind, receipt))
       : revertAnswer(this.options.chain, this.options.journal, write, receipt);
   }
 
-  /** Settles the fee of a mined write (releases it if the transaction reverted), then journals its answer: done. */
-  private async complete(write: WriteRow, receipt: TransactionReceipt, answer: Answer): Promise<void> {
+  /**
+   * Settles the fee of a mined write (releases it if the transaction reverted), then journals its
+   * outcome (outcome.ts: the code and body, no status): done.
+   */
+  private async complete(write: WriteRow, receipt: TransactionReceipt, outcome: WriteOutcome): Promise<void> {
     const { exchange, journal } = this.options;
     if (write.feeHeld) {
       if (receipt.status === "success") await span("settle", () => exchange.settle(write.id, receipt.transactionHash));
       else await exchange.release(write.id);
     }
-    await span("journalFinish", () => journal.finish(write.id, answer.status, JSON.stringify(answer.body)));
+    await span("journalFinish", () => journal.finish(write.id, null, journalledOutcome(outcome)));
   }
 
   private async reconcileOpen(): Promise<void> {
@@ -465,19 +502,19 @@ async function settled<T>(promise: Promise<T>): Promise<{ unwrap(): T }> {
   }
 }
 
-function requireAddress(caller: Caller): Address {
-  if (caller.address === null)
-    throw writeError(
-      "NO_CHAIN_ADDRESS",
-      "your exchange account has no chain address linked; link one before acting on-chain",
-    );
-  return caller.address;
+function requireAddress(caller: Caller): Address | Rejection {
+  return (
+    caller.address ??
+    rejection("NO_CHAIN_ADDRESS", "your exchange account has no chain address linked; link one before acting on-chain")
+  );
 }
 
-/** The relayer did not send (nothing of this write is the node's): 503, with what the operator must know. */
-function notSent(error: unknown): ApiError {
-  if (error instanceof ApiError) return withRetryAfter(error) as ApiError;
-  return outboundFailure(error) ?? unavailable(`the chain did not take the transaction: ${shortMessage(error)}`);
+/** The relayer did not send (nothing of this write is the node's): unavailable, with what the operator must know. */
+function notSent(error: unknown): UnavailableError {
+  return (
+    outboundFailure(error) ??
+    new UnavailableError(CHAIN_NODE, `the chain did not take the transaction: ${shortMessage(error)}`, { cause: error })
+  );
 }
 
 function shortMessage(error: unknown): string {

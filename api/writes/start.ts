@@ -3,9 +3,10 @@ import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { readDeployment } from "../../lib/deployments.ts";
 import { createRateLimiter } from "../../lib/http/index.ts";
 import { type OpenRelayer, openRelayer, relayerClients } from "../../relayer/index.ts";
-import type { WritesRuntime } from "./app.ts";
+import type { WritesRuntime } from "./http/app.ts";
 import { WriteChain } from "./chain.ts";
-import { unavailable as notServing } from "./errors.ts";
+import { UnavailableError } from "../../lib/unavailable.ts";
+import { SIGNED_WRITES } from "./outcome.ts";
 import { ExchangeClient } from "./exchange-client.ts";
 import { Writes } from "./service.ts";
 
@@ -159,7 +160,7 @@ export function startWrites(config: WritesConfig): StartedWrites {
     }
   })();
 
-  const unavailable = () => notServing(notReady);
+  const unavailable = () => new UnavailableError(SIGNED_WRITES, notReady);
   return {
     ready,
     service: () => service ?? throwing(unavailable()),

@@ -1,6 +1,6 @@
 /**
  * A stand-in for api/writes/thread/entry.ts, for api/writes/thread/start.test.ts: it speaks the same messages, and
- * the spawn body's symbol says what to do (answer, answer late, refuse, fail, die or never answer).
+ * the spawn body's symbol says what to do (answer, answer late, reject, be unavailable, fail, die or never answer).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import type { ThreadCall, ThreadMessage } from "../../api/writes/thread/protocol.ts";
@@ -18,14 +18,16 @@ port.on("message", async (message: ThreadCall | "close") => {
     return;
   }
   const symbol = message.method === "spawn" ? message.request.body.symbol : "ECHO";
-  const answer = { status: 201, body: { method: message.method, request: message.request } };
-  if (symbol === "ECHO") post({ kind: "answer", id: message.id, answer });
-  else if (symbol === "LATE") setTimeout(() => post({ kind: "answer", id: message.id, answer }), 300);
+  const outcome = { ok: true, value: { method: message.method, request: message.request } } as const;
+  if (symbol === "ECHO") post({ kind: "answer", id: message.id, outcome });
+  else if (symbol === "LATE") setTimeout(() => post({ kind: "answer", id: message.id, outcome }), 300);
   else if (symbol === "TAKEN")
+    post({ kind: "answer", id: message.id, outcome: { ok: false, code: "SYMBOL_TAKEN", message: "TAKEN exists" } });
+  else if (symbol === "AWAY")
     post({
       kind: "answer",
       id: message.id,
-      error: { status: 400, code: "SYMBOL_TAKEN", message: "TAKEN exists", headers: { "X-Why": "test" } },
+      error: { message: "the exchange is away", unavailable: { dependency: "exchange", retryAfterSeconds: 2 } },
     });
   else if (symbol === "BUG") post({ kind: "answer", id: message.id, error: { message: "Error: a bug" } });
   else if (symbol === "DIE") process.exit(3);

@@ -22,8 +22,8 @@ import { Journal, Relayer } from "../../relayer/index.ts";
 import { WriteChain } from "../../api/writes/chain.ts";
 import { ExchangeClient as ApiExchange } from "../../api/writes/exchange-client.ts";
 import { parseSpawnBody } from "../../api/writes/index.ts";
-import { type Answer, type WriteStep, Writes } from "../../api/writes/service.ts";
-import { type ApiError, createRateLimiter } from "../../lib/http/index.ts";
+import { type WriteStep, Writes } from "../../api/writes/service.ts";
+import { createRateLimiter } from "../../lib/http/index.ts";
 import { exchangeEnv, parseEnv } from "../../config/env.ts";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
@@ -39,6 +39,7 @@ import {
 } from "../../support/ecosystem/harness.ts";
 import { backendKinds } from "../../support/exchange/backends.ts";
 import { SigningClient } from "../../support/exchange/signing-client.ts";
+import { answered, type WriteAnswer } from "../../support/writes/answered.ts";
 
 const SERVICE_SECRET = "service-secret-for-relayer-tests";
 const ADMIN_TOKEN = "admin-token-for-relayer-tests";
@@ -255,7 +256,7 @@ for (const kind of backendKinds()) {
         }
 
         // The client retries with its key: the first spawn's answer, or (nothing was sent) a spawn now.
-        const retried: Answer = await next.writes.spawn(spawnRequest(user, symbol, key));
+        const retried = await answered(next.writes.spawn(spawnRequest(user, symbol, key)));
         // A write is answered from its receipt; its fee is settled just after.
         await next.writes.completions();
         assert.equal(retried.status, 201);
@@ -279,7 +280,7 @@ for (const kind of backendKinds()) {
       });
       try {
         const symbol = symbolOf(`${kind} reverted`);
-        const answer = await writes.spawn(spawnRequest(user, symbol));
+        const answer = await answered(writes.spawn(spawnRequest(user, symbol)));
         assert.equal(answer.status, 500);
         await writes.completions();
         const body = answer.body as { code: string; message: string };
@@ -301,14 +302,14 @@ for (const kind of backendKinds()) {
       // One process: its first spawn leaves the fee it read in memory, which the second one expects.
       const { writes } = apiProcess();
       const first = await newUser("fee before");
-      assert.equal((await writes.spawn(spawnRequest(first, symbolOf(`${kind} fee before`)))).status, 201);
+      assert.equal((await answered(writes.spawn(spawnRequest(first, symbolOf(`${kind} fee before`))))).status, 201);
       await writes.completions();
       assert.deepEqual(await ethOf(first), ["0.99", "0"]);
       await wait(spawner.write.setSpawnFee([fee * 2n], { account: admin0.account }));
       try {
         const second = await newUser("fee after");
         const symbol = symbolOf(`${kind} fee after`);
-        assert.equal((await writes.spawn(spawnRequest(second, symbol))).status, 201);
+        assert.equal((await answered(writes.spawn(spawnRequest(second, symbol)))).status, 201);
         await writes.completions();
         assert.equal(await symbolTaken(symbol), true);
         assert.deepEqual(await ethOf(second), ["0.98", "0"], "the new fee, held and charged once");
@@ -327,9 +328,9 @@ for (const kind of backendKinds()) {
         },
       });
       await ctx.chain.rpc("evm_setAutomine", [false]);
-      let answer: Promise<Answer>;
+      let answer: Promise<WriteAnswer>;
       try {
-        answer = writes.spawn(spawnRequest(user, symbolOf(`${kind} replaced`)));
+        answer = answered(writes.spawn(spawnRequest(user, symbolOf(`${kind} replaced`))));
         const replaced = async () => (writeId ? (await journal.txsOf(writeId)).length >= 2 : false);
         for (let i = 0; i < 100 && !(await replaced()); i++) await sleep(100);
       } finally {
@@ -354,22 +355,18 @@ for (const kind of backendKinds()) {
       const { writes } = apiProcess({ receiptTimeoutMs: 1_000 });
       await ctx.chain.rpc("evm_setAutomine", [false]);
       try {
-        await assert.rejects(writes.spawn(spawnRequest(user, symbol, key)), (error: ApiError) => {
-          assert.deepEqual([error.status, error.code], [504, "TX_PENDING"]);
-          assert.match(error.message, /0x[0-9a-f]{64}/);
-          return true;
-        });
-        await assert.rejects(writes.spawn(spawnRequest(user, symbol, key)), (error: ApiError) => {
-          assert.deepEqual([error.status, error.code], [409, "REQUEST_IN_PROGRESS"]);
-          return true;
-        });
+        const pending = await answered(writes.spawn(spawnRequest(user, symbol, key)));
+        assert.deepEqual([pending.status, pending.body.code, pending.headers["Retry-After"]], [504, "TX_PENDING", "5"]);
+        assert.match(pending.body.message, /0x[0-9a-f]{64}/);
+        const again = await answered(writes.spawn(spawnRequest(user, symbol, key)));
+        assert.deepEqual([again.status, again.body.code], [409, "REQUEST_IN_PROGRESS"]);
         assert.deepEqual(await ethOf(user), ["0.99", "0.01"], "held while the transaction is pending");
       } finally {
         await ctx.chain.rpc("evm_setAutomine", [true]);
         await ctx.chain.rpc("evm_mine");
       }
       await writes.reconcile();
-      const answer = await writes.spawn(spawnRequest(user, symbol, key));
+      const answer = await answered(writes.spawn(spawnRequest(user, symbol, key)));
       assert.equal(answer.status, 201);
       assert.equal((answer.body as { token: { symbol: string } }).token.symbol, symbol);
       await writes.completions();
@@ -395,32 +392,28 @@ for (const kind of backendKinds()) {
         },
       });
       const key = "settle-fails";
-      const answer = await writes.spawn(spawnRequest(user, symbol, key));
+      const answer = await answered(writes.spawn(spawnRequest(user, symbol, key)));
       assert.equal(answer.status, 201, JSON.stringify(answer.body));
       await writes.completions();
       assert.equal(settles, 1);
       assert.equal((await holdOf(writeId!)).status, "held");
       assert.equal((await journal.byId(writeId!))?.state, "open", "left for reconcile");
       // A retry with the key meanwhile is told in progress, never spawned again.
-      await assert.rejects(writes.spawn(spawnRequest(user, symbol, key)), (error: ApiError) => {
-        assert.deepEqual([error.status, error.code], [409, "REQUEST_IN_PROGRESS"]);
-        return true;
-      });
+      const inProgress = await answered(writes.spawn(spawnRequest(user, symbol, key)));
+      assert.deepEqual([inProgress.status, inProgress.body.code], [409, "REQUEST_IN_PROGRESS"]);
       await writes.reconcile();
       const hold = await holdOf(writeId!);
       assert.deepEqual([hold.status, hold.reference], ["settled", (answer.body as { txHash: string }).txHash]);
       assert.deepEqual(await ethOf(user), ["0.99", "0"]);
-      assert.deepEqual(await writes.spawn(spawnRequest(user, symbol, key)), answer);
+      assert.deepEqual(await answered(writes.spawn(spawnRequest(user, symbol, key))), answer);
     });
 
     it("an exchange that does not answer makes a spawn 503 UNAVAILABLE before anything is sent", async () => {
       const user = await newUser("exchange away");
       const before = await ctx.client.getTransactionCount({ address: relayerAccount.address });
       const { writes } = apiProcess({ exchangeUrl: "http://127.0.0.1:9" });
-      await assert.rejects(writes.spawn(spawnRequest(user, symbolOf(`${kind} away`))), (error: ApiError) => {
-        assert.deepEqual([error.status, error.code], [503, "UNAVAILABLE"]);
-        return true;
-      });
+      const away = await answered(writes.spawn(spawnRequest(user, symbolOf(`${kind} away`))));
+      assert.deepEqual([away.status, away.body.code], [503, "UNAVAILABLE"]);
       assert.equal(await ctx.client.getTransactionCount({ address: relayerAccount.address }), before);
       assert.deepEqual(await ethOf(user), ["1", "0"]);
     });
@@ -429,14 +422,9 @@ for (const kind of backendKinds()) {
       const user = await newUser("poor relayer");
       const before = await ctx.client.getTransactionCount({ address: relayerAccount.address });
       const { writes } = apiProcess({ minBalanceWei: 10n ** 30n });
-      await assert.rejects(
-        writes.spawn(spawnRequest(user, symbolOf(`${kind} poor relayer`))),
-        (error: Error & { code?: string; status?: number }) => {
-          assert.deepEqual([error.status, error.code], [503, "UNAVAILABLE"]);
-          assert.match(error.message, /top it up/);
-          return true;
-        },
-      );
+      const poor = await answered(writes.spawn(spawnRequest(user, symbolOf(`${kind} poor relayer`))));
+      assert.deepEqual([poor.status, poor.body.code], [503, "UNAVAILABLE"]);
+      assert.match(poor.body.message, /top it up/);
       assert.deepEqual(await ethOf(user), ["1", "0"]);
       assert.equal(await ctx.client.getTransactionCount({ address: relayerAccount.address }), before);
     });

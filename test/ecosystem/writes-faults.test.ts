@@ -19,12 +19,12 @@ import { Journal, Relayer } from "../../relayer/index.ts";
 import { WriteChain } from "../../api/writes/chain.ts";
 import { ExchangeClient as ApiExchange } from "../../api/writes/exchange-client.ts";
 import { parseSpawnBody } from "../../api/writes/index.ts";
-import { Writes, type WritesOptions } from "../../api/writes/service.ts";
+import { type WriteOutcome, Writes, type WritesOptions } from "../../api/writes/service.ts";
 import { exchangeEnv, parseEnv } from "../../config/env.ts";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { AgentSpawnerAbi } from "../../indexer/abis.ts";
-import { type ApiError, createRateLimiter } from "../../lib/http/index.ts";
+import { createRateLimiter } from "../../lib/http/index.ts";
 import {
   type Chain,
   deployAndSeed,
@@ -38,6 +38,7 @@ import {
 import { signedWrite, writesReady } from "../../support/ecosystem/writes.ts";
 import { SigningClient } from "../../support/exchange/signing-client.ts";
 import { RpcGate } from "../../support/net/rpc-gate.ts";
+import { answered } from "../../support/writes/answered.ts";
 
 const SERVICE_SECRET = "service-secret-for-writes-faults";
 const ADMIN_TOKEN = "admin-token-for-writes-faults";
@@ -189,15 +190,15 @@ const symbolTaken = (symbol: string) =>
     args: [symbol],
   });
 
-/** The ApiError a promise rejects with, and how long it took. */
-async function failureOf(work: Promise<unknown>): Promise<{ error: ApiError; ms: number }> {
+/** The error answer a write comes to (status, code, message, headers), and how long it took. */
+async function failureOf(
+  work: Promise<WriteOutcome>,
+): Promise<{ error: { status: number; code: string; message: string; headers: Record<string, string> }; ms: number }> {
   const started = Date.now();
-  try {
-    await work;
-  } catch (error) {
-    return { error: error as ApiError, ms: Date.now() - started };
-  }
-  assert.fail("expected the write to fail");
+  const answer = await answered(work);
+  const ms = Date.now() - started;
+  if (answer.status < 400) assert.fail(`expected the write to fail: ${JSON.stringify(answer.body)}`);
+  return { error: { status: answer.status, ...answer.body, headers: answer.headers }, ms };
 }
 
 describe("the writes when the chain's node stops answering", () => {
@@ -221,7 +222,7 @@ describe("the writes when the chain's node stops answering", () => {
     assert.equal(await ctx.client.getTransactionCount({ address: relayerAccount.address }), nonce, "nothing sent");
 
     ctx.gate.resume();
-    const answer = await writes.spawn(spawnRequest(user, symbol, key));
+    const answer = await answered(writes.spawn(spawnRequest(user, symbol, key)));
     await writes.completions();
     assert.equal(answer.status, 201, JSON.stringify(answer.body));
     assert.equal(await symbolTaken(symbol), true);
@@ -264,7 +265,7 @@ describe("the writes when the chain's node stops answering", () => {
     assert.deepEqual(await ctx.journal.openWrites(), []);
     assert.equal(await symbolTaken(symbol), true);
     assert.deepEqual(await ethOf(user), ["0.99", "0"], "charged once");
-    const answer = await writes.spawn(spawnRequest(user, symbol, key));
+    const answer = await answered(writes.spawn(spawnRequest(user, symbol, key)));
     assert.equal(answer.status, 201, JSON.stringify(answer.body));
     assert.equal((answer.body as { token: { symbol: string } }).token.symbol, symbol);
   });

@@ -1,11 +1,11 @@
 /**
- * The worker-thread side of the relayed writes (thread.ts): the service, its relayer, chain
+ * The thread side of the relayed writes (start.ts is the API's side): the service, its relayer, chain
  * client and journal run here, so their CPU (signing, RPC answers, receipts) never queues behind
- * the indexer on the API's thread. Messages in: a call or "close"; out: states, answers, "closed".
+ * the indexer on the API's thread. Messages in: a call or "close"; out: states, outcomes, "closed".
  */
-import { parentPort, workerData } from "node:worker_threads";
-import { ApiError } from "../../../lib/http/index.ts";
+import { parentPort, workerData as threadData } from "node:worker_threads";
 import { traceRequest } from "../../../lib/stage-trace.ts";
+import { UnavailableError } from "../../../lib/unavailable.ts";
 import { startWrites, type WritesConfig } from "../start.ts";
 import type { ThreadCall, ThreadMessage } from "./protocol.ts";
 
@@ -13,7 +13,7 @@ const port = parentPort!;
 const post = (message: ThreadMessage) => port.postMessage(message);
 
 const writes = startWrites({
-  ...(workerData as WritesConfig),
+  ...(threadData as WritesConfig),
   // This thread does little but wait: the journal's statements can run on it.
   embeddedJournal: "here",
   onState: (notReady) => post({ kind: "state", notReady }),
@@ -30,21 +30,24 @@ port.on("message", async (message: ThreadCall | "close") => {
     const service = writes.service();
     // WRITES_TRACE: the request's trace (signed.ts) stays on the API's thread; this thread's
     // stages are a trace of their own, named after the call.
-    const answer = await traceRequest(`thread ${message.method}`, () =>
+    const outcome = await traceRequest(`thread ${message.method}`, () =>
       message.method === "spawn"
         ? service.spawn(message.request)
         : message.method === "vote"
           ? service.vote(message.request)
           : service.propose(message.request),
     );
-    post({ kind: "answer", id: message.id, answer });
+    post({ kind: "answer", id: message.id, outcome });
   } catch (error) {
     post({
       kind: "answer",
       id: message.id,
       error:
-        error instanceof ApiError
-          ? { status: error.status, code: error.code, message: error.message, headers: { ...error.headers } }
+        error instanceof UnavailableError
+          ? {
+              message: error.message,
+              unavailable: { dependency: error.dependency, retryAfterSeconds: error.retryAfterSeconds },
+            }
           : { message: String((error as Error)?.stack ?? error) },
     });
   }

@@ -1,5 +1,6 @@
+import type { WriteOutcome } from "../outcome.ts";
 import type { ProposeBody, SpawnBody, VoteBody } from "../schemas.ts";
-import type { Answer, Request } from "../service.ts";
+import type { Request } from "../service.ts";
 
 /** Messages between the API's thread (start.ts) and the writes' thread (entry.ts). */
 
@@ -16,16 +17,17 @@ export type ThreadCall =
       readonly request: Request<ProposeBody> & { readonly tokenRef: string };
     };
 
-/** An error thrown in the writes' thread: an ApiError's fields, or only a message for a bug. */
+/**
+ * An error thrown in the writes' thread: an UnavailableError's fields (a dependency cannot serve
+ * now), or only a message for a bug.
+ */
 export interface ThreadError {
-  readonly status?: number;
-  readonly code?: string;
   readonly message: string;
-  readonly headers?: Record<string, string>;
+  readonly unavailable?: { readonly dependency: string; readonly retryAfterSeconds?: number };
 }
 
 export type ThreadMessage =
   | { readonly kind: "state"; readonly notReady: string | undefined }
   | { readonly kind: "started" }
-  | { readonly kind: "answer"; readonly id: number; readonly answer?: Answer; readonly error?: ThreadError }
+  | { readonly kind: "answer"; readonly id: number; readonly outcome?: WriteOutcome; readonly error?: ThreadError }
   | { readonly kind: "closed" };

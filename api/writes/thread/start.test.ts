@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { afterEach, describe, it } from "vitest";
-import { ApiError } from "../../../lib/http/index.ts";
+import { UnavailableError } from "../../../lib/unavailable.ts";
+import type { WriteOutcome } from "../outcome.ts";
 import type { SpawnBody } from "../schemas.ts";
 import type { StartedWrites, WritesConfig } from "../start.ts";
 import { startWritesThread, type WritesThreadOptions } from "./start.ts";
@@ -64,107 +65,105 @@ const waitFor = async (check: () => boolean) => {
 };
 
 describe("writes on their own thread", () => {
-  it("carries a call across and its answer back, bigints and all", async () => {
+  /** Thrown while nothing was done: the writes' HTTP side answers it 503. */
+  const unavailable = (error: unknown) => error instanceof UnavailableError;
+  const echoed = (outcome: WriteOutcome) => {
+    if (!outcome.ok) assert.fail(`${outcome.code}: ${outcome.message}`);
+    return outcome.value as { method: string; request: { tokenRef: string } };
+  };
+  const pendingWrite = (outcome: WriteOutcome) =>
+    !outcome.ok && outcome.code === "WRITE_PENDING" && /Idempotency-Key/.test(outcome.message);
+
+  it("carries a call across and its outcome back, bigints and all", async () => {
     const writes = await start();
     const request = { ...spawn("ECHO"), caller: { ...spawn("ECHO").caller, level: 30 }, extra: 10n ** 30n };
-    const answer = await writes.service().spawn(request);
-    assert.equal(answer.status, 201);
-    assert.deepEqual(answer.body, { method: "spawn", request });
+    const outcome = await writes.service().spawn(request);
+    assert.deepEqual(echoed(outcome), { method: "spawn", request });
   });
 
-  it("answers many calls at once, each with its own answer", async () => {
+  it("answers many calls at once, each with its own outcome", async () => {
     const writes = await start();
-    const answers = await Promise.all(
+    const outcomes = await Promise.all(
       Array.from({ length: 50 }, (_, i) =>
         writes.service().vote({ ...spawn("ECHO"), body: { vote: "yes" } as never, tokenRef: String(i) }),
       ),
     );
     assert.deepEqual(
-      answers.map((a) => (a.body as { request: { tokenRef: string } }).request.tokenRef),
+      outcomes.map((o) => echoed(o).request.tokenRef),
       Array.from({ length: 50 }, (_, i) => String(i)),
     );
   });
 
-  it("rethrows the thread's API errors with their status, code and headers; a bug as a plain error", async () => {
+  it("carries a rejection back as a value, rethrows the thread's UnavailableError as one, and a bug as a plain error", async () => {
     const writes = await start();
-    await assert.rejects(writes.service().spawn(spawn("TAKEN")), (error: unknown) => {
-      assert.ok(error instanceof ApiError);
+    assert.deepEqual(await writes.service().spawn(spawn("TAKEN")), {
+      ok: false,
+      code: "SYMBOL_TAKEN",
+      message: "TAKEN exists",
+    });
+    await assert.rejects(writes.service().spawn(spawn("AWAY")), (error: unknown) => {
+      assert.ok(error instanceof UnavailableError);
       assert.deepEqual(
-        [error.status, error.code, error.message, error.headers],
-        [400, "SYMBOL_TAKEN", "TAKEN exists", { "X-Why": "test" }],
+        [error.dependency, error.message, error.retryAfterSeconds],
+        ["exchange", "the exchange is away", 2],
       );
       return true;
     });
     await assert.rejects(writes.service().spawn(spawn("BUG")), (error: unknown) => {
-      assert.ok(!(error instanceof ApiError));
+      assert.ok(!(error instanceof UnavailableError));
       assert.match((error as Error).message, /a bug/);
       return true;
     });
   });
 
-  it("says why it does not serve, as a 503, while the thread is not ready", async () => {
+  it("says why it does not serve, as unavailable, while the thread is not ready", async () => {
     const writes = await start({}, { notReady: "signed writes are starting: no chain" } as never);
     assert.throws(
       () => writes.service(),
-      (error: unknown) => error instanceof ApiError && error.status === 503 && /no chain/.test(error.message),
+      (error: unknown) => unavailable(error) && /no chain/.test((error as Error).message),
     );
     // The signature check needs only the exchange, which stays on this thread.
     assert.ok(writes.exchange());
   });
 
-  it("without the exchange's secret, the signature check answers 503 too", async () => {
+  it("without the exchange's secret, the signature check is unavailable too", async () => {
     const writes = await start({}, { exchangeServiceSecret: undefined });
-    assert.throws(
-      () => writes.exchange(),
-      (error: unknown) => error instanceof ApiError && error.status === 503,
-    );
+    assert.throws(() => writes.exchange(), unavailable);
   });
 
-  it("bounds the calls waiting: past maxPending they answer 503 with Retry-After", async () => {
+  it("bounds the calls waiting: past maxPending they are unavailable, retry after 1 s", async () => {
     const writes = await start({ maxPending: 2 });
     const late = [writes.service().spawn(spawn("LATE")), writes.service().spawn(spawn("LATE"))];
     await assert.rejects(
       writes.service().spawn(spawn("ECHO")),
-      (error: unknown) => error instanceof ApiError && error.status === 503 && error.headers["Retry-After"] === "1",
+      (error: unknown) => error instanceof UnavailableError && error.retryAfterSeconds === 1,
     );
     assert.deepEqual(
-      (await Promise.all(late)).map((a) => a.status),
-      [201, 201],
+      (await Promise.all(late)).map((o) => o.ok),
+      [true, true],
     );
-    assert.equal((await writes.service().spawn(spawn("ECHO"))).status, 201);
+    assert.ok((await writes.service().spawn(spawn("ECHO"))).ok);
   });
 
-  it("a call the thread never answers answers 504 WRITE_PENDING after callTimeoutMs: its outcome is not known", async () => {
+  it("a call the thread never answers is rejected WRITE_PENDING after callTimeoutMs: its outcome is not known", async () => {
     const writes = await start({ callTimeoutMs: 200 });
-    await assert.rejects(
-      writes.service().spawn(spawn("HANG")),
-      (error: unknown) =>
-        error instanceof ApiError &&
-        error.status === 504 &&
-        error.code === "WRITE_PENDING" &&
-        /Idempotency-Key/.test(error.message),
-    );
+    assert.ok(pendingWrite(await writes.service().spawn(spawn("HANG"))));
   });
 
-  it("when the thread dies, its calls in flight answer 504 WRITE_PENDING and a new thread serves", async () => {
+  it("when the thread dies, its calls in flight are rejected WRITE_PENDING and a new thread serves", async () => {
     const writes = await start();
     const inFlight = writes.service().spawn(spawn("HANG"));
-    const pendingWrite = (error: unknown) =>
-      error instanceof ApiError && error.status === 504 && error.code === "WRITE_PENDING";
-    await assert.rejects(writes.service().spawn(spawn("DIE")), pendingWrite);
-    await assert.rejects(inFlight, pendingWrite);
-    // Until the new thread is ready, calls are refused before anything is done: 503.
-    assert.throws(
-      () => writes.service(),
-      (error: unknown) => error instanceof ApiError && error.status === 503,
-    );
+    assert.ok(pendingWrite(await writes.service().spawn(spawn("DIE"))));
+    assert.ok(pendingWrite(await inFlight));
+    // Until the new thread is ready, calls are refused before anything is done: unavailable.
+    assert.throws(() => writes.service(), unavailable);
     await waitFor(serving(writes));
-    assert.equal((await writes.service().spawn(spawn("ECHO"))).status, 201);
+    assert.ok((await writes.service().spawn(spawn("ECHO"))).ok);
   });
 
   it("closed while its thread is restarting, it starts no new thread", async () => {
     const writes = await start();
-    await assert.rejects(writes.service().spawn(spawn("DIE")));
+    assert.ok(pendingWrite(await writes.service().spawn(spawn("DIE"))));
     await writes.close();
     await new Promise((resolve) => setTimeout(resolve, 1_000)); // past the first restart delay (0.5 s)
     assert.equal(serving(writes)(), false);

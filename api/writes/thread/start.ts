@@ -1,35 +1,33 @@
-import { Worker } from "node:worker_threads";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError } from "../../../lib/http/index.ts";
-import type { WriteOperations } from "../app.ts";
-import { unavailable as notServing, writePending } from "../errors.ts";
-import type { Answer } from "../service.ts";
+import { Worker as NodeThread } from "node:worker_threads";
+import { UnavailableError } from "../../../lib/unavailable.ts";
+import type { WriteOperations } from "../service.ts";
+import { rejection, SIGNED_WRITES, type WriteOutcome } from "../outcome.ts";
 import { exchangeClientOf, type StartedWrites, type WritesConfig } from "../start.ts";
 import type { ThreadCall, ThreadError, ThreadMessage } from "./protocol.ts";
 
 /**
- * The relayed writes on a worker thread of their own (entry.ts runs startWrites there).
+ * The relayed writes on a Node thread of their own (entry.ts runs startWrites there).
  * On the embedded database the indexer's blocks run on the API's thread (Ponder and PGlite share
  * it), and a write's own work (signing, RPC answers, receipts) queued behind them: bench:writes
  * measured the API at 0.44x the direct path's votes/s with both on one thread. Here only the HTTP
  * layer (validation, the signature check through the exchange) stays on the API's thread.
  *
- * Nothing is lost if the thread dies: its calls in flight answer 504 WRITE_PENDING (the write may
- * have gone through; a retry with the same Idempotency-Key answers as it did), and a new thread's
- * journal reconciles what was open. Calls refused before they cross (not ready, too many waiting)
- * answer 503: nothing was done.
+ * Nothing is lost if the thread dies: its calls in flight are rejected WRITE_PENDING (the write
+ * may have gone through; a retry with the same Idempotency-Key answers as it did), and a new
+ * thread's journal reconciles what was open. Calls refused before they cross (not ready, too many
+ * waiting) throw UnavailableError: nothing was done.
  */
 
 export interface WritesThreadOptions {
-  /** Calls waiting for the thread before more answer 503 (each is an HTTP request in flight). */
+  /** Calls waiting for the thread before more are refused as unavailable (each is an HTTP request in flight). */
   readonly maxPending?: number;
-  /** A call not answered by then answers 504 WRITE_PENDING (its write goes on; the journal keeps its answer). */
+  /** A call not answered by then is rejected WRITE_PENDING (its write goes on; the journal keeps its outcome). */
   readonly callTimeoutMs?: number;
   /** The thread's module (tests run the bridge against a stand-in); entry.ts by default. */
   readonly entry?: URL;
 }
 
-type Pending = { resolve: (answer: Answer) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
+type Pending = { resolve: (outcome: WriteOutcome) => void; reject: (error: Error) => void; timer: NodeJS.Timeout };
 
 const FIRST_RESTART_DELAY_MS = 500;
 const MAX_RESTART_DELAY_MS = 15_000;
@@ -40,11 +38,11 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
   const maxPending = options.maxPending ?? 2048;
   const callTimeoutMs = options.callTimeoutMs ?? config.receiptTimeoutMs * 2 + 60_000;
   // Functions do not cross to a thread; the thread logs to this process's stderr itself.
-  const { log: _log, onState: _onState, ...workerData } = config;
+  const { log: _log, onState: _onState, ...threadData } = config;
   // The signature check stays here, before anything crosses to the thread.
   const exchange = exchangeClientOf(config);
 
-  let worker: Worker | undefined;
+  let running: NodeThread | undefined;
   let notReady: string | undefined = "signed writes are starting";
   let closed = false;
   let nextId = 1;
@@ -58,17 +56,17 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
   });
 
   /** Refused before anything crosses to the thread: nothing was done. */
-  const unavailable = () => notServing(notReady ?? "signed writes are restarting");
-  /** The outcome of a call cut off while its write ran is not known here: 504, not 503. */
+  const unavailable = () => new UnavailableError(SIGNED_WRITES, notReady ?? "signed writes are restarting");
+  /** The outcome of a call cut off while its write ran is not known here: pending, not unavailable. */
   const inDoubt = (why: string) =>
-    writePending(
+    rejection(
       "WRITE_PENDING",
       `${why}; the write may still complete: retry with the same Idempotency-Key for its answer (without one, look for it in the read API before sending it again)`,
     );
   const failAll = (why: string) => {
     for (const call of pending.values()) {
       clearTimeout(call.timer);
-      call.reject(inDoubt(why));
+      call.resolve(inDoubt(why));
     }
     pending.clear();
   };
@@ -86,7 +84,7 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
       pending.delete(message.id);
       clearTimeout(call.timer);
       if (message.error) call.reject(errorOf(message.error));
-      else call.resolve(message.answer!);
+      else call.resolve(message.outcome!);
     }
   };
 
@@ -100,19 +98,19 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
   function spawnThread() {
     restartTimer = undefined;
     if (closed) return;
-    let thread: Worker;
+    let thread: NodeThread;
     try {
-      thread = new Worker(options.entry ?? new URL("./entry.ts", import.meta.url), { workerData });
+      thread = new NodeThread(options.entry ?? new URL("./entry.ts", import.meta.url), { workerData: threadData });
     } catch (error) {
       log("writes thread: could not start", error);
       scheduleRestart();
       return;
     }
-    worker = thread;
+    running = thread;
     thread.on("message", onMessage);
     thread.on("error", (error) => log("writes thread: failed", error));
     thread.on("exit", (code) => {
-      worker = undefined;
+      running = undefined;
       if (!closed) notReady = "signed writes are restarting";
       failAll("the signed writes' thread stopped while this write was running");
       onClosed?.();
@@ -123,16 +121,20 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
   }
   spawnThread();
 
-  const call = (message: Omit<ThreadCall, "id">): Promise<Answer> => {
-    const thread = worker;
+  const call = (message: Omit<ThreadCall, "id">): Promise<WriteOutcome> => {
+    const thread = running;
     if (thread === undefined || notReady !== undefined) return Promise.reject(unavailable());
     if (pending.size >= maxPending)
-      return Promise.reject(notServing("too many signed writes in flight; retry shortly", 1));
+      return Promise.reject(
+        new UnavailableError(SIGNED_WRITES, "too many signed writes in flight; retry shortly", {
+          retryAfterSeconds: 1,
+        }),
+      );
     const id = nextId++;
-    return new Promise<Answer>((resolve, reject) => {
+    return new Promise<WriteOutcome>((resolve, reject) => {
       const timer = setTimeout(() => {
         pending.delete(id);
-        reject(inDoubt(`the write did not finish within ${callTimeoutMs} ms`));
+        resolve(inDoubt(`the write did not finish within ${callTimeoutMs} ms`));
       }, callTimeoutMs);
       pending.set(id, { resolve, reject, timer });
       try {
@@ -155,11 +157,12 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
   return {
     ready,
     service: () => {
-      if (notReady !== undefined || worker === undefined) throw unavailable();
+      if (notReady !== undefined || running === undefined) throw unavailable();
       return operations;
     },
     exchange: () => {
-      if (exchange === undefined) throw notServing(notReady ?? "signed writes are not configured");
+      if (exchange === undefined)
+        throw new UnavailableError(SIGNED_WRITES, notReady ?? "signed writes are not configured");
       return exchange;
     },
     async close() {
@@ -168,7 +171,7 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
       notReady = "signed writes are closing";
       if (restartTimer) clearTimeout(restartTimer);
       started(); // a caller awaiting readiness stops waiting
-      const thread = worker;
+      const thread = running;
       if (thread === undefined) return;
       const done = new Promise<void>((resolve) => {
         onClosed = resolve;
@@ -182,7 +185,9 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
 }
 
 function errorOf(error: ThreadError): Error {
-  if (error.status !== undefined && error.code !== undefined)
-    return new ApiError(error.status as ContentfulStatusCode, error.code, error.message, error.headers);
+  if (error.unavailable !== undefined)
+    return new UnavailableError(error.unavailable.dependency, error.message, {
+      retryAfterSeconds: error.unavailable.retryAfterSeconds,
+    });
   return new Error(`writes thread: ${error.message}`);
 }

@@ -1,17 +1,15 @@
 import type { Context } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import type { ContentfulStatusCode } from "hono/utils/http-status";
-import { ApiError, type AuthFailureGuard, createRouteServer, OpenAPIHono } from "../../lib/http/index.ts";
-import type { ExchangeClient } from "./exchange-client.ts";
+import { ApiError, type AuthFailureGuard, createRouteServer, OpenAPIHono, sendError } from "../../../lib/http/index.ts";
+import { UnavailableError } from "../../../lib/unavailable.ts";
+import type { ExchangeClient } from "../exchange-client.ts";
+import { SIGNED_WRITES, type WriteOutcome } from "../outcome.ts";
 import { proposeRoute, spawnRoute, voteRoute } from "./routes.ts";
-import { withRetryAfter } from "./errors.ts";
-import type { Answer, Writes } from "./service.ts";
+import type { WriteOperations } from "../service.ts";
+import { httpAnswerOf, httpErrorOf } from "./statuses.ts";
 import { idempotencyKeyOf, requestHashOf, type SignedVariables, signedByExchange } from "./signed.ts";
 
-/** What the HTTP layer asks of the writes (in this thread, or on a thread of their own). */
-export type WriteOperations = Pick<Writes, "spawn" | "vote" | "propose">;
-
-/** The writes as the HTTP layer reaches them: each call throws 503 while they cannot serve. */
+/** The writes as the HTTP layer reaches them: each call throws UnavailableError while they cannot serve. */
 export interface WritesRuntime {
   service(): WriteOperations;
   exchange(): ExchangeClient;
@@ -26,10 +24,10 @@ export interface WritesApiOptions {
 /** A server without the writes' settings (the read API's tests, a read-only deployment). */
 export const writesNotConfigured: WritesRuntime = {
   service: () => {
-    throw new ApiError(503, "UNAVAILABLE", "signed writes are not configured on this server");
+    throw new UnavailableError(SIGNED_WRITES, "signed writes are not configured on this server");
   },
   exchange: () => {
-    throw new ApiError(503, "UNAVAILABLE", "signed writes are not configured on this server");
+    throw new UnavailableError(SIGNED_WRITES, "signed writes are not configured on this server");
   },
 };
 
@@ -38,7 +36,11 @@ const MAX_BODY_BYTES = 16 * 1024;
 
 const serve = createRouteServer();
 
-/** POST /api/launchpad/spawn, /api/agents/workers/{tokenId}/vote and .../proposals; mounted at /api. */
+/**
+ * POST /api/launchpad/spawn, /api/agents/workers/{tokenId}/vote and .../proposals; mounted at /api.
+ * The HTTP adapter of the writes: a write's outcome becomes its answer here, and only here
+ * (statuses.ts), as does an UnavailableError (503 with Retry-After).
+ */
 export function writesApi({ runtime, guard, urlOf }: WritesApiOptions) {
   const app = new OpenAPIHono<{ Variables: SignedVariables }>();
   const limit = bodyLimit({
@@ -79,15 +81,17 @@ export function writesApi({ runtime, guard, urlOf }: WritesApiOptions) {
   return app;
 }
 
-/** `work`; a 503 or 504 it throws says when to retry (Retry-After), whichever layer made it. */
+/** `work`; an UnavailableError it throws is 503, and every 503 or 504 says when to retry (Retry-After). */
 async function retryable<T>(work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw withRetryAfter(error);
+    throw httpErrorOf(error);
   }
 }
 
-function answer(c: Context, { status, body }: Answer) {
-  return c.json(body as object, status as ContentfulStatusCode);
+/** A write's outcome as its answer: 201 and the body, or the rejection's status and `{code, message}`. */
+function answer(c: Context, outcome: WriteOutcome) {
+  const answered = httpAnswerOf(outcome);
+  return answered instanceof ApiError ? sendError(c, answered) : c.json(answered.body as object, answered.status);
 }

@@ -1,48 +1,39 @@
-import { defineRoute, type ErrorDoc } from "../../lib/http/index.ts";
-import { tokenRefParam } from "../shared/params.ts";
-import { SPAWN_ERRORS, VOTE_ERRORS } from "./errors.ts";
-import { proposalSchema } from "../agents/index.ts";
-import { bodyProblem, proposeBody, spawnBody, spawnResponse, voteBody, voteResponse } from "./schemas.ts";
+import { defineRoute, type ErrorDoc } from "../../../lib/http/index.ts";
+import { tokenRefParam } from "../../shared/params.ts";
+import { doc, SPAWN_ERRORS, VOTE_ERRORS } from "./statuses.ts";
+import { proposalSchema } from "../../agents/index.ts";
+import { proposeBody, spawnBody, spawnResponse, voteBody, voteResponse } from "../schemas.ts";
+import { bodyProblem } from "./body.ts";
 import { z } from "zod";
 
 /** The signed writes: requests and answers, as validated, typed and documented. */
 
 const RELAYED_ERRORS: readonly ErrorDoc[] = [
-  {
-    status: 401,
-    code: "UNAUTHORIZED",
-    when: "API-Timestamp missing (required on these writes: an untimestamped signature could be replayed), or the signature already used",
-  },
-  {
-    status: 400,
-    code: "INVALID_PARAM",
-    when: "the Idempotency-Key header is not 1 to 200 visible ASCII characters (refused before the signature is checked)",
-  },
-  {
-    status: 409,
-    code: "IDEMPOTENCY_KEY_REUSED",
-    when: "the Idempotency-Key was already used by this user for a different request",
-  },
-  {
-    status: 409,
-    code: "REQUEST_IN_PROGRESS",
-    when: "the first request with this Idempotency-Key is still being processed; retry with the same key",
-  },
-  {
-    status: 503,
-    code: "UNAVAILABLE",
-    when: "the exchange, the chain's node, the relayer's journal or the relayer's balance cannot serve the write now (each call out has a deadline); nothing was charged or sent. Retry-After says when to retry",
-  },
-  {
-    status: 504,
-    code: "TX_PENDING",
-    when: "the transaction was sent but not mined in time; it stays queued; retry with the same Idempotency-Key for the result (Retry-After)",
-  },
-  {
-    status: 504,
-    code: "WRITE_PENDING",
-    when: "the write was cut off after it may have reached the chain (a timeout, its worker thread restarted, or the chain's node stopped answering after the broadcast) and may still complete; retry with the same Idempotency-Key for its answer (Retry-After)",
-  },
+  doc(
+    "UNAUTHORIZED",
+    "API-Timestamp missing (required on these writes: an untimestamped signature could be replayed), or the signature already used",
+  ),
+  doc(
+    "INVALID_PARAM",
+    "the Idempotency-Key header is not 1 to 200 visible ASCII characters (refused before the signature is checked)",
+  ),
+  doc("IDEMPOTENCY_KEY_REUSED", "the Idempotency-Key was already used by this user for a different request"),
+  doc(
+    "REQUEST_IN_PROGRESS",
+    "the first request with this Idempotency-Key is still being processed; retry with the same key",
+  ),
+  doc(
+    "UNAVAILABLE",
+    "the exchange, the chain's node, the relayer's journal or the relayer's balance cannot serve the write now (each call out has a deadline); nothing was charged or sent. Retry-After says when to retry",
+  ),
+  doc(
+    "TX_PENDING",
+    "the transaction was sent but not mined in time; it stays queued; retry with the same Idempotency-Key for the result (Retry-After)",
+  ),
+  doc(
+    "WRITE_PENDING",
+    "the write was cut off after it may have reached the chain (a timeout, its worker thread restarted, or the chain's node stopped answering after the broadcast) and may still complete; retry with the same Idempotency-Key for its answer (Retry-After)",
+  ),
 ];
 
 /** The writes' own header rules, on top of the signing headers' documentation. */
@@ -96,8 +87,8 @@ export const voteRoute = defineRoute({
   status: 201,
   errors: [
     ...VOTE_ERRORS,
-    { status: 404, code: "NOT_FOUND", when: "no agent token has this address or NFT id" },
-    { status: 429, code: "RATE_LIMITED", when: "too many votes from this user (per-user vote limit)" },
+    doc("NOT_FOUND", "no agent token has this address or NFT id"),
+    doc("RATE_LIMITED", "too many votes from this user (per-user vote limit)"),
     ...RELAYED_ERRORS,
   ],
 });
@@ -116,10 +107,10 @@ export const proposeRoute = defineRoute({
   status: 201,
   errors: [
     VOTE_ERRORS.find((e) => e.code === "NO_CHAIN_ADDRESS")!,
-    { status: 403, code: "LEVEL_TOO_LOW", when: "user level below 20" },
-    { status: 403, code: "NO_HOLDINGS", when: "less than 1 whole token of votes just before now" },
-    { status: 404, code: "NOT_FOUND", when: "no agent token has this address or NFT id" },
-    { status: 429, code: "RATE_LIMITED", when: "too many votes and proposals from this user (per-user limit)" },
+    doc("LEVEL_TOO_LOW", "user level below 20"),
+    doc("NO_HOLDINGS", "less than 1 whole token of votes just before now"),
+    doc("NOT_FOUND", "no agent token has this address or NFT id"),
+    doc("RATE_LIMITED", "too many votes and proposals from this user (per-user limit)"),
     ...RELAYED_ERRORS,
   ],
 });

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { Context, MiddlewareHandler } from "hono";
-import { ApiError, type AuthFailureGuard, invalidParam } from "../../lib/http/index.ts";
-import { signingHeadersProblem } from "../../lib/exchange-internal-client.ts";
-import type { Caller, ExchangeClient, SignedRequest } from "./exchange-client.ts";
-import { span, traceRequest } from "../../lib/stage-trace.ts";
+import { ApiError, type AuthFailureGuard, invalidParam } from "../../../lib/http/index.ts";
+import { signingHeadersProblem } from "../../../lib/exchange-internal-client.ts";
+import type { Caller, ExchangeClient, SignedRequest } from "../exchange-client.ts";
+import { span, traceRequest } from "../../../lib/stage-trace.ts";
 
 /** What a verified request carries to its handler. */
 export interface SignedVariables {

@@ -2,8 +2,8 @@ import assert from "node:assert/strict";
 import fc from "fast-check";
 import { type Context, Hono } from "hono";
 import { describe, it } from "vitest";
-import { ApiError, createAuthFailureGuard, errorHandler } from "../../lib/http/index.ts";
-import type { Caller, ExchangeClient, SignedRequest } from "./exchange-client.ts";
+import { ApiError, createAuthFailureGuard, errorHandler } from "../../../lib/http/index.ts";
+import type { Caller, ExchangeClient, SignedRequest } from "../exchange-client.ts";
 import { idempotencyKeyOf, requestHashOf, type SignedVariables, signedByExchange } from "./signed.ts";
 
 const CALLER: Caller = { userId: "u-1", level: 30, address: "0x00000000000000000000000000000000000000aa" };
