@@ -30,6 +30,10 @@ export const chainEnv = z.object({
   WORKER_OPERATOR_ADDRESS: address.optional(),
   /** Receiver of boost payments. Default: the deployer (local node: account #3). */
   TREASURY_ADDRESS: address.optional(),
+  /** Where DepositForwarderFactory sweeps every deposit address (the exchange's hot wallet; the admin may change it on-chain later). Default: the deployer (local node: account #15, used by nothing else). */
+  HOT_WALLET_ADDRESS: address.optional(),
+  /** Account granted DepositForwarderFactory's sweeper role (deploys and sweeps deposit forwarders). Default: HOT_WALLET_ADDRESS, else the deployer (local node: account #15). */
+  SWEEPER_ADDRESS: address.optional(),
   /** Existing 6-decimal stable token; a mock is deployed when unset. */
   STABLE_TOKEN_ADDRESS: address.optional(),
   /** Existing WETH9-style wrapped native token; a mock is deployed when unset. */

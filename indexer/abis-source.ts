@@ -10,6 +10,8 @@ export const INDEXED_CONTRACTS = [
   "ActionLog",
   "WorkerVoting",
   "Booster",
+  // The exchange's deposit gateway: depositAddress, sweep, Swept.
+  "DepositForwarderFactory",
 ] as const satisfies readonly ContractName[];
 
 /** The text of indexer/abis.ts, rendered from the compiled artifacts under `root`. */

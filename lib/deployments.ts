@@ -17,6 +17,9 @@ export const CONTRACT_NAMES = [
   "ActionLog",
   "WorkerVoting",
   "Booster",
+  "DepositForwarderFactory",
+  /** The implementation every deposit address is a minimal proxy (clone) of. */
+  "DepositForwarder",
 ] as const;
 export type ContractName = (typeof CONTRACT_NAMES)[number];
 
@@ -29,7 +32,19 @@ export const deploymentSchema = z.object({
   /** Where the ABIs are: Hardhat artifacts, one JSON file per contract (`abi` field). */
   artifacts: z.record(z.enum(CONTRACT_NAMES), z.string()),
   contracts: z.record(z.enum(CONTRACT_NAMES), address),
-  accounts: z.object({ admin: address, relayer: address, workerOperator: address, treasury: address }),
+  accounts: z.object({
+    admin: address,
+    relayer: address,
+    workerOperator: address,
+    treasury: address,
+    /**
+     * DepositForwarderFactory's hot wallet at deploy time (the factory's `hotWallet()` is the live
+     * value) and the account granted its sweeper role. Every deploy records both; optional so a
+     * record written without them still reads.
+     */
+    hotWallet: address.optional(),
+    sweeper: address.optional(),
+  }),
   /** True when the stable and wrapped-native tokens are this deployment's mocks. */
   mockAssets: z.boolean(),
 });

@@ -53,22 +53,28 @@ contract EcosystemDeploymentTest is EcosystemTest {
         assertTrue(voting.hasRole(Roles.PROPOSER, relayer));
         assertTrue(booster.hasRole(Roles.DEFAULT_ADMIN, admin));
         assertEq(booster.treasury(), treasury);
+        assertTrue(depositFactory.hasRole(Roles.DEFAULT_ADMIN, admin));
+        assertTrue(depositFactory.hasRole(Roles.SWEEPER, sweeper));
+        assertEq(depositFactory.hotWallet(), hotWallet);
         // The role ids the script hashes are the contracts' own.
         assertEq(Roles.REGISTRAR, registry.REGISTRAR_ROLE());
         assertEq(Roles.OVERRIDE, registry.OVERRIDE_ROLE());
         assertEq(Roles.RELAYER, spawner.RELAYER_ROLE());
         assertEq(Roles.PROPOSER, voting.PROPOSER_ROLE());
+        assertEq(Roles.SWEEPER, depositFactory.SWEEPER_ROLE());
     }
 
     /// @dev Nothing beyond the script's grants: the deploying test contract and the users hold no role.
     function test_NoRoleLeaksToOtherAccounts() public view {
-        address[3] memory outsiders = [address(this), alice, operator];
+        address[4] memory outsiders = [address(this), alice, operator, hotWallet];
         for (uint256 i = 0; i < outsiders.length; ++i) {
             assertFalse(registry.hasRole(Roles.DEFAULT_ADMIN, outsiders[i]));
             assertFalse(registry.hasRole(Roles.MANAGER, outsiders[i]));
             assertFalse(registry.hasRole(Roles.OVERRIDE, outsiders[i]));
             assertFalse(spawner.hasRole(Roles.RELAYER, outsiders[i]));
             assertFalse(voting.hasRole(Roles.PROPOSER, outsiders[i]));
+            assertFalse(depositFactory.hasRole(Roles.SWEEPER, outsiders[i]));
+            assertFalse(depositFactory.hasRole(Roles.DEFAULT_ADMIN, outsiders[i]));
         }
     }
 

@@ -13,6 +13,8 @@ import {EcosystemTest, Spawned} from "./utils/EcosystemTest.sol";
 /// instead of reusing storage a previous call in the same test warmed up.
 contract GasReportTest is EcosystemTest {
     uint256 private constant TRADE_STABLE = 1_000e6;
+    bytes32 private constant NEW_DEPOSITOR = keccak256("user-1");
+    bytes32 private constant RETURNING_DEPOSITOR = keccak256("user-2");
 
     address private queenOperator;
     Spawned private alpha;
@@ -40,6 +42,13 @@ contract GasReportTest is EcosystemTest {
         vm.prank(alice);
         proposalId = voting.propose(alpha.workerId, _newWorkerConfig(), "tighten slippage");
         vm.warp(voting.getProposal(proposalId).startTime);
+
+        // Deposits of stable and native coin waiting at two deposit addresses: one never swept
+        // (its sweep deploys the forwarder), one swept before.
+        vm.prank(sweeper);
+        depositFactory.sweep(RETURNING_DEPOSITOR, new address[](0));
+        _deposit(NEW_DEPOSITOR);
+        _deposit(RETURNING_DEPOSITOR);
     }
 
     function test_Gas_Spawn() public {
@@ -113,6 +122,39 @@ contract GasReportTest is EcosystemTest {
 
         assertEq(weight, alpha.token.balanceOf(alice));
         assertEq(voting.getTally(proposalId).yesWeight, weight);
+    }
+
+    /// @dev A user's first deposit: the sweep deploys the forwarder, then moves native and stable.
+    function test_Gas_SweepFirst() public {
+        address[] memory tokens = _depositTokens();
+        vm.prank(sweeper);
+        address forwarder = depositFactory.sweep(NEW_DEPOSITOR, tokens);
+        vm.snapshotGasLastCall("DepositForwarderFactory", "sweep_first");
+
+        assertEq(stable.balanceOf(forwarder), 0);
+        assertEq(forwarder.balance, 0);
+    }
+
+    /// @dev Later deposits: the forwarder is already deployed.
+    function test_Gas_Sweep() public {
+        address[] memory tokens = _depositTokens();
+        vm.prank(sweeper);
+        address forwarder = depositFactory.sweep(RETURNING_DEPOSITOR, tokens);
+        vm.snapshotGasLastCall("DepositForwarderFactory", "sweep");
+
+        assertEq(stable.balanceOf(forwarder), 0);
+        assertEq(forwarder.balance, 0);
+    }
+
+    function _deposit(bytes32 salt) private {
+        address forwarder = depositFactory.depositAddress(salt);
+        stable.mint(forwarder, TRADE_STABLE);
+        vm.deal(forwarder, 1 ether);
+    }
+
+    function _depositTokens() private view returns (address[] memory tokens) {
+        tokens = new address[](1);
+        tokens[0] = address(stable);
     }
 
     function _fundAndApprove(address account) private {

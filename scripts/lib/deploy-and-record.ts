@@ -4,8 +4,12 @@ import type { ChainEnv } from "../../config/env.ts";
 import { DEFAULT_SETTINGS, deployEcosystem } from "./deploy-ecosystem.ts";
 import { artifactPath, CONTRACT_NAMES, type Deployment, writeDeployment } from "../../lib/deployments.ts";
 
-/** Well-known roles of the first local-node accounts, so seed and agents can find their keys. */
-export const LOCAL_ACCOUNT_INDEX = { admin: 0, relayer: 1, workerOperator: 2, treasury: 3 } as const;
+/**
+ * Well-known roles of the local node's accounts, so seed, agents and the exchange can find their
+ * keys. 4..14 are the demo's users, queen and scouts (scripts/lib/seed-demo.ts, exchange/demo);
+ * the hot wallet takes #15, which nothing else uses, so its balance is only what sweeps sent it.
+ */
+export const LOCAL_ACCOUNT_INDEX = { admin: 0, relayer: 1, workerOperator: 2, treasury: 3, hotWallet: 15 } as const;
 
 /** Deploys with settings from the environment and records the result in deployments/. */
 export async function deployAndRecord(viem: HardhatViemHelpers, env: ChainEnv, root = process.cwd()) {
@@ -20,6 +24,8 @@ export async function deployAndRecord(viem: HardhatViemHelpers, env: ChainEnv, r
     relayer: pick(env.RELAYER_ADDRESS, LOCAL_ACCOUNT_INDEX.relayer),
     workerOperator: pick(env.WORKER_OPERATOR_ADDRESS, LOCAL_ACCOUNT_INDEX.workerOperator),
     treasury: pick(env.TREASURY_ADDRESS, LOCAL_ACCOUNT_INDEX.treasury),
+    hotWallet: pick(env.HOT_WALLET_ADDRESS, LOCAL_ACCOUNT_INDEX.hotWallet),
+    sweeper: pick(env.SWEEPER_ADDRESS ?? env.HOT_WALLET_ADDRESS, LOCAL_ACCOUNT_INDEX.hotWallet),
   };
   const settings = {
     ...DEFAULT_SETTINGS,
@@ -43,6 +49,8 @@ export async function deployAndRecord(viem: HardhatViemHelpers, env: ChainEnv, r
     ActionLog: ecosystem.actionLog.address,
     WorkerVoting: ecosystem.voting.address,
     Booster: ecosystem.booster.address,
+    DepositForwarderFactory: ecosystem.depositFactory.address,
+    DepositForwarder: ecosystem.depositForwarderImplementation,
   };
   const deployment: Deployment = {
     chainId,

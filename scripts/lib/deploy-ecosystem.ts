@@ -43,6 +43,10 @@ export interface EcosystemAccounts {
   workerOperator: Address;
   /** Receives boost payments. */
   treasury: Address;
+  /** Where every deposit sweep sends (DepositForwarderFactory's hot wallet). */
+  hotWallet: Address;
+  /** Granted the sweeper role: deploys and sweeps deposit forwarders. */
+  sweeper: Address;
 }
 
 export interface ExternalAssets {
@@ -60,6 +64,7 @@ export const ROLE = {
   OVERRIDE: keccak256(toHex("OVERRIDE_ROLE")),
   RELAYER: keccak256(toHex("RELAYER_ROLE")),
   PROPOSER: keccak256(toHex("PROPOSER_ROLE")),
+  SWEEPER: keccak256(toHex("SWEEPER_ROLE")),
 } as const;
 
 /**
@@ -120,6 +125,13 @@ export async function deployEcosystem(
     from,
   );
   const booster = await viem.deployContract("Booster", [registry.address, accounts.admin, accounts.treasury], from);
+  // Deploys the forwarder implementation in its constructor: every deposit address is a clone of it.
+  const depositFactory = await viem.deployContract(
+    "DepositForwarderFactory",
+    [accounts.admin, accounts.hotWallet],
+    from,
+  );
+  const depositForwarderImplementation = await depositFactory.read.forwarderImplementation();
 
   const grants = [
     registry.write.grantRole([ROLE.REGISTRAR, spawner.address]),
@@ -132,6 +144,7 @@ export async function deployEcosystem(
     spawner.write.grantRole([ROLE.RELAYER, accounts.relayer]),
     voting.write.grantRole([ROLE.RELAYER, accounts.relayer]),
     voting.write.grantRole([ROLE.PROPOSER, accounts.relayer]),
+    depositFactory.write.grantRole([ROLE.SWEEPER, accounts.sweeper]),
   ];
   for (const grant of grants) await mined(publicClient, await grant);
   for (const { tier, price, durationSeconds } of settings.boostTiers) {
@@ -149,6 +162,8 @@ export async function deployEcosystem(
     actionLog,
     voting,
     booster,
+    depositFactory,
+    depositForwarderImplementation,
   };
 }
 

@@ -4,12 +4,14 @@ import { deployEcosystem, DEFAULT_SETTINGS, type EcosystemSettings } from "../..
 
 /**
  * A fresh chain with the ecosystem deployed exactly as `scripts/deploy.ts` deploys it.
- * Wallets: admin, relayer, worker operator, treasury, then users alice, bob, carol, dave.
+ * Wallets: admin, relayer, worker operator, treasury, then users alice, bob, carol, dave, then the
+ * deposit factory's hot wallet and sweeper.
  */
 export async function deployFixture(settings: EcosystemSettings = DEFAULT_SETTINGS) {
   const connection = await network.create();
   const { viem, networkHelpers } = connection;
-  const [admin, relayer, operator, treasury, alice, bob, carol, dave] = await viem.getWalletClients();
+  const [admin, relayer, operator, treasury, alice, bob, carol, dave, hotWallet, sweeper] =
+    await viem.getWalletClients();
   const ecosystem = await deployEcosystem(
     viem,
     {
@@ -17,6 +19,8 @@ export async function deployFixture(settings: EcosystemSettings = DEFAULT_SETTIN
       relayer: relayer.account.address,
       workerOperator: operator.account.address,
       treasury: treasury.account.address,
+      hotWallet: hotWallet.account.address,
+      sweeper: sweeper.account.address,
     },
     settings,
   );
@@ -27,7 +31,7 @@ export async function deployFixture(settings: EcosystemSettings = DEFAULT_SETTIN
     networkHelpers,
     publicClient,
     settings,
-    wallets: { admin, relayer, operator, treasury, alice, bob, carol, dave },
+    wallets: { admin, relayer, operator, treasury, alice, bob, carol, dave, hotWallet, sweeper },
   };
 }
 

@@ -32,6 +32,14 @@ describe("deploy and seed", async () => {
     }
     assert.equal(onDisk.accounts.relayer, getAddress(wallets[1].account.address));
     assert.equal(onDisk.accounts.workerOperator, getAddress(wallets[2].account.address));
+    // The hot wallet is account #15, which neither the seed nor the demo users touch; it sweeps too.
+    assert.equal(onDisk.accounts.hotWallet, getAddress(wallets[15].account.address));
+    assert.equal(onDisk.accounts.sweeper, onDisk.accounts.hotWallet);
+    assert.equal(await ecosystem.depositFactory.read.hotWallet(), onDisk.accounts.hotWallet);
+    assert.equal(
+      onDisk.contracts.DepositForwarder,
+      getAddress(await ecosystem.depositFactory.read.forwarderImplementation()),
+    );
     assert.ok(onDisk.startBlock < Number(await publicClient.getBlockNumber()));
     await rm(root, { recursive: true });
   });

@@ -11,6 +11,7 @@ import {AgentSpawner} from "../../AgentSpawner.sol";
 import {ActionLog} from "../../ActionLog.sol";
 import {WorkerVoting} from "../../WorkerVoting.sol";
 import {Booster} from "../../Booster.sol";
+import {DepositForwarderFactory} from "../../DepositForwarderFactory.sol";
 
 /// @notice One boost tier as the deployment configures it.
 struct BoostTierSetting {
@@ -39,6 +40,8 @@ struct EcosystemAccounts {
     address relayer;
     address workerOperator;
     address treasury;
+    address hotWallet;
+    address sweeper;
 }
 
 /// @notice Mirror of `ExternalAssets`: existing pair assets to use; address(0) deploys the mock.
@@ -58,6 +61,7 @@ struct Ecosystem {
     ActionLog actionLog;
     WorkerVoting voting;
     Booster booster;
+    DepositForwarderFactory depositFactory;
 }
 
 /// @notice Role ids, spelled as the deployment script spells them (keccak256 of the role name)
@@ -71,6 +75,7 @@ library Roles {
     bytes32 internal constant OVERRIDE = keccak256("OVERRIDE_ROLE");
     bytes32 internal constant RELAYER = keccak256("RELAYER_ROLE");
     bytes32 internal constant PROPOSER = keccak256("PROPOSER_ROLE");
+    bytes32 internal constant SWEEPER = keccak256("SWEEPER_ROLE");
 }
 
 /// @title Solidity twin of scripts/lib/deploy-ecosystem.ts
@@ -132,6 +137,7 @@ abstract contract EcosystemDeployer is CommonBase {
             settings.passingThresholdBps
         );
         eco.booster = new Booster(eco.registry, accounts.admin, accounts.treasury);
+        eco.depositFactory = new DepositForwarderFactory(accounts.admin, accounts.hotWallet);
         _grantRoles(eco, accounts);
         _configureBoostTiers(eco.booster, settings.boostTiers);
         vm.stopPrank();
@@ -171,6 +177,7 @@ abstract contract EcosystemDeployer is CommonBase {
         eco.spawner.grantRole(Roles.RELAYER, accounts.relayer);
         eco.voting.grantRole(Roles.RELAYER, accounts.relayer);
         eco.voting.grantRole(Roles.PROPOSER, accounts.relayer);
+        eco.depositFactory.grantRole(Roles.SWEEPER, accounts.sweeper);
     }
 
     function _configureBoostTiers(Booster booster, BoostTierSetting[] memory tiers) private {

@@ -12,6 +12,7 @@ import {AgentSpawner} from "../../AgentSpawner.sol";
 import {ActionLog} from "../../ActionLog.sol";
 import {WorkerVoting} from "../../WorkerVoting.sol";
 import {Booster} from "../../Booster.sol";
+import {DepositForwarderFactory} from "../../DepositForwarderFactory.sol";
 import {IAgentSpawner} from "../../interfaces/IAgentSpawner.sol";
 import {IAgentRegistry} from "../../interfaces/IAgentRegistry.sol";
 import {Ecosystem, EcosystemAccounts, EcosystemDeployer} from "./EcosystemDeployer.sol";
@@ -26,13 +27,16 @@ struct Spawned {
 
 /// @title Base of the ecosystem tests
 /// @notice The deployed ecosystem with the wallets of test/contracts/fixtures.ts (admin, relayer,
-/// worker operator, treasury, then users alice, bob, carol, dave) and the spawn and swap steps
+/// worker operator, treasury, then users alice, bob, carol, dave, then the deposit factory's hot
+/// wallet and sweeper) and the spawn and swap steps
 /// most tests start from.
 abstract contract EcosystemTest is LeanTest, EcosystemDeployer {
     address internal admin;
     address internal relayer;
     address internal operator;
     address internal treasury;
+    address internal hotWallet;
+    address internal sweeper;
     address internal alice;
     address internal bob;
     address internal carol;
@@ -46,6 +50,7 @@ abstract contract EcosystemTest is LeanTest, EcosystemDeployer {
     ActionLog internal actionLog;
     WorkerVoting internal voting;
     Booster internal booster;
+    DepositForwarderFactory internal depositFactory;
 
     function setUp() public virtual {
         _deployDefaultEcosystem();
@@ -56,15 +61,24 @@ abstract contract EcosystemTest is LeanTest, EcosystemDeployer {
         relayer = makeAddr("relayer");
         operator = makeAddr("operator");
         treasury = makeAddr("treasury");
+        hotWallet = makeAddr("hotWallet");
+        sweeper = makeAddr("sweeper");
         alice = makeAddr("alice");
         bob = makeAddr("bob");
         carol = makeAddr("carol");
         dave = makeAddr("dave");
         eco = deployEcosystem(
-            EcosystemAccounts({admin: admin, relayer: relayer, workerOperator: operator, treasury: treasury})
+            EcosystemAccounts({
+                admin: admin,
+                relayer: relayer,
+                workerOperator: operator,
+                treasury: treasury,
+                hotWallet: hotWallet,
+                sweeper: sweeper
+            })
         );
         (stable, weth, registry, spawner) = (eco.stableToken, eco.wrappedNative, eco.registry, eco.spawner);
-        (actionLog, voting, booster) = (eco.actionLog, eco.voting, eco.booster);
+        (actionLog, voting, booster, depositFactory) = (eco.actionLog, eco.voting, eco.booster, eco.depositFactory);
     }
 
     // ---------------------------------------------------------------- spawning
