@@ -21,6 +21,8 @@ export class Accounts {
   private readonly users = new Map<string, UserRow>();
   private readonly apiKeys = new Map<string, ApiKeyRow>();
   private readonly plainKeys = new Map<string, string>();
+  /** Last accepted uses not yet written (flushKeyUses), at most one per live key. */
+  private readonly unwrittenUses = new Map<string, number>();
   private readonly options: AccountsOptions;
 
   constructor(options: AccountsOptions) {
@@ -49,12 +51,43 @@ export class Accounts {
     return found;
   }
 
-  /** A user's live keys, oldest first: public keys and creation times, never a secret. */
-  keysOf(userId: string): { publicKey: string; createdAt: number }[] {
+  /** A user's live keys, oldest first: public keys, creation and last-use times, never a secret. */
+  keysOf(userId: string): { publicKey: string; createdAt: number; lastUsedAt: number | null }[] {
     return [...this.apiKeys.values()]
       .filter((key) => key.userId === userId)
       .sort((a, b) => a.createdAt - b.createdAt || a.publicKey.localeCompare(b.publicKey))
-      .map((key) => ({ publicKey: key.publicKey, createdAt: key.createdAt }));
+      .map((key) => ({
+        publicKey: key.publicKey,
+        createdAt: key.createdAt,
+        lastUsedAt: this.unwrittenUses.get(key.publicKey) ?? key.lastUsedAt,
+      }));
+  }
+
+  /** Notes that a live key signed an accepted request now (kept in memory until flushKeyUses). */
+  noteKeyUse(publicKey: string): void {
+    if (this.apiKeys.has(publicKey)) this.unwrittenUses.set(publicKey, this.options.nowMs());
+  }
+
+  /**
+   * Writes the noted uses in one go (the server calls it every few seconds and at shutdown): a
+   * signed request costs a map write, not a statement. A failed write keeps them for the next.
+   */
+  async flushKeyUses(): Promise<void> {
+    if (this.unwrittenUses.size === 0) return;
+    const uses = [...this.unwrittenUses].map(([publicKey, atMs]) => ({ publicKey, atMs }));
+    this.unwrittenUses.clear();
+    try {
+      await this.options.store.touchApiKeys(uses);
+    } catch (error) {
+      for (const use of uses)
+        if (!this.unwrittenUses.has(use.publicKey)) this.unwrittenUses.set(use.publicKey, use.atMs);
+      throw error;
+    }
+    for (const use of uses) {
+      const row = this.apiKeys.get(use.publicKey);
+      if (row !== undefined && (row.lastUsedAt ?? 0) < use.atMs)
+        this.apiKeys.set(use.publicKey, { ...row, lastUsedAt: use.atMs });
+    }
   }
 
   /**
@@ -68,6 +101,7 @@ export class Accounts {
     // Refused in memory first: a request racing the database write cannot slip through.
     this.apiKeys.delete(publicKey);
     this.plainKeys.delete(publicKey);
+    this.unwrittenUses.delete(publicKey);
     try {
       await this.options.store.revokeApiKey(publicKey, this.options.nowMs());
     } catch (error) {
@@ -108,6 +142,7 @@ export class Accounts {
       privateKeyEncrypted: this.options.vault.encrypt(pair.publicKey, pair.privateKey),
       createdAt: this.options.nowMs(),
       revokedAt: null,
+      lastUsedAt: null,
     };
     await this.options.store.insertApiKey(row);
     this.apiKeys.set(row.publicKey, row);

@@ -170,8 +170,17 @@ export class Exchange {
     return this.accounts.userByAddress(address);
   }
 
-  keysOf(userId: string): { publicKey: string; createdAt: number }[] {
+  keysOf(userId: string): { publicKey: string; createdAt: number; lastUsedAt: number | null }[] {
     return this.accounts.keysOf(userId);
+  }
+
+  /** A key signed an accepted request now (for the web account's key list). */
+  noteKeyUse(publicKey: string): void {
+    this.accounts.noteKeyUse(publicKey);
+  }
+
+  flushKeyUses(): Promise<void> {
+    return this.accounts.flushKeyUses();
   }
 
   revokeApiKey(userId: string, publicKey: string): Promise<void> {

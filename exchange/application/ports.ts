@@ -63,6 +63,8 @@ export interface ExchangeStore {
   insertApiKey(row: ApiKeyRow): Promise<void>;
   /** Marks a key revoked at `atMs`; false when it was unknown or already revoked. */
   revokeApiKey(publicKey: string, atMs: number): Promise<boolean>;
+  /** Records keys' last accepted uses (never moving one back). */
+  touchApiKeys(uses: readonly { publicKey: string; atMs: number }[]): Promise<void>;
   insertWebSession(row: WebSessionRow): Promise<void>;
   /** Marks a session revoked at `atMs` (sign-out). */
   revokeWebSession(tokenHash: string, atMs: number): Promise<void>;

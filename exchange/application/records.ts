@@ -68,6 +68,8 @@ export interface ApiKeyRow {
   readonly privateKeyEncrypted: string;
   readonly createdAt: number;
   readonly revokedAt: number | null;
+  /** When it last signed an accepted request, as last written (null: never, or not yet written). */
+  readonly lastUsedAt: number | null;
 }
 
 // ---------------------------------------------------------------------------------------------

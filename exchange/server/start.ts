@@ -29,6 +29,8 @@ import {
   streamLimits,
 } from "../adapters/stream/index.ts";
 
+/** How often keys' last uses are written (the key list may lag the last request by this much). */
+const KEY_USE_FLUSH_MS = 5_000;
 export interface RunningExchange {
   readonly url: string;
   readonly exchange: Exchange;
@@ -171,6 +173,11 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     },
     log,
   });
+  // Keys' last uses (the web account's key list) are written in batches, not per request.
+  const flushKeyUses = () =>
+    exchange.flushKeyUses().catch((error: unknown) => log(`exchange: key last-use not written yet: ${error}`));
+  const keyUseTimer = setInterval(() => void flushKeyUses(), KEY_USE_FLUSH_MS);
+  keyUseTimer.unref();
   const address = server.address();
   const port = typeof address === "object" && address !== null ? address.port : env.EXCHANGE_PORT;
   const url = `http://${env.EXCHANGE_HOST}:${port}`;
@@ -191,6 +198,8 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
       await streamServer.close();
       await nats?.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      clearInterval(keyUseTimer);
+      await flushKeyUses();
       await exchange.close();
       await committer.close();
       await db.close();

@@ -102,6 +102,11 @@ for (const kind of backendKinds()) {
       const me = await call("GET", "/api/account", { cookie: second.cookie });
       assert.equal(me.status, 200);
       assert.equal(me.body.userId, first.account.userId);
+      assert.equal(me.body.csrfToken, second.csrf, "a reloaded page gets the session's CSRF token back");
+      const asked = await call("GET", "/api/auth/session", { cookie: second.cookie });
+      assert.deepEqual(asked.body.account, me.body);
+      const anonymous = await call("GET", "/api/auth/session");
+      assert.deepEqual([anonymous.status, anonymous.body], [200, { account: null }]);
     });
 
     it("creates a key whose pair signs SPEC.md's requests, lists it, and revokes it at once", async () => {
@@ -118,10 +123,13 @@ for (const kind of backendKinds()) {
 
       const client = new SigningClient(server.url);
       const keys = { publicKey, privateKey };
-      assert.equal(
-        (await client.signed(keys, "GET", "/api/balances", undefined, { timestamp: Date.now() })).status,
-        200,
-      );
+      const unused = (await call("GET", "/api/account/keys", { cookie })).body.items;
+      assert.equal(unused.find((k: { publicKey: string }) => k.publicKey === publicKey).lastUsedAt, null);
+      const beforeUse = Date.now();
+      const balances = await client.signed(keys, "GET", "/api/balances", undefined, { timestamp: Date.now() });
+      assert.equal(balances.status, 200);
+      const used = (await call("GET", "/api/account/keys", { cookie })).body.items;
+      assert.ok(used.find((k: { publicKey: string }) => k.publicKey === publicKey).lastUsedAt >= beforeUse);
 
       assert.equal((await call("DELETE", `/api/account/keys/${publicKey}`, { cookie, csrf })).status, 200);
       const refused = await client.signed(keys, "GET", "/api/balances", undefined, { timestamp: Date.now() });
@@ -166,12 +174,30 @@ for (const kind of backendKinds()) {
       assert.equal((await call("POST", "/api/account/keys", { csrf })).status, 401);
     });
 
-    it("keeps sessions across a restart; sign-out ends one", async () => {
+    it("keeps sessions and keys' last uses across a restart; sign-out ends a session", async () => {
       const { cookie, csrf, account } = await signIn();
+      const { publicKey, privateKey } = (await call("POST", "/api/account/keys", { cookie, csrf })).body;
+      const used = await new SigningClient(server.url).signed(
+        { publicKey, privateKey },
+        "GET",
+        "/api/balances",
+        undefined,
+        {
+          timestamp: Date.now(),
+        },
+      );
+      assert.equal(used.status, 200);
+      const lastUseOf = async () =>
+        (await call("GET", "/api/account/keys", { cookie })).body.items.find(
+          (k: { publicKey: string }) => k.publicKey === publicKey,
+        ).lastUsedAt;
+      const lastUse = await lastUseOf();
+      assert.ok(lastUse > 0);
       await server.close();
       await start();
       const me = await call("GET", "/api/account", { cookie });
       assert.equal(me.body.userId, account.userId);
+      assert.equal(await lastUseOf(), lastUse, "the last use was written at shutdown");
       assert.equal((await call("DELETE", "/api/auth/session", { cookie, csrf })).status, 200);
       assert.equal((await call("GET", "/api/account", { cookie })).status, 401);
       await server.close();

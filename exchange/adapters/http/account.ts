@@ -49,7 +49,15 @@ const accountSchema = z.object({
   level: z.number().int(),
   sessionExpiresAt: z.number().int().describe("Epoch ms"),
 });
-const keySchema = z.object({ publicKey: z.string(), createdAt: z.number().int().describe("Epoch ms") });
+const keySchema = z.object({
+  publicKey: z.string(),
+  createdAt: z.number().int().describe("Epoch ms"),
+  lastUsedAt: z
+    .number()
+    .int()
+    .nullable()
+    .describe("Epoch ms of the last request it signed that the exchange accepted; null: never"),
+});
 const SESSION_ERRORS = [
   { status: 401, code: "UNAUTHORIZED", when: "no session cookie, or an unknown, expired or revoked session" },
   { status: 429, code: "RATE_LIMITED", when: "too many failed authentications from this client" },
@@ -79,6 +87,38 @@ export function accountApi(options: AccountApiOptions) {
   app.use("/api/account", session);
   app.use("/api/account/*", session);
   app.use("/api/auth/session", async (c, next) => (c.req.method === "DELETE" ? session(c, next) : next()));
+
+  const accountView = (row: WebSessionRow, token: string) => {
+    const user = exchange.user(row.userId);
+    if (user === undefined) return null;
+    return {
+      userId: user.id,
+      address: user.address ?? "",
+      level: user.level,
+      sessionExpiresAt: row.expiresAt,
+      csrfToken: csrfTokenOf(token),
+    };
+  };
+
+  serve(
+    app,
+    "",
+    {
+      method: "get",
+      path: "/api/auth/session",
+      tag: "Web account",
+      summary:
+        "Whether this browser is signed in: the account (with the session's CSRF token), or null. Never 401: a page asks it before it knows",
+      access: "public",
+      response: z.object({ account: accountSchema.extend({ csrfToken: z.string() }).nullable() }),
+    },
+    ({ c }) => {
+      c.header("Cache-Control", "no-store");
+      const token = getCookie(c, SESSION_COOKIE);
+      const row = token === undefined ? undefined : exchange.webSessions.resolve(token);
+      return c.json({ account: token === undefined || row === undefined ? null : accountView(row, token) });
+    },
+  );
 
   serve(
     app,
@@ -178,21 +218,15 @@ export function accountApi(options: AccountApiOptions) {
       method: "get",
       path: "/api/account",
       tag: "Web account",
-      summary: "The signed-in account",
+      summary: "The signed-in account, with the session's CSRF token (for a page reloaded since sign-in)",
       access: "public",
-      response: accountSchema,
+      response: accountSchema.extend({ csrfToken: z.string().describe(`Send as ${CSRF_HEADER} on every write`) }),
       errors: SESSION_ERRORS,
     },
     ({ c }) => {
-      const row = c.get("session");
-      const user = exchange.user(row.userId);
-      if (user === undefined) throw unauthorized("the session's account is gone");
-      return c.json({
-        userId: user.id,
-        address: user.address ?? "",
-        level: user.level,
-        sessionExpiresAt: row.expiresAt,
-      });
+      const view = accountView(c.get("session"), c.get("sessionToken"));
+      if (view === null) throw unauthorized("the session's account is gone");
+      return c.json(view);
     },
   );
 
@@ -235,7 +269,7 @@ export function accountApi(options: AccountApiOptions) {
       const pair = await exchange.issueApiKey(userId);
       const created = exchange.keysOf(userId).find((k) => k.publicKey === pair.publicKey);
       c.header("Cache-Control", "no-store");
-      return c.json({ ...pair, createdAt: created?.createdAt ?? options.nowMs() }, 201);
+      return c.json({ ...pair, createdAt: created?.createdAt ?? options.nowMs(), lastUsedAt: null }, 201);
     },
   );
 

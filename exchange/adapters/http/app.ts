@@ -1,5 +1,5 @@
 import { depthApi } from "./depth.ts";
-import type { Context } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { z } from "zod";
 import packageJson from "../../../package.json" with { type: "json" };
@@ -27,6 +27,7 @@ import {
   signedRequest,
   verifySignedRequest,
   type ReplayGuard,
+  type SignedVariables,
 } from "../auth/index.ts";
 import type { MarketData } from "../marketdata/market-data.ts";
 import type { Exchange } from "../../application/index.ts";
@@ -205,7 +206,12 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
       now: options.rateLimitClock,
       keyOf: (c) => clientIp(c, { trustProxy }),
     });
-  for (const path of SIGNED) app.use(path, authFailures.wrap(signed), perKey);
+  // Reached only past a good signature: the key's last use, for the web account's key list.
+  const noteUse: MiddlewareHandler<{ Variables: SignedVariables }> = (c, next) => {
+    exchange.noteKeyUse(c.get("auth").publicKey);
+    return next();
+  };
+  for (const path of SIGNED) app.use(path, authFailures.wrap(signed), noteUse, perKey);
   app.use("/api/*", async (c, next) => (isSigned(c.req.path) ? next() : perIp(c, next)));
   // The /v1/spot/market aliases of the public routes count against the same per-IP quota.
   app.use(`${ALIAS_BASE}/*`, perIp);

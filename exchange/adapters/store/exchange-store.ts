@@ -2,7 +2,7 @@ import { UnavailableError } from "../../../lib/unavailable.ts";
 import type { ExchangeStore } from "../../application/ports.ts";
 import { readCandles } from "./candles.ts";
 import { dealsPage, latestDeals, recentDeals } from "./deal-queries.ts";
-import { insertApiKey, insertUser, insertWebSession, revokeApiKey, revokeWebSession } from "./inserts.ts";
+import { insertApiKey, insertUser, insertWebSession, revokeApiKey, revokeWebSession, touchApiKeys } from "./inserts.ts";
 import {
   getDeposit,
   getFeeHold,
@@ -26,6 +26,7 @@ export function exchangeStore(db: Db): ExchangeStore {
     insertUser: (row) => insertUser(db, row),
     insertApiKey: (row) => insertApiKey(db, row),
     revokeApiKey: (publicKey, atMs) => revokeApiKey(db, publicKey, atMs),
+    touchApiKeys: (uses) => touchApiKeys(db, uses),
     insertWebSession: (row) => insertWebSession(db, row),
     revokeWebSession: (tokenHash, atMs) => revokeWebSession(db, tokenHash, atMs),
     getOrder: (orderId) => getOrder(db, orderId),

@@ -59,6 +59,16 @@ export async function revokeApiKey(db: Queryable, publicKey: string, atMs: numbe
   return rows.length > 0;
 }
 
+/** Records keys' last uses; a later time never goes back to an earlier one. */
+export async function touchApiKeys(db: Queryable, uses: readonly { publicKey: string; atMs: number }[]): Promise<void> {
+  for (const use of uses) {
+    await db.query(`update api_keys set last_used_at = greatest(coalesce(last_used_at, 0), $2) where public_key = $1`, [
+      use.publicKey,
+      use.atMs,
+    ]);
+  }
+}
+
 export async function insertWebSession(db: Queryable, row: WebSessionRow): Promise<void> {
   await db.query(
     `insert into web_sessions (token_hash, user_id, created_at, expires_at, revoked_at) values ($1, $2, $3, $4, $5)`,

@@ -187,6 +187,10 @@ create table if not exists candles (
     `create index web_sessions_user on web_sessions (user_id) where revoked_at is null`,
     `create index users_address on users (address) where address is not null`,
   ],
+  [
+    // When a key last signed an accepted request (the web account's key list), written in batches.
+    `alter table api_keys add column last_used_at bigint`,
+  ],
 ];
 
 /** SHA-256 (hex) of a migration's statements, exactly as written: what schema_migrations records. */

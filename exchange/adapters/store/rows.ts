@@ -211,7 +211,7 @@ export function userOf(r: DriverRow): UserRow {
   return { id: r.id, level: Number(r.level), address: r.address, createdAt: Number(r.created_at) };
 }
 
-export const API_KEY_COLUMNS = `public_key, user_id::text as user_id, private_key_encrypted, created_at::text as created_at, revoked_at::text as revoked_at`;
+export const API_KEY_COLUMNS = `public_key, user_id::text as user_id, private_key_encrypted, created_at::text as created_at, revoked_at::text as revoked_at, last_used_at::text as last_used_at`;
 
 export function apiKeyOf(r: DriverRow): ApiKeyRow {
   return {
@@ -220,6 +220,7 @@ export function apiKeyOf(r: DriverRow): ApiKeyRow {
     privateKeyEncrypted: r.private_key_encrypted,
     createdAt: Number(r.created_at),
     revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
+    lastUsedAt: r.last_used_at === null ? null : Number(r.last_used_at),
   };
 }
 

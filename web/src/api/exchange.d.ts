@@ -37,6 +37,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/auth/session": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** Whether this browser is signed in: the account (with the session's CSRF token), or null. Never 401: a page asks it before it knows */
+        get: operations["getAuthSession"];
+        put?: never;
+        /** Signs in: an EIP-4361 message (for the web app's origin, this chain, with a nonce from /api/auth/nonce) and its signature. Opens a session cookie; a first sign-in creates the account (level 0) bound to the address */
+        post: operations["postAuthSession"];
+        /** Signs out: the session is revoked and its cookie cleared */
+        delete: operations["deleteAuthSession"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/nonce": {
         parameters: {
             query?: never;
@@ -54,24 +73,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/auth/session": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        get?: never;
-        put?: never;
-        /** Signs in: an EIP-4361 message (for the web app's origin, this chain, with a nonce from /api/auth/nonce) and its signature. Opens a session cookie; a first sign-in creates the account (level 0) bound to the address */
-        post: operations["postAuthSession"];
-        /** Signs out: the session is revoked and its cookie cleared */
-        delete: operations["deleteAuthSession"];
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/account": {
         parameters: {
             query?: never;
@@ -79,7 +80,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The signed-in account */
+        /** The signed-in account, with the session's CSRF token (for a page reloaded since sign-in) */
         get: operations["getAccount"];
         put?: never;
         post?: never;
@@ -825,7 +826,7 @@ export interface operations {
             };
         };
     };
-    getAuthNonce: {
+    getAuthSession: {
         parameters: {
             query?: never;
             header?: never;
@@ -844,9 +845,16 @@ export interface operations {
                 };
                 content: {
                     "application/json": {
-                        nonce: string;
-                        /** @description Epoch ms */
-                        expiresAt: number;
+                        account: {
+                            /** Format: uuid */
+                            userId: string;
+                            /** @description The signed-in address, lower case */
+                            address: string;
+                            level: number;
+                            /** @description Epoch ms */
+                            sessionExpiresAt: number;
+                            csrfToken: string;
+                        } | null;
                     };
                 };
             };
@@ -1155,6 +1163,88 @@ export interface operations {
             };
         };
     };
+    getAuthNonce: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        nonce: string;
+                        /** @description Epoch ms */
+                        expiresAt: number;
+                    };
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: an unexpected server error (no details are given) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database is away or the commit queue is full (writes; reads that need the database) */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getAccount: {
         parameters: {
             query?: never;
@@ -1181,6 +1271,8 @@ export interface operations {
                         level: number;
                         /** @description Epoch ms */
                         sessionExpiresAt: number;
+                        /** @description Send as X-CSRF-Token on every write */
+                        csrfToken: string;
                     };
                 };
             };
@@ -1282,6 +1374,8 @@ export interface operations {
                             publicKey: string;
                             /** @description Epoch ms */
                             createdAt: number;
+                            /** @description Epoch ms of the last request it signed that the exchange accepted; null: never */
+                            lastUsedAt: number | null;
                         }[];
                     };
                 };
@@ -1383,6 +1477,8 @@ export interface operations {
                         publicKey: string;
                         /** @description Epoch ms */
                         createdAt: number;
+                        /** @description Epoch ms of the last request it signed that the exchange accepted; null: never */
+                        lastUsedAt: number | null;
                         privateKey: string;
                     };
                 };
