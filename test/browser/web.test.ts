@@ -8,6 +8,7 @@
  */
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
+import { dirname, join } from "node:path";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { createPublicClient, createWalletClient, erc20Abi, http, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, test } from "vitest";
@@ -126,6 +127,7 @@ describe("every page", () => {
         p.getByRole("heading", { name: /^Worker #\d+/ }),
       )),
       ...(await visit("market", "/market/ETH_USDT", (p) => p.getByRole("heading", { name: /ETH\/USDT/ }))),
+      ...(await visit("account-signed-out", "/account", (p) => p.getByRole("heading", { name: "Sign in" }))),
     ];
     assert.deepEqual(found, [], "no uncaught error, console error, failed request or serious axe-core violation");
   });
@@ -284,6 +286,45 @@ describe("with a wallet", () => {
       return now.voteCount === proposal.voteCount + 1;
     });
     await screenshot(page, "token-voted");
+    assert.deepEqual(problems.take(), []);
+  });
+});
+
+describe("the exchange's web account", () => {
+  test("signs in with the wallet, creates an API key that places an order from Node, then revokes it", async () => {
+    await page.goto(`${platform.urls.web}/account`);
+    await page.getByRole("button", { name: "Sign in with Ethereum" }).click();
+    await shown(page.getByRole("heading", { name: "API keys" }));
+    assert.ok(wallet.requests.includes("personal_sign"), "the sign-in message was signed by the wallet");
+    const userId = (await page.locator("dt:text-is('Account id') + dd code").textContent())!.trim();
+
+    await page.getByRole("button", { name: "Create API key" }).click();
+    const fresh = page.getByRole("status", { name: "New API key" });
+    await shown(fresh);
+    const [publicKey, privateKey] = (await fresh.locator("code").allTextContents()).map((t) => t.trim());
+    await screenshot(page, "account");
+
+    // The key signs SPEC.md's requests from Node: credited by the operator, it places an order.
+    const secrets = JSON.parse(
+      await readFile(join(dirname(platform.credentialsFile), "exchange-secrets.json"), "utf8"),
+    ) as { adminToken: string };
+    const exchange = new SigningClient(platform.urls.exchange, secrets.adminToken);
+    const credited = await exchange.admin("POST", "/admin/deposits", { userId, currencyCode: "USDT", amount: "50" });
+    assert.equal(credited.status, 201, credited.text);
+    const key = { publicKey: publicKey!, privateKey: privateKey! };
+    const placed = await exchange.signed(
+      key,
+      "POST",
+      "/api/orders",
+      { isBid: true, currencyPairCode: "ETH_USDT", amount: "0.01", price: "1000.00" },
+      { timestamp: Date.now() },
+    );
+    assert.equal(placed.status, 201, placed.text);
+
+    await page.getByRole("button", { name: `Revoke ${publicKey}` }).click();
+    await page.getByRole("button", { name: `Revoke ${publicKey}` }).waitFor({ state: "detached" });
+    const refused = await exchange.signed(key, "GET", "/api/balances", undefined, { timestamp: Date.now() });
+    assert.equal(refused.status, 401, "a revoked key signs nothing");
     assert.deepEqual(problems.take(), []);
   });
 });

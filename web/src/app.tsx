@@ -14,6 +14,7 @@ const MarketPage = lazy(() => import("./pages/Market.tsx"));
 const AgentsPage = lazy(() => import("./pages/Agents.tsx"));
 const ActionLogPage = lazy(() => import("./pages/ActionLog.tsx"));
 const WorkerPage = lazy(() => import("./pages/Worker.tsx"));
+const AccountPage = lazy(() => import("./pages/Account.tsx"));
 
 export function App() {
   return (
@@ -42,6 +43,9 @@ export function App() {
             <li>
               <Link href="/market/ETH_USDT">Market</Link>
             </li>
+            <li>
+              <Link href="/account">Account</Link>
+            </li>
           </ul>
         </nav>
         <WalletButton />
@@ -59,6 +63,7 @@ export function App() {
               <Redirect to="/market/ETH_USDT" replace />
             </Route>
             <Route path="/market/:pair">{(params) => <MarketPage key={params.pair} pair={params.pair} />}</Route>
+            <Route path="/account" component={AccountPage} />
             <Route path="/agents" component={AgentsPage} />
             <Route path="/agents/actions" component={ActionLogPage} />
             <Route path="/agents/workers/:tokenId">
