@@ -21,6 +21,11 @@ export class Accounts {
   private readonly users = new Map<string, UserRow>();
   private readonly apiKeys = new Map<string, ApiKeyRow>();
   private readonly plainKeys = new Map<string, string>();
+  private readonly revokedListeners: ((publicKey: string) => void)[] = [];
+  /** Account creations in flight, by address (accountOfAddress). */
+  private readonly creating = new Map<string, Promise<UserRow>>();
+  /** The flush in flight: one at a time. */
+  private flushing: Promise<void> | undefined;
   /** Last accepted uses not yet written (flushKeyUses), at most one per live key. */
   private readonly unwrittenUses = new Map<string, number>();
   private readonly options: AccountsOptions;
@@ -51,6 +56,22 @@ export class Accounts {
     return found;
   }
 
+  /**
+   * The account bound to `address`, created at level 0 when there is none. Concurrent sign-ins of
+   * a new address wait for the one creation in flight, so an address gets one account.
+   */
+  accountOfAddress(address: string): Promise<UserRow> {
+    const wanted = address.toLowerCase();
+    const existing = this.userByAddress(wanted);
+    if (existing !== undefined) return Promise.resolve(existing);
+    let creating = this.creating.get(wanted);
+    if (creating === undefined) {
+      creating = this.createUser(0, wanted).finally(() => this.creating.delete(wanted));
+      this.creating.set(wanted, creating);
+    }
+    return creating;
+  }
+
   /** A user's live keys, oldest first: public keys, creation and last-use times, never a secret. */
   keysOf(userId: string): { publicKey: string; createdAt: number; lastUsedAt: number | null }[] {
     return [...this.apiKeys.values()]
@@ -72,7 +93,14 @@ export class Accounts {
    * Writes the noted uses in one go (the server calls it every few seconds and at shutdown): a
    * signed request costs a map write, not a statement. A failed write keeps them for the next.
    */
-  async flushKeyUses(): Promise<void> {
+  flushKeyUses(): Promise<void> {
+    this.flushing ??= this.writeKeyUses().finally(() => {
+      this.flushing = undefined;
+    });
+    return this.flushing;
+  }
+
+  private async writeKeyUses(): Promise<void> {
     if (this.unwrittenUses.size === 0) return;
     const uses = [...this.unwrittenUses].map(([publicKey, atMs]) => ({ publicKey, atMs }));
     this.unwrittenUses.clear();
@@ -108,6 +136,12 @@ export class Accounts {
       this.apiKeys.set(publicKey, row);
       throw error;
     }
+    for (const listener of this.revokedListeners) listener(publicKey);
+  }
+
+  /** Calls `listener` after each revocation (the stream server ends that key's logins). */
+  onKeyRevoked(listener: (publicKey: string) => void): void {
+    this.revokedListeners.push(listener);
   }
 
   /** A user's commission tier; 0 (the defaults) for an unknown user. */

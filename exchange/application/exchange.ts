@@ -170,6 +170,11 @@ export class Exchange {
     return this.accounts.userByAddress(address);
   }
 
+  /** The account a signed-in address owns, created at level 0 on its first sign-in. */
+  accountOfAddress(address: string): Promise<UserRow> {
+    return this.accounts.accountOfAddress(address);
+  }
+
   keysOf(userId: string): { publicKey: string; createdAt: number; lastUsedAt: number | null }[] {
     return this.accounts.keysOf(userId);
   }
@@ -185,6 +190,10 @@ export class Exchange {
 
   revokeApiKey(userId: string, publicKey: string): Promise<void> {
     return this.accounts.revokeApiKey(userId, publicKey);
+  }
+
+  onKeyRevoked(listener: (publicKey: string) => void): void {
+    this.accounts.onKeyRevoked(listener);
   }
 
   // Orders and market reads

@@ -17,25 +17,41 @@ function sessions(maxNonces = 3) {
 }
 
 describe("WebSessions", () => {
-  it("a nonce is good once, until it expires", () => {
+  it("a nonce is good once, until it expires, and only as issued here", () => {
     const { web, advance } = sessions();
     const a = web.issueNonce().nonce;
-    assert.match(a, /^[A-Za-z0-9]{24}$/);
+    assert.match(a, /^[0-9a-f]{60}$/);
     assert.ok(web.hasNonce(a));
     assert.equal(web.consumeNonce(a), true);
     assert.equal(web.consumeNonce(a), false);
+    const forged = `${a.slice(0, 27)}${a[27] === "0" ? "1" : "0"}${a.slice(28)}`;
+    assert.equal(web.hasNonce(forged), false, "a changed expiry or random part fails the HMAC");
+    assert.equal(web.hasNonce(sessions().web.issueNonce().nonce), false, "another process's nonce");
     const b = web.issueNonce().nonce;
     advance(10_001);
     assert.equal(web.consumeNonce(b), false);
   });
 
-  it("keeps at most maxNonces waiting: a flood drops the oldest", () => {
-    const { web } = sessions(3);
-    const issued = Array.from({ length: 5 }, () => web.issueNonce().nonce);
-    assert.deepEqual(
-      issued.map((n) => web.hasNonce(n)),
-      [false, false, true, true, true],
-    );
+  it("a flood of nonce requests pushes out no one's nonce; used ones are bounded", () => {
+    const { web, advance } = sessions(3);
+    const mine = web.issueNonce().nonce;
+    for (let i = 0; i < 10_000; i++) web.issueNonce();
+    assert.equal(web.consumeNonce(mine), true, "still good after 10,000 others were issued");
+    assert.equal(web.consumeNonce(web.issueNonce().nonce), true);
+    assert.equal(web.consumeNonce(web.issueNonce().nonce), true);
+    const refused = web.issueNonce().nonce;
+    assert.equal(web.consumeNonce(refused), false, "past maxNonces used ones, sign-ins wait");
+    advance(10_001);
+    assert.equal(web.consumeNonce(web.issueNonce().nonce), true, "expired used nonces make room");
+  });
+
+  it("keeps at most 20 live sessions per account: a new sign-in ends the oldest", async () => {
+    const { web, revoked } = sessions();
+    const tokens = [];
+    for (let i = 0; i < 21; i++) tokens.push((await web.open("user-1")).token);
+    assert.equal(web.resolve(tokens[0]!), undefined);
+    assert.equal(web.resolve(tokens[20]!)?.userId, "user-1");
+    assert.deepEqual(revoked, [sessionTokenHash(tokens[0]!)]);
   });
 
   it("stores only the token's hash; a session ends at its expiry or at sign-out", async () => {

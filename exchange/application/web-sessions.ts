@@ -1,4 +1,4 @@
-import { createHash, randomBytes } from "node:crypto";
+import { createHash, createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { ExchangeStore } from "./ports.ts";
 import type { WebSessionRow } from "./records.ts";
 
@@ -13,9 +13,14 @@ export interface WebSessionsOptions {
   readonly sessionTtlMs: number;
   /** How long a nonce may wait for its signed message. */
   readonly nonceTtlMs: number;
-  /** Most nonces waiting at once; beyond it the oldest is dropped (a flood cannot grow memory). */
+  /** Most used nonces remembered (until they expire); beyond it sign-ins are refused, memory stays flat. */
   readonly maxNonces: number;
 }
+
+/** Expiry (12 hex digits of epoch ms), 8 random bytes, 16 bytes of HMAC: 60 hex digits. */
+const NONCE = /^[0-9a-f]{60}$/;
+/** Live sessions one account keeps; a new sign-in beyond it ends the oldest. */
+const MAX_SESSIONS_PER_USER = 20;
 
 export const DEFAULT_WEB_SESSIONS = {
   sessionTtlMs: 7 * 24 * 3600_000,
@@ -28,8 +33,10 @@ export const sessionTokenHash = (token: string) => createHash("sha256").update(t
 
 export class WebSessions {
   private readonly sessions = new Map<string, WebSessionRow>();
-  /** Nonce -> when it expires; insertion order is age order. */
-  private readonly nonces = new Map<string, number>();
+  /** Nonces used by a sign-in, until they expire. */
+  private readonly usedNonces = new Map<string, number>();
+  /** Signs nonces; a restart makes the outstanding ones invalid (a user signs in again). */
+  private readonly nonceKey = randomBytes(32);
   private readonly options: WebSessionsOptions;
 
   constructor(options: WebSessionsOptions) {
@@ -43,30 +50,44 @@ export class WebSessions {
     for (const row of rows) if (row.revokedAt === null && row.expiresAt > now) this.sessions.set(row.tokenHash, row);
   }
 
-  /** A fresh nonce (EIP-4361: at least 8 alphanumerics; here 24) for one sign-in message. */
+  /**
+   * A fresh nonce for one sign-in message: its expiry, 8 random bytes and an HMAC of both under a
+   * key of this process, in hex (EIP-4361 wants alphanumerics). Nothing is stored until it is
+   * used, so no flood of requests can push another user's nonce out.
+   */
   issueNonce(): { nonce: string; expiresAt: number } {
-    const now = this.options.nowMs();
-    for (const [nonce, expiresAt] of this.nonces) {
-      if (expiresAt > now && this.nonces.size < this.options.maxNonces) break;
-      this.nonces.delete(nonce);
-    }
-    const nonce = randomBytes(18).toString("base64url").replace(/[-_]/g, "0");
-    const expiresAt = now + this.options.nonceTtlMs;
-    this.nonces.set(nonce, expiresAt);
-    return { nonce, expiresAt };
+    const expiresAt = this.options.nowMs() + this.options.nonceTtlMs;
+    const body = `${expiresAt.toString(16).padStart(12, "0")}${randomBytes(8).toString("hex")}`;
+    return { nonce: `${body}${this.mac(body)}`, expiresAt };
   }
 
-  /** Whether `nonce` was issued here and is neither used nor expired (it is not used up by asking). */
+  /** Whether this process issued `nonce`, it has not expired and it is unused. */
   hasNonce(nonce: string): boolean {
-    const expiresAt = this.nonces.get(nonce);
-    return expiresAt !== undefined && expiresAt > this.options.nowMs();
+    if (!NONCE.test(nonce)) return false;
+    const body = nonce.slice(0, 28);
+    const given = Buffer.from(nonce.slice(28), "hex");
+    const expected = Buffer.from(this.mac(body), "hex");
+    if (!timingSafeEqual(given, expected)) return false;
+    return Number.parseInt(body.slice(0, 12), 16) > this.options.nowMs() && !this.usedNonces.has(nonce);
   }
 
-  /** Uses a nonce up: true exactly once for a nonce `hasNonce` accepts. */
+  /**
+   * Uses a nonce up: true exactly once for a nonce `hasNonce` accepts. Used nonces are kept until
+   * they expire, at most `maxNonces` of them: past that (a sign-in flood) a sign-in is refused
+   * rather than memory grown.
+   */
   consumeNonce(nonce: string): boolean {
-    const live = this.hasNonce(nonce);
-    this.nonces.delete(nonce);
-    return live;
+    if (!this.hasNonce(nonce)) return false;
+    const now = this.options.nowMs();
+    if (this.usedNonces.size >= this.options.maxNonces)
+      for (const [used, expiresAt] of this.usedNonces) if (expiresAt <= now) this.usedNonces.delete(used);
+    if (this.usedNonces.size >= this.options.maxNonces) return false;
+    this.usedNonces.set(nonce, Number.parseInt(nonce.slice(0, 12), 16));
+    return true;
+  }
+
+  private mac(body: string): string {
+    return createHmac("sha256", this.nonceKey).update(body).digest("hex").slice(0, 32);
   }
 
   /** Opens a session for `userId`; the token is returned once, for the cookie. */
@@ -82,7 +103,22 @@ export class WebSessions {
     };
     await this.options.store.insertWebSession(row);
     this.sessions.set(row.tokenHash, row);
+    await this.trim(userId, now);
     return { token, expiresAt: row.expiresAt };
+  }
+
+  /** Drops expired sessions from memory, and ends a user's oldest beyond MAX_SESSIONS_PER_USER. */
+  private async trim(userId: string, now: number): Promise<void> {
+    const mine: WebSessionRow[] = [];
+    for (const [hash, row] of this.sessions) {
+      if (row.expiresAt <= now) this.sessions.delete(hash);
+      else if (row.userId === userId) mine.push(row);
+    }
+    mine.sort((a, b) => a.createdAt - b.createdAt);
+    for (const row of mine.slice(0, Math.max(0, mine.length - MAX_SESSIONS_PER_USER))) {
+      this.sessions.delete(row.tokenHash);
+      await this.options.store.revokeWebSession(row.tokenHash, now);
+    }
   }
 
   /** The live session a cookie's token opens, or undefined (unknown, revoked or expired). */

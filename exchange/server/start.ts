@@ -173,6 +173,8 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     },
     log,
   });
+  // A revoked key's WebSocket logins end with it (gateways' own connections: see exchange/README.md).
+  exchange.onKeyRevoked((publicKey) => streamServer.closeLogins(publicKey));
   // Keys' last uses (the web account's key list) are written in batches, not per request.
   const flushKeyUses = () =>
     exchange.flushKeyUses().catch((error: unknown) => log(`exchange: key last-use not written yet: ${error}`));

@@ -14,6 +14,7 @@ import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { type Backend, backendKinds, createBackend } from "../../support/exchange/backends.ts";
 import { SigningClient } from "../../support/exchange/signing-client.ts";
+import { StreamClient } from "../../support/exchange/stream-client.ts";
 
 const quiet = () => {};
 const WEB = "http://127.0.0.1:3000";
@@ -48,12 +49,12 @@ for (const kind of backendKinds()) {
     const call = async (
       method: string,
       path: string,
-      init: { cookie?: string; csrf?: string; body?: unknown } = {},
+      init: { cookie?: string; csrf?: string; body?: unknown; origin?: string | null; contentType?: string } = {},
     ) => {
-      const headers: Record<string, string> = { Origin: WEB };
+      const headers: Record<string, string> = init.origin === null ? {} : { Origin: init.origin ?? WEB };
       if (init.cookie) headers.cookie = init.cookie;
       if (init.csrf) headers["x-csrf-token"] = init.csrf;
-      if (init.body !== undefined) headers["content-type"] = "application/json";
+      if (init.body !== undefined) headers["content-type"] = init.contentType ?? "application/json";
       const response = await fetch(`${server.url}${path}`, {
         method,
         headers,
@@ -137,6 +138,21 @@ for (const kind of backendKinds()) {
       assert.equal((await call("DELETE", `/api/account/keys/${publicKey}`, { cookie, csrf })).status, 404);
     });
 
+    it("ends a revoked key's /ws login at once", async () => {
+      const { cookie, csrf } = await signIn();
+      const { publicKey, privateKey } = (await call("POST", "/api/account/keys", { cookie, csrf })).body;
+      const stream = await StreamClient.connect(server.url);
+      try {
+        const login = await stream.login({ userId: "", publicKey, privateKey });
+        assert.equal(login.result?.stream, "user", JSON.stringify(login));
+        assert.equal((await call("DELETE", `/api/account/keys/${publicKey}`, { cookie, csrf })).status, 200);
+        await stream.until(() => stream.closed !== undefined, 5_000, "the connection closed");
+        assert.deepEqual(stream.closed, { code: 4001, reason: "API key revoked" });
+      } finally {
+        stream.close();
+      }
+    });
+
     it("refuses bad sign-ins with their codes and opens no session for them", async () => {
       const good = await signedMessage();
       const cases = [
@@ -157,6 +173,27 @@ for (const kind of backendKinds()) {
       assert.equal((await call("POST", "/api/auth/session", { body: good })).status, 200);
       const replayed = await call("POST", "/api/auth/session", { body: good });
       assert.deepEqual([replayed.status, replayed.body.code], [401, "UNAUTHORIZED"]);
+    });
+
+    it("takes a sign-in only from the web app's page, as JSON (no login CSRF)", async () => {
+      for (const [what, init, status] of [
+        ["another origin", { origin: "https://evil.example" }, 403],
+        ["no origin", { origin: null }, 403],
+        ["a form's text/plain body", { contentType: "text/plain" }, 400],
+      ] as const) {
+        const answer = await call("POST", "/api/auth/session", { body: await signedMessage(), ...init });
+        assert.deepEqual([what, answer.status], [what, status]);
+        assert.equal(answer.headers.get("set-cookie"), null, what);
+      }
+    });
+
+    it("gives a new address one account however many sign-ins race", async () => {
+      const racer = privateKeyToAccount(`0x${"7c".repeat(32)}`);
+      const bodies = await Promise.all(Array.from({ length: 12 }, () => signedMessage(racer)));
+      const answers = await Promise.all(bodies.map((body) => call("POST", "/api/auth/session", { body })));
+      assert.deepEqual(new Set(answers.map((a) => a.status)), new Set([200]));
+      assert.equal(new Set(answers.map((a) => a.body.userId)).size, 1);
+      assert.match(answers[0]!.headers.get("cache-control") ?? "", /no-store/);
     });
 
     it("needs the session's CSRF token for writes, and a session for everything", async () => {

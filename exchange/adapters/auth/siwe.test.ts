@@ -74,6 +74,7 @@ describe("verifySiwe", () => {
       ["hello", await alice.signMessage({ message: "hello" })],
       [message(), "0x1234"],
       [message(), "not hex"],
+      [message().replace(/Issued At: .*/, "Issued At: whenever"), await alice.signMessage({ message: "x" })],
     ] as const) {
       const v = await verifySiwe(text, signature, expect());
       assert.equal(v.ok ? "accepted" : v.reason, "malformed", text.slice(0, 20));

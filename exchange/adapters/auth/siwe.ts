@@ -50,10 +50,13 @@ export async function verifySiwe(message: string, signature: string, expect: Siw
       "malformed",
       "not an EIP-4361 message with address (checksummed), domain, URI, version 1, chain ID, nonce and issued-at",
     );
-  const origin = expect.origins.find((o) => new URL(o).host === fields.domain);
+  if (
+    [fields.issuedAt, fields.expirationTime, fields.notBefore].some((d) => d !== undefined && Number.isNaN(d.getTime()))
+  )
+    return refuse("malformed", "issued-at, expiration time and not-before must be RFC 3339 times");
+  const origin = expect.origins.find((o) => new URL(o).host === fields.domain && sameOrigin(fields.uri!, o));
   if (origin === undefined)
-    return refuse("domain", `the message is for ${fields.domain}, not for this exchange's web app`);
-  if (!sameOrigin(fields.uri, origin)) return refuse("domain", `the message's URI ${fields.uri} is not on ${origin}`);
+    return refuse("domain", `the message is for ${fields.uri} on ${fields.domain}, not for this exchange's web app`);
   if (fields.chainId !== expect.chainId)
     return refuse("chain", `the message is for chain ${fields.chainId}; the platform runs on chain ${expect.chainId}`);
   const issuedAt = fields.issuedAt.getTime();

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import type { MiddlewareHandler } from "hono";
+import type { Context, MiddlewareHandler } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { z } from "zod";
 import { ApiError, type AuthFailureGuard, OpenAPIHono } from "../../../lib/http/index.ts";
@@ -19,6 +19,8 @@ export const MAX_KEYS_PER_ACCOUNT = 20;
 
 export interface AccountApiOptions {
   readonly exchange: Exchange;
+  /** The URL a client used (publicUrl or, behind a trusted proxy, X-Forwarded-*): its scheme makes the cookie Secure. */
+  readonly requestUrl: (c: Context) => string;
   /** The web app's origins (WEB_ORIGIN): a sign-in message must be for one of them. */
   readonly origins: readonly string[];
   readonly chainId: number;
@@ -64,28 +66,50 @@ const SESSION_ERRORS = [
 ];
 const WRITE_ERRORS = [
   ...SESSION_ERRORS,
-  { status: 403, code: "FORBIDDEN", when: `the ${CSRF_HEADER} header is missing or not the session's` },
+  {
+    status: 403,
+    code: "FORBIDDEN",
+    when: `the ${CSRF_HEADER} header is missing or not the session's, or the Origin is not the web app's`,
+  },
 ];
 
 export function accountApi(options: AccountApiOptions) {
   const { exchange, authFailures } = options;
   const app = new OpenAPIHono<{ Variables: AccountVariables }>();
 
-  // A session for every /api/account route (and sign-out); CSRF on writes.
+  const allowedOrigins = new Set(options.origins);
+  // Every cookie route: answers are the user's own (never cached), and a write must come from
+  // the web app's page (its Origin; a cross-site form or a sibling host's script carries another)
+  // as JSON, which no form can send without a preflight. This guards the sign-in too, so no
+  // page can sign a visitor into the attacker's account (login CSRF).
+  const cookieRoute: MiddlewareHandler = async (c, next) => {
+    c.header("Cache-Control", "private, no-store");
+    if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+      const origin = c.req.header("Origin");
+      if (origin === undefined || !allowedOrigins.has(origin))
+        throw new ApiError(403, "FORBIDDEN", "web account writes come from the web app's origin only");
+      const signIn = c.req.method === "POST" && c.req.path === "/api/auth/session";
+      if (signIn && !/^application\/json\b/i.test(c.req.header("Content-Type") ?? ""))
+        throw new ApiError(400, "INVALID_PARAM", "body: Content-Type must be application/json");
+    }
+    await next();
+  };
+  // A session for every /api/account route (and sign-out); CSRF on writes. A missing or dead
+  // cookie is no failed authentication (a 256-bit token is not guessed; an old tab should not
+  // spend the budget the user's bots share): it is a plain 401.
   const session: MiddlewareHandler<{ Variables: AccountVariables }> = async (c, next) => {
-    authFailures.check(c);
     const token = getCookie(c, SESSION_COOKIE);
     const row = token === undefined ? undefined : exchange.webSessions.resolve(token);
-    if (token === undefined || row === undefined)
-      throw authFailures.fail(c) ?? unauthorized("Sign in first: no live session");
+    if (token === undefined || row === undefined) throw unauthorized("Sign in first: no live session");
     if (c.req.method !== "GET" && c.req.header(CSRF_HEADER) !== csrfTokenOf(token))
       throw new ApiError(403, "FORBIDDEN", `${CSRF_HEADER} is missing or not this session's`);
     c.set("session", row);
     c.set("sessionToken", token);
     await next();
   };
-  app.use("/api/account", session);
-  app.use("/api/account/*", session);
+  // Hono's "/api/account/*" matches "/api/account" itself too.
+  app.use("/api/account/*", cookieRoute, session);
+  app.use("/api/auth/*", cookieRoute);
   app.use("/api/auth/session", async (c, next) => (c.req.method === "DELETE" ? session(c, next) : next()));
 
   const accountView = (row: WebSessionRow, token: string) => {
@@ -113,7 +137,6 @@ export function accountApi(options: AccountApiOptions) {
       response: z.object({ account: accountSchema.extend({ csrfToken: z.string() }).nullable() }),
     },
     ({ c }) => {
-      c.header("Cache-Control", "no-store");
       const token = getCookie(c, SESSION_COOKIE);
       const row = token === undefined ? undefined : exchange.webSessions.resolve(token);
       return c.json({ account: token === undefined || row === undefined ? null : accountView(row, token) });
@@ -132,7 +155,6 @@ export function accountApi(options: AccountApiOptions) {
       response: z.object({ nonce: z.string(), expiresAt: z.number().int().describe("Epoch ms") }),
     },
     ({ c }) => {
-      c.header("Cache-Control", "no-store");
       return c.json(exchange.webSessions.issueNonce());
     },
   );
@@ -173,12 +195,12 @@ export function accountApi(options: AccountApiOptions) {
       }
       // Used up before anything is written: the same signed message never opens two sessions.
       if (!exchange.webSessions.consumeNonce(verdict.nonce)) throw unauthorized("the nonce was just used");
-      const user = exchange.userByAddress(verdict.address) ?? (await exchange.createUser(0, verdict.address));
+      const user = await exchange.accountOfAddress(verdict.address);
       const opened = await exchange.webSessions.open(user.id);
       setCookie(c, SESSION_COOKIE, opened.token, {
         httpOnly: true,
         sameSite: "Strict",
-        secure: new URL(c.req.url).protocol === "https:",
+        secure: new URL(options.requestUrl(c)).protocol === "https:",
         path: "/api",
         expires: new Date(opened.expiresAt),
       });
@@ -268,7 +290,6 @@ export function accountApi(options: AccountApiOptions) {
         throw new ApiError(400, "INVALID_PARAM", `at most ${MAX_KEYS_PER_ACCOUNT} live keys: revoke one first`);
       const pair = await exchange.issueApiKey(userId);
       const created = exchange.keysOf(userId).find((k) => k.publicKey === pair.publicKey);
-      c.header("Cache-Control", "no-store");
       return c.json({ ...pair, createdAt: created?.createdAt ?? options.nowMs(), lastUsedAt: null }, 201);
     },
   );
@@ -297,6 +318,3 @@ export function accountApi(options: AccountApiOptions) {
 
   return app;
 }
-
-/** Whether a path is the web account's (session-authenticated, not per-key rate-limited). */
-export const isAccountPath = (path: string) => path.startsWith("/api/account") || path.startsWith("/api/auth/");

@@ -206,12 +206,13 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
       now: options.rateLimitClock,
       keyOf: (c) => clientIp(c, { trustProxy }),
     });
-  // Reached only past a good signature: the key's last use, for the web account's key list.
+  // Reached only past a good signature and the key's rate limit: the key's last use, for the web
+  // account's key list.
   const noteUse: MiddlewareHandler<{ Variables: SignedVariables }> = (c, next) => {
     exchange.noteKeyUse(c.get("auth").publicKey);
     return next();
   };
-  for (const path of SIGNED) app.use(path, authFailures.wrap(signed), noteUse, perKey);
+  for (const path of SIGNED) app.use(path, authFailures.wrap(signed), perKey, noteUse);
   app.use("/api/*", async (c, next) => (isSigned(c.req.path) ? next() : perIp(c, next)));
   // The /v1/spot/market aliases of the public routes count against the same per-IP quota.
   app.use(`${ALIAS_BASE}/*`, perIp);
@@ -248,6 +249,7 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
       chainId: options.chainId ?? 31337,
       nowMs: now,
       authFailures,
+      requestUrl,
     }),
   );
   app.route("/api/orders", ordersApi(exchange));

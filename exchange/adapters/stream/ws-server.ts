@@ -98,12 +98,16 @@ export interface StreamServer {
   slowConsumers(): number;
   /** Closes every connection (a gateway that lost NATS: its clients must resync). */
   closeAll(code: number, reason: string): void;
+  /** Closes the connections logged in with `publicKey` (a revoked key): their user stream ends now. */
+  closeLogins(publicKey: string): number;
   close(): Promise<void>;
 }
 
 class Connection implements Subscriber {
   readonly streams = new Set<string>();
   userId: string | undefined;
+  /** The API key of its LOGIN, so revoking the key can end the user stream. */
+  loginKey: string | undefined;
   alive = true;
   closed = false;
   /** Requests refused in a row for the rate. */
@@ -261,6 +265,7 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
       }
       if (connection.userId !== undefined) hub.unsubscribe(userStream(connection.userId), connection);
       connection.userId = result.userId;
+      connection.loginKey = message.params.apiKey;
       const stream = userStream(result.userId);
       hub.subscribe(stream, connection);
       try {
@@ -332,6 +337,15 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
     slowConsumers: () => slowConsumers,
     closeAll: (code, reason) => {
       for (const connection of connections) connection.shut(code, reason);
+    },
+    closeLogins: (publicKey) => {
+      let closed = 0;
+      for (const connection of connections)
+        if (connection.loginKey === publicKey) {
+          connection.shut(4001, "API key revoked");
+          closed++;
+        }
+      return closed;
     },
     bufferedBytes: () => {
       let bytes = 0;

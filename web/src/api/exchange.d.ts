@@ -1088,7 +1088,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the X-CSRF-Token header is missing or not the session's */
+            /** @description FORBIDDEN: the X-CSRF-Token header is missing or not the session's, or the Origin is not the web app's */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1519,7 +1519,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the X-CSRF-Token header is missing or not the session's */
+            /** @description FORBIDDEN: the X-CSRF-Token header is missing or not the session's, or the Origin is not the web app's */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1656,7 +1656,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description FORBIDDEN: the X-CSRF-Token header is missing or not the session's */
+            /** @description FORBIDDEN: the X-CSRF-Token header is missing or not the session's, or the Origin is not the web app's */
             403: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];

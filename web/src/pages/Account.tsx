@@ -82,9 +82,16 @@ function SignedIn({ me }: { me: Account }) {
   const { config } = usePlatform();
   const client = useMemo(() => createAccountClient(config), [config]);
   const queryClient = useQueryClient();
+  // Signed out either way when the session had already ended (401); the next user sees no keys of this one.
   const signOut = useMutation({
-    mutationFn: () => client.signOut(me.csrfToken),
-    onSuccess: () => queryClient.setQueryData(["exchange-account"], null),
+    mutationFn: () =>
+      client.signOut(me.csrfToken).catch((error: unknown) => {
+        if ((error as { status?: number }).status !== 401) throw error;
+      }),
+    onSuccess: () => {
+      queryClient.removeQueries({ queryKey: ["exchange-keys"] });
+      queryClient.setQueryData(["exchange-account"], null);
+    },
   });
   return (
     <>
@@ -119,18 +126,18 @@ function SignedIn({ me }: { me: Account }) {
         </button>
         {signOut.error && <ErrorState error={signOut.error} />}
       </section>
-      <ApiKeys csrf={me.csrfToken} />
+      <ApiKeys csrf={me.csrfToken} userId={me.userId} />
     </>
   );
 }
 
-function ApiKeys({ csrf }: { csrf: string }) {
+function ApiKeys({ csrf, userId }: { csrf: string; userId: string }) {
   const { config } = usePlatform();
   const client = useMemo(() => createAccountClient(config), [config]);
   const queryClient = useQueryClient();
   const [fresh, setFresh] = useState<NewKey | null>(null);
-  const keys = useQuery({ queryKey: ["exchange-keys"], queryFn: () => client.keys() });
-  const refresh = () => void queryClient.invalidateQueries({ queryKey: ["exchange-keys"] });
+  const keys = useQuery({ queryKey: ["exchange-keys", userId], queryFn: () => client.keys() });
+  const refresh = () => void queryClient.invalidateQueries({ queryKey: ["exchange-keys", userId] });
   const create = useMutation({
     mutationFn: () => client.createKey(csrf),
     onSuccess: (key) => {

@@ -10,7 +10,12 @@ const CHECK_EVERY_MS = 10_000;
  * waits for it.
  */
 export function useChainDown(): boolean {
-  const head = useBlockNumber({ query: { refetchInterval: CHECK_EVERY_MS, retry: 1, retryDelay: 1_000 } });
+  const { config } = usePlatform();
+  // The platform's chain, whatever chain the wallet is on.
+  const head = useBlockNumber({
+    chainId: config.chainId,
+    query: { refetchInterval: CHECK_EVERY_MS, retry: 1, retryDelay: 1_000 },
+  });
   return head.isError;
 }
 
