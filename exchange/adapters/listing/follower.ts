@@ -30,7 +30,7 @@ export interface ListingFollowerOptions {
 export const LISTING_FOLLOWER_DEFAULTS = {
   pollMs: 2_000,
   timeoutMs: 5_000,
-  backoffMs: { min: 500, max: 30_000 },
+  backoffMs: { min: 500, max: 10_000 },
   pageSize: 100,
   maxPages: 1_000,
 } as const;
