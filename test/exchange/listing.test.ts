@@ -1,26 +1,34 @@
 /**
  * Spawned agent tokens listed over real HTTP, on PGlite and (with DATABASE_URL) on PostgreSQL: the
- * exchange follows an ecosystem API's token list (a fake one here, `GET /api/launchpad/tokens`)
- * and lists each new token as `<SYMBOL>` and `<SYMBOL>_USDT` within seconds; the pair shows in
+ * exchange follows an ecosystem API's spawn stream and token list (a fake one here) and lists
+ * each new token as `<SYMBOL>` and `<SYMBOL>_USDT` within seconds; the pair shows in
  * /api/currencies, /api/currencies/pairs and the aggregator's /asset and takes orders. A symbol of
  * another currency (USDT) is refused; a demo agent token (ALPHA) is already listed. After a
  * restart with the ecosystem API down, the listing and its book are still there.
  */
 import assert from "node:assert/strict";
-import { createServer, type Server } from "node:http";
+import { createServer, type Server, type ServerResponse } from "node:http";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { type Backend, backendKinds, createBackend } from "../../support/exchange/backends.ts";
 import { SigningClient } from "../../support/exchange/signing-client.ts";
 
-/** The ecosystem API's token list, newest first; `down` answers 503. */
+/** The ecosystem API's token list (newest first) and spawn stream; `down` answers 503. */
 async function fakeEcosystemApi() {
   const tokens: { address: string; symbol: string; name: string; spawnedAt: number }[] = [];
   const state = { down: false, calls: 0 };
+  const streams = new Set<ServerResponse>();
   const server: Server = createServer((request, response) => {
     state.calls++;
     const url = new URL(request.url ?? "/", "http://localhost");
+    if (!state.down && url.pathname === "/api/launchpad/stream") {
+      response.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+      response.write("retry: 2000\n\n");
+      streams.add(response);
+      request.on("close", () => streams.delete(response));
+      return;
+    }
     if (state.down || url.pathname !== "/api/launchpad/tokens") {
       response.writeHead(state.down ? 503 : 404, { "content-type": "application/json" });
       response.end(JSON.stringify({ code: "UNAVAILABLE", message: "down" }));
@@ -39,9 +47,15 @@ async function fakeEcosystemApi() {
     url: `http://127.0.0.1:${port}`,
     state,
     spawn(symbol: string, address: string) {
-      tokens.unshift({ address, symbol, name: `${symbol} Agent`, spawnedAt: Math.floor(Date.now() / 1000) });
+      const token = { address, symbol, name: `${symbol} Agent`, spawnedAt: Math.floor(Date.now() / 1000) };
+      tokens.unshift(token);
+      for (const stream of streams) stream.write(`event: spawn\ndata: ${JSON.stringify({ token })}\n\n`);
     },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => {
+      for (const stream of streams) stream.end();
+      server.closeAllConnections();
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
   };
 }
 
@@ -98,7 +112,7 @@ for (const kind of backendKinds()) {
       const started = Date.now();
       ecosystem.spawn("ZETA", ZETA);
       await waitFor("ZETA_USDT in /api/currencies/pairs", async () => (await pairCodes()).includes("ZETA_USDT"));
-      assert.ok(Date.now() - started < 5_000);
+      assert.ok(Date.now() - started < 2_000, "listed from the spawn stream, within a second or so");
       assert.ok(((await get("/api/currencies")) as string[]).includes("ZETA"));
       const asset = (await get("/api/marketdata/getaggregator/asset")) as Record<string, { can_deposit: boolean }>;
       assert.equal(asset.ZETA?.can_deposit, true);

@@ -3,19 +3,56 @@ import { afterEach, describe, it } from "vitest";
 import type { ListingOutcome, TokenToList } from "../../application/index.ts";
 import { startListingFollower, type ListingFollower } from "./follower.ts";
 
-/** The ecosystem API's token list (newest first), served from memory; `fail` answers 503s. */
+/**
+ * The ecosystem API's token list (newest first) and spawn stream, served from memory: `fail`
+ * answers that many list reads with 503, `hang` never answers, and the stream is refused (404)
+ * unless `stream` is on.
+ */
 function fakeApi() {
   const tokens: { address: string; symbol: string; name: string }[] = [];
-  const state = { fail: 0, calls: [] as string[], hang: false };
+  const state = { fail: 0, calls: [] as string[], hang: false, stream: false, streamsOpened: 0 };
+  const streams = new Set<ReadableStreamDefaultController<Uint8Array>>();
+  const encoder = new TextEncoder();
   const api = {
     tokens,
     state,
+    streams,
+    /** Sends raw text to every open stream. */
+    send(text: string) {
+      for (const controller of streams) controller.enqueue(encoder.encode(text));
+    },
     spawn(symbol: string) {
       const address = `0x${(tokens.length + 1).toString(16).padStart(40, "0")}`;
-      tokens.unshift({ address, symbol, name: `${symbol} Agent` });
+      const token = { address, symbol, name: `${symbol} Agent` };
+      tokens.unshift(token);
+      api.send(`id: ${tokens.length}-0-abcd\nevent: spawn\ndata: ${JSON.stringify({ token, txHash: "0x01" })}\n\n`);
+    },
+    /** Ends every open stream (the API restarting). */
+    endStreams() {
+      for (const controller of streams) controller.close();
+      streams.clear();
     },
     fetch: (async (input: URL | string, init?: RequestInit) => {
       const url = new URL(String(input));
+      if (url.pathname === "/api/launchpad/stream") {
+        assert.equal(url.searchParams.get("types"), "spawn");
+        if (!state.stream) return new Response("no", { status: 404 });
+        state.streamsOpened++;
+        let own: ReadableStreamDefaultController<Uint8Array>;
+        const body = new ReadableStream<Uint8Array>({
+          start: (controller) => {
+            own = controller;
+            streams.add(controller);
+            controller.enqueue(encoder.encode("retry: 2000\n\n"));
+          },
+          cancel: () => void streams.delete(own),
+        });
+        init?.signal?.addEventListener("abort", () => {
+          streams.delete(own);
+          own.error(init.signal?.reason);
+        });
+        return new Response(body, { headers: { "content-type": "text/event-stream" } });
+      }
       state.calls.push(url.search);
       if (state.hang)
         return new Promise<Response>((_, reject) =>
@@ -79,6 +116,7 @@ describe("listing follower", () => {
       log: (message) => logs.push(message),
       fetch: api.fetch,
       pollMs: 10,
+      idleMs: 100,
       timeoutMs: 200,
       backoffMs: { min: 5, max: 20 },
       pageSize: 3,
@@ -160,6 +198,45 @@ describe("listing follower", () => {
       backoffMs: { min: 5, max: 10 },
     });
     await waitUntil("a logged bad answer", () => brokenLogs.some((line) => line.includes("lacks address")));
+  });
+
+  it("follows the spawn stream: a spawn is listed from its event, without reading the list", async () => {
+    const api = fakeApi();
+    api.state.stream = true;
+    api.spawn("OLD");
+    const exchange = fakeExchange();
+    await start(api, exchange).caughtUp;
+    const reads = api.state.calls.length;
+    api.spawn("NEW");
+    await waitUntil("NEW listed", () => exchange.listed.size === 2);
+    api.send(": ping\n\nevent: swap\ndata: {}\n\n");
+    api.spawn("NEXT");
+    await waitUntil("NEXT listed", () => exchange.listed.size === 3);
+    assert.equal(api.state.calls.length, reads, "no list read while the stream carries the spawns");
+    assert.equal(api.state.streamsOpened, 1);
+    // The stream ends (the API restarts): reopened, and the list read again from the newest page.
+    api.endStreams();
+    await waitUntil("a new stream", () => api.state.streamsOpened === 2);
+    await waitUntil("a list read", () => api.state.calls.length > reads);
+    assert.deepEqual(
+      exchange.calls.map((t) => t.symbol),
+      ["OLD", "NEW", "NEXT"],
+    );
+  });
+
+  it("drops a silent stream and opens another, catching up from the list", async () => {
+    const api = fakeApi();
+    api.state.stream = true;
+    const exchange = fakeExchange();
+    const logs: string[] = [];
+    await start(api, exchange, logs).caughtUp;
+    // A spawn whose event is lost: the stream goes silent, is dropped, and the list catches it.
+    api.state.stream = false;
+    api.tokens.unshift({ address: `0x${"77".repeat(20)}`, symbol: "LOST", name: "Lost" });
+    api.state.stream = true;
+    await waitUntil("a silent stream dropped", () => logs.some((line) => line.includes("silent")), 2_000);
+    await waitUntil("LOST listed", () => exchange.listed.size === 1);
+    assert.ok(api.state.streamsOpened >= 2);
   });
 
   it("stops promptly on close, even while a call is out", async () => {

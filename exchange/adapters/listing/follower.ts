@@ -1,21 +1,26 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import type { ListingOutcome, TokenToList } from "../../application/index.ts";
 
-// The listing follower: lists every agent token the ecosystem API has indexed. At start it reads
-// every page of `GET /api/launchpad/tokens?sort=recent` (so a restart, or spawns made while the
-// exchange was down, are covered) and lists the tokens oldest first; then it polls the newest page
-// every few seconds, reading further pages only while a whole page is new to it. Listing is
-// idempotent (Exchange.listToken), so seeing a token twice lists it once. Every call has a
-// timeout and a bounded answer; a failing API or database is logged and retried with backoff,
-// never a crash.
+// The listing follower: lists every agent token the ecosystem API has indexed. It follows the
+// API's spawn events (`GET /api/launchpad/stream?types=spawn`, server-sent events: one request
+// of the API's per-IP quota per connection, not one per poll), and each time it (re)connects it
+// reads the token list `GET /api/launchpad/tokens?sort=recent` from the newest page until a page
+// holds a token it has seen (every page on the first pass and after a failure), so a restart, a
+// spawn made while the exchange or the stream was down, and one made while it connected are
+// covered. Tokens are listed oldest first. Listing is idempotent (Exchange.listToken), so seeing a
+// token twice lists it once. Without the stream (an API that refuses it) the list is polled.
+// Every call has a timeout (the stream: its heartbeats) and a bounded answer; a failing API or
+// database is logged and retried with backoff, never a crash.
 
 export interface ListingFollowerOptions {
   /** The ecosystem API's base URL (ECOSYSTEM_API_URL). */
   readonly apiUrl: string;
   readonly listToken: (token: TokenToList) => Promise<ListingOutcome>;
   readonly log: (message: string) => void;
-  /** Between polls of the newest page. */
+  /** Between polls of the newest page, when the spawn stream cannot be opened. */
   readonly pollMs?: number;
+  /** The spawn stream is dropped (and reopened) after this long without a byte (heartbeats come every 15 s). */
+  readonly idleMs?: number;
   /** Per HTTP call. */
   readonly timeoutMs?: number;
   /** Retry delay after a failure: doubling from min to max. */
@@ -28,7 +33,8 @@ export interface ListingFollowerOptions {
 }
 
 export const LISTING_FOLLOWER_DEFAULTS = {
-  pollMs: 2_000,
+  pollMs: 5_000,
+  idleMs: 45_000,
   timeoutMs: 5_000,
   backoffMs: { min: 500, max: 10_000 },
   pageSize: 100,
@@ -37,6 +43,8 @@ export const LISTING_FOLLOWER_DEFAULTS = {
 
 /** The largest answer read (a page of 100 tokens is about 40 kB). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
+/** The largest server-sent event read (a spawn event is under 1 kB). */
+const MAX_EVENT_CHARS = 256 * 1024;
 
 export interface ListingFollower {
   /** Resolves once the first full pass has listed every token (tests; start-up does not wait). */
@@ -97,20 +105,88 @@ export function startListingFollower(options: ListingFollowerOptions): ListingFo
     await listAll(fresh);
   };
 
+  /** The spawn stream, its headers read; null when the API refuses it (then the list is polled). */
+  const openStream = async (): Promise<{ response: Response; abort: AbortController } | null> => {
+    const url = new URL("/api/launchpad/stream", settings.apiUrl);
+    url.search = "types=spawn";
+    const abort = new AbortController();
+    const timer = setTimeout(
+      () => abort.abort(new Error(`no answer within ${settings.timeoutMs} ms`)),
+      settings.timeoutMs,
+    );
+    try {
+      const signal = AbortSignal.any([stop.signal, abort.signal]);
+      const response = await doFetch(url, { signal, headers: { accept: "text/event-stream" } });
+      if (response.ok && response.body !== null) return { response, abort };
+      await response.body?.cancel();
+      if (!streamRefusedLogged)
+        options.log(
+          `exchange: listing follower: GET ${url.pathname} answered ${response.status}; polling the token list every ${settings.pollMs} ms`,
+        );
+      streamRefusedLogged = true;
+      return null;
+    } finally {
+      clearTimeout(timer);
+    }
+  };
+  let streamRefusedLogged = false;
+
+  /** Lists the spawns the stream carries until it ends (resolves) or fails or goes silent (throws). */
+  const follow = async ({ response, abort }: { response: Response; abort: AbortController }) => {
+    const reader = response.body!.getReader();
+    const decoder = new TextDecoder();
+    let buffer = "";
+    let timer: NodeJS.Timeout | undefined;
+    const arm = () => {
+      clearTimeout(timer);
+      timer = setTimeout(
+        () => abort.abort(new Error(`the spawn stream was silent for ${settings.idleMs} ms`)),
+        settings.idleMs,
+      );
+    };
+    try {
+      arm();
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        arm();
+        buffer += decoder.decode(value, { stream: true }).replaceAll("\r\n", "\n");
+        for (let end = buffer.indexOf("\n\n"); end >= 0; end = buffer.indexOf("\n\n")) {
+          const block = buffer.slice(0, end);
+          buffer = buffer.slice(end + 2);
+          const token = spawnOf(block);
+          if (token !== null) await listAll([token]);
+        }
+        if (buffer.length > MAX_EVENT_CHARS) throw new Error(`a spawn stream event is longer than ${MAX_EVENT_CHARS}`);
+      }
+    } finally {
+      clearTimeout(timer);
+      abort.abort();
+    }
+  };
+
   const run = (async () => {
     let full = true;
     let delay: number = settings.backoffMs.min;
     let failing = false;
     while (!stop.signal.aborted) {
+      let stream: { response: Response; abort: AbortController } | null = null;
       try {
+        // Opened before the list is read, so a spawn made meanwhile is in one or the other.
+        stream = await openStream();
         await pass(full);
         caughtUp();
         if (failing) options.log("exchange: listing follower: the ecosystem API answers again");
         full = false;
         failing = false;
         delay = settings.backoffMs.min;
-        await sleep(settings.pollMs, undefined, { signal: stop.signal }).catch(() => undefined);
+        if (stream !== null) await follow(stream);
+        // The stream ended (the API restarted) or there is none: read the list again shortly.
+        await sleep(stream === null ? settings.pollMs : settings.backoffMs.min, undefined, {
+          signal: stop.signal,
+        }).catch(() => undefined);
       } catch (error) {
+        stream?.abort.abort();
         if (stop.signal.aborted) break;
         failing = true;
         // The next pass reads every page again, whatever this one had reached.
@@ -160,4 +236,23 @@ function parsePage(text: string): { items: ApiToken[]; totalItems: number } {
     return { address: item.address, symbol: item.symbol, name: item.name };
   });
   return { items, totalItems: body.totalItems };
+}
+
+/** The token of a `spawn` event block of the stream; null for other blocks (comments, other events). */
+function spawnOf(block: string): ApiToken | null {
+  let event = "message";
+  const data: string[] = [];
+  for (const line of block.split("\n")) {
+    if (line.startsWith(":")) continue;
+    const colon = line.indexOf(":");
+    const field = colon < 0 ? line : line.slice(0, colon);
+    const value = colon < 0 ? "" : line.slice(colon + 1).replace(/^ /, "");
+    if (field === "event") event = value;
+    else if (field === "data") data.push(value);
+  }
+  if (event !== "spawn" || data.length === 0) return null;
+  const token = (JSON.parse(data.join("\n")) as { token?: Record<string, unknown> }).token;
+  if (typeof token?.address !== "string" || typeof token.symbol !== "string" || typeof token.name !== "string")
+    throw new Error(`a spawn event lacks token.address, symbol or name: ${data.join("").slice(0, 200)}`);
+  return { address: token.address, symbol: token.symbol, name: token.name };
 }
