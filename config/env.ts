@@ -398,6 +398,11 @@ export const exchangeEnv = apiEnv.extend({
   EXCHANGE_DEMO: booleanText.default(false),
   /** Where EXCHANGE_DEMO writes the demo users' API keys; default next to EXCHANGE_DATA_DIR (.data/demo-credentials.json). */
   DEMO_CREDENTIALS: z.string().min(1).optional(),
+  /**
+   * The ecosystem API (e.g. http://127.0.0.1:42069): when set, the exchange lists every agent token
+   * it has indexed (`<SYMBOL>` and `<SYMBOL>_USDT`), following its token list; unset, nothing is listed.
+   */
+  ECOSYSTEM_API_URL: url.optional(),
   ...streamEnv.shape,
 });
 export type ExchangeEnv = z.infer<typeof exchangeEnv>;

@@ -7,6 +7,7 @@ import { monotonicMicros, type MicrosClock } from "./clock.ts";
 import type { CommittedView } from "./committed-view.ts";
 import { FeeHolds, type FeeHoldArgs } from "./fee-holds.ts";
 import type { PlaceOrderInput } from "./order-rows.ts";
+import { Listings, type ListingOutcome, type TokenToList } from "./listings.ts";
 import { Orders, type OrderResult } from "./orders.ts";
 import type { Committer, ExchangeStore, OrderQuery } from "./ports.ts";
 import type { DealRow, DepositRow, FeeHoldRow, OrderRow, Page, UserRow, WithdrawalRow, WriteUnit } from "./records.ts";
@@ -56,6 +57,7 @@ export class Exchange {
   private readonly wallet: Wallet;
   private readonly feeHolds: FeeHolds;
   private readonly recovery: Recovery;
+  private readonly listings: Listings;
   /** The web account's sign-in nonces and sessions (Sign in with Ethereum). */
   readonly webSessions: WebSessions;
 
@@ -93,6 +95,12 @@ export class Exchange {
       committer,
       recoveryDelayMs: options.recoveryDelayMs,
       log: options.log,
+    });
+    this.listings = new Listings({
+      sequencer: this.sequencer,
+      store: this.store,
+      openMarket: (pair) => this.recovery.openMarket(pair, 0),
+      log: options.log ?? ((message) => console.log(message)),
     });
   }
 
@@ -265,6 +273,17 @@ export class Exchange {
 
   commissionsOf(userId: string) {
     return this.wallet.commissionsOf(userId);
+  }
+
+  // Listings of spawned agent tokens (the listing follower, exchange/adapters/listing)
+
+  /**
+   * Lists a spawned token once: its currency and `<SYMBOL>_USDT` pair, stored in one transaction
+   * and trading at once; repeats are "already-listed", a symbol or contract held by another
+   * currency "refused" with a stable code (application/listings.ts). Rejects when storage failed.
+   */
+  listToken(token: TokenToList): Promise<ListingOutcome> {
+    return this.listings.list(token);
   }
 
   // Fee holds for on-chain actions (internal: the ecosystem API)

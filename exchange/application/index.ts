@@ -6,6 +6,7 @@ export { DEFAULT_WEB_SESSIONS, sessionTokenHash, type WebSessions } from "./web-
 export type { OrderResult } from "./orders.ts";
 export type { DepositArgs, WithdrawArgs } from "./wallet.ts";
 export type { FeeHoldArgs } from "./fee-holds.ts";
+export { LISTING_TEMPLATE, type ListingOutcome, type ListingRefusal, type TokenToList } from "./listings.ts";
 export type { CurrencyReconciliation } from "./recovery.ts";
 export type { Market } from "./sequencer.ts";
 export { CommittedView } from "./committed-view.ts";

@@ -1,6 +1,7 @@
 import type { Candle, Interval } from "../core/candles/index.ts";
 import type {
   ApiKeyRow,
+  CurrencyRow,
   DealRow,
   DepositRow,
   FeeHoldRow,
@@ -8,6 +9,7 @@ import type {
   OrderRow,
   Page,
   UserRow,
+  TokenListingRows,
   WebSessionRow,
   WithdrawalRow,
   WriteUnit,
@@ -60,6 +62,13 @@ export interface ExchangeStore {
   /** After an outage: waits until no statement sent before can still commit (see Db.fence). */
   fence(): Promise<void>;
   insertUser(row: UserRow): Promise<void>;
+  /**
+   * A spawned token's currency, pair and commission rows in one transaction; when a currency
+   * with the same code or contract is stored, writes nothing and returns it (`existing`).
+   */
+  insertListing(rows: TokenListingRows): Promise<{ inserted: boolean; existing: CurrencyRow[] }>;
+  /** Binds a currency without a contract to `contractAddress`; false when it already has one. */
+  bindCurrencyContract(code: string, contractAddress: string): Promise<boolean>;
   insertApiKey(row: ApiKeyRow): Promise<void>;
   /** Marks a key revoked at `atMs`; false when it was unknown or already revoked. */
   revokeApiKey(publicKey: string, atMs: number): Promise<boolean>;

@@ -24,6 +24,11 @@ export interface CurrencyRow {
   readonly adapterCode: string | null;
   /** Display order. */
   readonly position: number;
+  /**
+   * The token contract (lower-case 0x hex) of a listed spawned agent token (migration 6); null or
+   * absent for currencies set up otherwise (the demo's fixed ones, the native asset).
+   */
+  readonly contractAddress?: string | null;
 }
 
 export interface PairRow {
@@ -41,6 +46,13 @@ export interface PairRow {
 export interface CommissionRow extends CommissionRecord {
   /** The row applies to users whose level is at least this; 0 = the default commissions. */
   readonly minLevel: number;
+}
+
+/** What listing a spawned agent token writes, in one transaction (ExchangeStore.insertListing). */
+export interface TokenListingRows {
+  readonly currency: CurrencyRow & { readonly contractAddress: string };
+  readonly pair: PairRow;
+  readonly commissions: readonly CommissionRow[];
 }
 
 export interface UserRow {

@@ -45,7 +45,7 @@ export class Recovery {
     seq.ledger = createLedger();
     seq.orderSeq = state.lastOrderSeq;
     this.restoreLedger(state);
-    for (const pair of seq.reference.pairs.values()) this.addMarket(pair, state.lastTradeSeq.get(pair.row.code) ?? 0);
+    for (const pair of seq.reference.pairs.values()) this.openMarket(pair, state.lastTradeSeq.get(pair.row.code) ?? 0);
     this.restoreHolds(state);
     seq.committed = CommittedView.of(state, seq.committed);
   }
@@ -97,7 +97,8 @@ export class Recovery {
     })().finally(() => (this.running = null));
   }
 
-  private addMarket(pair: Pair, lastTradeSeq: number): void {
+  /** Adds the pair's book (empty until orders are put back) to the working state. */
+  openMarket(pair: Pair, lastTradeSeq: number): void {
     const { sequencer: seq, accounts } = this.options;
     const fees = (trade: TradeEvent): PairFees => {
       const maker = seq.reference.pairFees(pair, accounts.levelOf(trade.makerUserId));

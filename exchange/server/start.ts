@@ -14,6 +14,7 @@ import {
   type Db,
   type GroupCommitter,
 } from "../adapters/store/index.ts";
+import { startListingFollower, type ListingFollower } from "../adapters/listing/follower.ts";
 import { resolveSecrets, type ExchangeSecrets } from "./secrets.ts";
 import type { Server } from "node:http";
 import { clientIp, clientIpOfRequest, createAuthFailureGuard } from "../../lib/http/index.ts";
@@ -42,6 +43,8 @@ export interface RunningExchange {
   readonly streamServer: StreamServer;
   /** With NATS_URL: which user streams gateways want (and when a catch-all period ends). */
   readonly natsInterest?: UserInterest;
+  /** With ECOSYSTEM_API_URL: the follower listing the agent tokens the ecosystem API indexed. */
+  readonly listing?: ListingFollower;
   /** Stops taking requests, waits for every pending commit, closes the database. */
   close(): Promise<void>;
 }
@@ -180,6 +183,10 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     exchange.flushKeyUses().catch((error: unknown) => log(`exchange: key last-use not written yet: ${error}`));
   const keyUseTimer = setInterval(() => void flushKeyUses(), KEY_USE_FLUSH_MS);
   keyUseTimer.unref();
+  // Spawned agent tokens are listed as the ecosystem API indexes them (adapters/listing).
+  const listing = env.ECOSYSTEM_API_URL
+    ? startListingFollower({ apiUrl: env.ECOSYSTEM_API_URL, listToken: (token) => exchange.listToken(token), log })
+    : undefined;
   const address = server.address();
   const port = typeof address === "object" && address !== null ? address.port : env.EXCHANGE_PORT;
   const url = `http://${env.EXCHANGE_HOST}:${port}`;
@@ -195,7 +202,9 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     streams,
     streamServer,
     natsInterest,
+    listing,
     close: async () => {
+      await listing?.close();
       streams.close();
       await streamServer.close();
       await nats?.close();

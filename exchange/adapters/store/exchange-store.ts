@@ -2,7 +2,16 @@ import { UnavailableError } from "../../../lib/unavailable.ts";
 import type { ExchangeStore } from "../../application/ports.ts";
 import { readCandles } from "./candles.ts";
 import { dealsPage, latestDeals, recentDeals } from "./deal-queries.ts";
-import { insertApiKey, insertUser, insertWebSession, revokeApiKey, revokeWebSession, touchApiKeys } from "./inserts.ts";
+import {
+  bindCurrencyContract,
+  insertApiKey,
+  insertListing,
+  insertUser,
+  insertWebSession,
+  revokeApiKey,
+  revokeWebSession,
+  touchApiKeys,
+} from "./inserts.ts";
 import {
   getDeposit,
   getFeeHold,
@@ -24,6 +33,8 @@ export function exchangeStore(db: Db): ExchangeStore {
     loadState: () => loadState(db),
     fence: () => db.fence(),
     insertUser: (row) => insertUser(db, row),
+    insertListing: (rows) => insertListing(db, rows),
+    bindCurrencyContract: (code, contractAddress) => bindCurrencyContract(db, code, contractAddress),
     insertApiKey: (row) => insertApiKey(db, row),
     revokeApiKey: (publicKey, atMs) => revokeApiKey(db, publicKey, atMs),
     touchApiKeys: (uses) => touchApiKeys(db, uses),

@@ -1,4 +1,15 @@
-import type { ApiKeyRow, CommissionRow, CurrencyRow, PairRow, Queryable, UserRow, WebSessionRow } from "./types.ts";
+import { CURRENCY_COLUMNS, currencyOf } from "./rows.ts";
+import type {
+  ApiKeyRow,
+  CommissionRow,
+  CurrencyRow,
+  Db,
+  PairRow,
+  Queryable,
+  TokenListingRows,
+  UserRow,
+  WebSessionRow,
+} from "./types.ts";
 
 // Writes outside the trading path: reference data (operator and demo set-up), users, keys and
 // web sessions.
@@ -6,8 +17,9 @@ import type { ApiKeyRow, CommissionRow, CurrencyRow, PairRow, Queryable, UserRow
 
 export async function insertCurrency(db: Queryable, row: CurrencyRow): Promise<void> {
   await db.query(
-    `insert into currencies (code, name, decimals, can_deposit, can_withdraw, min_withdraw, max_withdraw, unified_cryptoasset_id, adapter_code, position)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
+    `insert into currencies (code, name, decimals, can_deposit, can_withdraw, min_withdraw, max_withdraw, unified_cryptoasset_id, adapter_code, position,
+       contract_address)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
     [
       row.code,
       row.name,
@@ -19,6 +31,7 @@ export async function insertCurrency(db: Queryable, row: CurrencyRow): Promise<v
       row.unifiedCryptoassetId,
       row.adapterCode,
       row.position,
+      row.contractAddress ?? null,
     ],
   );
 }
@@ -97,4 +110,35 @@ export async function insertApiKey(db: Queryable, row: ApiKeyRow): Promise<void>
     `insert into api_keys (public_key, user_id, private_key_encrypted, created_at, revoked_at) values ($1, $2, $3, $4, $5)`,
     [row.publicKey, row.userId, row.privateKeyEncrypted, row.createdAt, row.revokedAt],
   );
+}
+
+/**
+ * A spawned token's listing in one transaction: its currency (bound to the token's contract),
+ * pair and commission rows; or, when a currency with its code or its contract is already
+ * stored, nothing written and that currency returned (the application decides what it means).
+ */
+export async function insertListing(
+  db: Db,
+  rows: TokenListingRows,
+): Promise<{ inserted: boolean; existing: CurrencyRow[] }> {
+  return db.transaction(async (tx) => {
+    const existing = await tx.query(
+      `select ${CURRENCY_COLUMNS} from currencies where code = $1 or contract_address = $2 order by code for update`,
+      [rows.currency.code, rows.currency.contractAddress],
+    );
+    if (existing.length > 0) return { inserted: false, existing: existing.map(currencyOf) };
+    await insertCurrency(tx, rows.currency);
+    await upsertPair(tx, rows.pair);
+    for (const row of rows.commissions) await insertCommission(tx, row);
+    return { inserted: true, existing: [] };
+  });
+}
+
+/** Binds a currency that has no contract yet to `contractAddress`; false when it has one (or is gone). */
+export async function bindCurrencyContract(db: Queryable, code: string, contractAddress: string): Promise<boolean> {
+  const rows = await db.query(
+    `update currencies set contract_address = $2 where code = $1 and contract_address is null returning code`,
+    [code, contractAddress],
+  );
+  return rows.length > 0;
 }

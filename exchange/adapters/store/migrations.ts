@@ -191,6 +191,11 @@ create table if not exists candles (
     // When a key last signed an accepted request (the web account's key list), written in batches.
     `alter table api_keys add column last_used_at bigint`,
   ],
+  [
+    // Spawned agent tokens listed by the exchange: the token contract a currency stands for, once per address.
+    `alter table currencies add column contract_address text`,
+    `create unique index currencies_contract_address on currencies (contract_address) where contract_address is not null`,
+  ],
 ];
 
 /** SHA-256 (hex) of a migration's statements, exactly as written: what schema_migrations records. */

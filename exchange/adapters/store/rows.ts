@@ -157,7 +157,7 @@ export function dealRecord(row: DealRow): DealRecord {
   };
 }
 
-export const CURRENCY_COLUMNS = `code, name, decimals, can_deposit, can_withdraw, min_withdraw, max_withdraw, unified_cryptoasset_id, adapter_code, position`;
+export const CURRENCY_COLUMNS = `code, name, decimals, can_deposit, can_withdraw, min_withdraw, max_withdraw, unified_cryptoasset_id, adapter_code, position, contract_address`;
 
 export function currencyOf(r: DriverRow): CurrencyRow {
   return {
@@ -171,6 +171,8 @@ export function currencyOf(r: DriverRow): CurrencyRow {
     unifiedCryptoassetId: r.unified_cryptoasset_id === null ? null : Number(r.unified_cryptoasset_id),
     adapterCode: r.adapter_code,
     position: Number(r.position),
+    // Only listed tokens have one: the other rows read back as they were written.
+    ...(r.contract_address == null ? {} : { contractAddress: r.contract_address as string }),
   };
 }
 
