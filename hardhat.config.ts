@@ -38,9 +38,12 @@ export default defineConfig({
   networks: {
     // The local node of `npm start` (`hardhat node --network demo`): its clock starts days in the
     // past, so the demo seed's history ends at the wall clock (scripts/lib/demo-clock.ts). Blocks
-    // may share a second: the agents and bots mine several a second, and a clock that steps one
-    // second per block would run minutes ahead of the wall clock within an hour of `npm start`.
-    demo: { type: "edr-simulated", initialDate: demoInitialDate(), allowBlocksWithSameTimestamp: true },
+    // step at least a second each: under a burst of transactions the chain runs ahead of the wall
+    // clock and comes back once blocks are slower than one a second. Blocks sharing a second
+    // (allowBlocksWithSameTimestamp) were tried and dropped: gas estimated in a block of the same
+    // second as the last write (an unchanged storage slot, 100 gas) ran out in the next second's
+    // block (2,900), and the seed's ActionLog.record reverted out of gas.
+    demo: { type: "edr-simulated", initialDate: demoInitialDate() },
     // Any chain: RPC_URL, signed by DEPLOYER_PRIVATE_KEY; without a key, the node's unlocked
     // accounts (a local Hardhat node started by `npm start`).
     rpc: {

@@ -192,8 +192,8 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
   await act(DEMO_ACCOUNTS.scouts[0], gamma.nftId, "flag", { signal: "volume_spike", severity: "low" }, "VOLUME_SPIKE");
 
   // Proposals that close in the old era: ALPHA's passes and is executed, BETA's is defeated.
-  // Voting weight is what was held the second before the proposal, and blocks may share a second
-  // (the demo node allows it): step a second so the holdings bought just before count.
+  // Voting weight is what was held the second before the proposal: step a second so the
+  // holdings bought just before count on a node whose blocks may share a second.
   const propose = async (proposer: number, t: typeof alpha, config: object, description: string) => {
     await moveTo((await chainTime()) + 1);
     const receipt = await wait(voting.write.propose([t.workerId, config as never, description], as(proposer)));

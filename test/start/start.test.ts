@@ -139,26 +139,6 @@ test("the chain's clock is the wall clock: the seeded history lies days back, it
   }
 });
 
-test("the chain's clock stays on the wall clock when blocks come faster than one a second", async () => {
-  // A node that steps one second per block runs ahead under load (the agents, the bot and the
-  // web app's users mine several a second): 40 blocks in a few seconds would put it ~35 s ahead.
-  const rpc = async (method: string, params: unknown[]) => {
-    const response = await fetch(urls.chain, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
-      signal: AbortSignal.timeout(5_000),
-    });
-    return ((await response.json()) as { result: unknown }).result;
-  };
-  // The last dev account: no service of the platform signs with it.
-  const from = ((await rpc("eth_accounts", [])) as string[]).at(-1);
-  for (let i = 0; i < 40; i++) await rpc("eth_sendTransaction", [{ from, to: from, value: "0x0" }]);
-  const chain = createPublicClient({ transport: http(urls.chain, { timeout: 5_000 }) });
-  const head = Number((await chain.getBlock()).timestamp);
-  assert.ok(head - Date.now() / 1000 < 3, `chain time ${head} ahead of wall clock ${Date.now() / 1000}`);
-});
-
 test("unattended, within a minute of the banner, workers trade and scouts and the queen act", async () => {
   // The runtime's entries name their intent (the seed's do not); newest first, one page per tier.
   const runtimeEntries = async (tier: string) =>

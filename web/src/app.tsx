@@ -3,7 +3,7 @@ import { Link, Redirect, Route, Switch } from "wouter";
 import { Loading } from "./components/states.tsx";
 import { LaunchpadPage } from "./pages/Launchpad.tsx";
 import { NotFoundPage } from "./pages/NotFound.tsx";
-import { ChainDownBanner } from "./wallet/ChainStatus.tsx";
+import { ChainClock, ChainDownBanner } from "./wallet/ChainStatus.tsx";
 import { WalletButton } from "./wallet/WalletButton.tsx";
 
 // The launchpad is the first page and ships in the entry chunk; every other page (charts,
@@ -18,7 +18,7 @@ const AccountPage = lazy(() => import("./pages/Account.tsx"));
 
 export function App() {
   return (
-    <>
+    <ChainClock>
       <a className="skip-link" href="#main">
         Skip to content
       </a>
@@ -82,6 +82,6 @@ export function App() {
           . Amounts are exact; times are relative to your clock.
         </p>
       </footer>
-    </>
+    </ChainClock>
   );
 }

@@ -117,7 +117,7 @@ function SignedIn({ me }: { me: Account }) {
           <div>
             <dt>Session ends</dt>
             <dd>
-              <RelativeTime time={Math.floor(me.sessionExpiresAt / 1000)} />
+              <RelativeTime time={Math.floor(me.sessionExpiresAt / 1000)} clock="wall" />
             </dd>
           </div>
         </dl>
@@ -201,10 +201,13 @@ function ApiKeys({ csrf, userId }: { csrf: string; userId: string }) {
                         <code>{key.publicKey}</code>
                       </td>
                       <td>
-                        <RelativeTime time={Math.floor(key.createdAt / 1000)} />
+                        <RelativeTime time={Math.floor(key.createdAt / 1000)} clock="wall" />
                       </td>
                       <td>
-                        <RelativeTime time={key.lastUsedAt === null ? null : Math.floor(key.lastUsedAt / 1000)} />
+                        <RelativeTime
+                          time={key.lastUsedAt === null ? null : Math.floor(key.lastUsedAt / 1000)}
+                          clock="wall"
+                        />
                       </td>
                       <td>
                         <button

@@ -385,7 +385,7 @@ function PairScreen({ pair, digitsPrice, title }: { pair: string; digitsPrice: n
                       {rows.map((d) => (
                         <tr key={d.id}>
                           <td>
-                            <RelativeTime time={Math.floor(Date.parse(d.dealDateUtc) / 1000)} />
+                            <RelativeTime time={Math.floor(Date.parse(d.dealDateUtc) / 1000)} clock="wall" />
                           </td>
                           <td className={d.isBuy ? "buy-text" : "sell-text"}>{d.isBuy ? "buy" : "sell"}</td>
                           <td className="num">{formatPrice(d.price, 8)}</td>

@@ -1,4 +1,6 @@
-import { useBlockNumber } from "wagmi";
+import type { ReactNode } from "react";
+import { useBlock, useBlockNumber } from "wagmi";
+import { ChainClockContext } from "../components/time.tsx";
 import { usePlatform } from "../context.ts";
 
 /** How often the page asks the chain for its head, and how long a silent chain counts as down. */
@@ -30,4 +32,15 @@ export function ChainDownBanner() {
       {CHECK_EVERY_MS / 1000} s.
     </div>
   );
+}
+
+/**
+ * The chain's clock for every RelativeTime below: the newest block's time against this browser's
+ * clock when it arrived, re-read with the health check.
+ */
+export function ChainClock({ children }: { children: ReactNode }) {
+  const { config } = usePlatform();
+  const head = useBlock({ chainId: config.chainId, query: { refetchInterval: CHECK_EVERY_MS, retry: 1 } });
+  const leadMs = head.data ? Math.max(0, Number(head.data.timestamp) * 1000 - head.dataUpdatedAt) : 0;
+  return <ChainClockContext value={leadMs}>{children}</ChainClockContext>;
 }
