@@ -365,36 +365,50 @@ describe("live, without a reload", () => {
     }[];
     const as = (label: string) => credentials.find((c) => c.label === label)!;
     const exchange = new SigningClient(platform.urls.exchange, "");
-    // Inside the bot's spread, so the two orders meet each other: a resting ask, then a bid taking it.
-    // The bot quotes both sides a round after it starts (or after a trade took a side).
-    const ticker = await waitFor("the bot's quotes on both sides of ETH_USDT", async () => {
-      const quotes = (await (
-        await fetch(`${platform.urls.exchange}/api/tickers?currencyPairCode=ETH_USDT`)
-      ).json()) as { bidPrice: number | null; askPrice: number | null };
-      return quotes.bidPrice && quotes.askPrice ? { bidPrice: quotes.bidPrice, askPrice: quotes.askPrice } : undefined;
-    });
-    const price = ((ticker.bidPrice + ticker.askPrice) / 2).toFixed(2);
-    const amount = "0.0137";
-    const tradeCells = page.getByRole("main").getByText(amount, { exact: true });
-    const cellsBefore = await tradeCells.count();
-    const ask = await exchange.signed(as("trader-1"), "POST", "/api/orders", {
-      isBid: false,
-      currencyPairCode: "ETH_USDT",
-      amount,
-      price,
-      postOnly: true,
-    });
-    assert.equal(ask.status, 201, ask.text);
-    const bid = await exchange.signed(as("trader-2"), "POST", "/api/orders", {
-      isBid: true,
-      currencyPairCode: "ETH_USDT",
-      amount,
-      price,
-      timeInForce: "IOC",
-    });
-    assert.equal(bid.status, 201, bid.text);
-    // A row with exactly this amount arrives (the bot trades other amounts meanwhile).
-    await waitFor(`a ${amount} ETH trade row`, async () => (await tradeCells.count()) > cellsBefore);
+    const amount = 0.0137;
+    // The page's trades at a price (its third column, "2,990.97" as 2990.97).
+    const rowsAt = async (price: number) =>
+      (await page.locator("section[aria-labelledby=deals-heading] tbody tr td:nth-child(3)").allTextContents()).filter(
+        (text) => Number(text.replace(/,/g, "")) === price,
+      ).length;
+    // Inside the bot's spread, so the two orders meet each other: a resting ask, then a bid taking
+    // it. The bot moves meanwhile: when its quotes crossed ours first (the ask refused as post-only,
+    // or the bid filled by the bot alone), try again on fresh quotes.
+    let traded: number | undefined;
+    for (let attempt = 1; attempt <= 3 && traded === undefined; attempt++) {
+      const ticker = await waitFor("the bot's quotes on both sides of ETH_USDT", async () => {
+        const quotes = (await (
+          await fetch(`${platform.urls.exchange}/api/tickers?currencyPairCode=ETH_USDT`)
+        ).json()) as { bidPrice: number | null; askPrice: number | null };
+        return quotes.bidPrice && quotes.askPrice
+          ? { bidPrice: quotes.bidPrice, askPrice: quotes.askPrice }
+          : undefined;
+      });
+      const price = Number(((ticker.bidPrice + ticker.askPrice) / 2).toFixed(2));
+      const before = await rowsAt(price);
+      const order = { currencyPairCode: "ETH_USDT", amount: String(amount), price: price.toFixed(2) };
+      const ask = await exchange.signed(as("trader-1"), "POST", "/api/orders", {
+        ...order,
+        isBid: false,
+        postOnly: true,
+      });
+      if (ask.status !== 201) continue;
+      const bid = await exchange.signed(as("trader-2"), "POST", "/api/orders", {
+        ...order,
+        isBid: true,
+        timeInForce: "IOC",
+      });
+      assert.equal(bid.status, 201, bid.text);
+      const left = await exchange.signed(as("trader-1"), "GET", `/api/orders/${ask.body.id}`);
+      if (left.body.remainingAmount === amount) {
+        await exchange.signed(as("trader-1"), "DELETE", `/api/orders/${ask.body.id}`);
+        continue;
+      }
+      // The ask was taken: a deal at its price, which a row on the page shows without a reload.
+      await waitFor(`a trade row at ${price}`, async () => (await rowsAt(price)) > before);
+      traded = price;
+    }
+    assert.ok(traded !== undefined, "three tries, and the bot crossed the test's orders each time");
     assert.equal(await page.evaluate(() => (globalThis as { __sameDocument?: boolean }).__sameDocument), true);
     await screenshot(page, "market-live");
     assert.deepEqual(problems.take(), []);
