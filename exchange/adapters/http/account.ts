@@ -85,8 +85,10 @@ export function accountApi(options: AccountApiOptions) {
   const cookieRoute: MiddlewareHandler = async (c, next) => {
     c.header("Cache-Control", "private, no-store");
     if (c.req.method !== "GET" && c.req.method !== "HEAD") {
+      // A browser sends Origin with every cross-origin write; a client without one is no browser
+      // (and could send any Origin it liked), so only a foreign Origin is refused.
       const origin = c.req.header("Origin");
-      if (origin === undefined || !allowedOrigins.has(origin))
+      if (origin !== undefined && !allowedOrigins.has(origin))
         throw new ApiError(403, "FORBIDDEN", "web account writes come from the web app's origin only");
       const signIn = c.req.method === "POST" && c.req.path === "/api/auth/session";
       if (signIn && !/^application\/json\b/i.test(c.req.header("Content-Type") ?? ""))
