@@ -28,6 +28,8 @@ export class Accounts {
   private flushing: Promise<void> | undefined;
   /** Last accepted uses not yet written (flushKeyUses), at most one per live key. */
   private readonly unwrittenUses = new Map<string, number>();
+  /** The account each address signs into: its oldest (an operator may have bound two). */
+  private readonly byAddress = new Map<string, UserRow>();
   private readonly options: AccountsOptions;
 
   constructor(options: AccountsOptions) {
@@ -39,7 +41,8 @@ export class Accounts {
     this.users.clear();
     this.apiKeys.clear();
     this.plainKeys.clear();
-    for (const user of state.users) this.users.set(user.id, user);
+    this.byAddress.clear();
+    for (const user of state.users) this.remember(user);
     for (const key of state.apiKeys) if (key.revokedAt === null) this.apiKeys.set(key.publicKey, key);
   }
 
@@ -47,13 +50,16 @@ export class Accounts {
     return this.users.get(userId);
   }
 
+  private remember(user: UserRow): void {
+    this.users.set(user.id, user);
+    if (user.address === null) return;
+    const bound = this.byAddress.get(user.address);
+    if (bound === undefined || user.createdAt < bound.createdAt) this.byAddress.set(user.address, user);
+  }
+
   /** The account bound to a chain address (the oldest, should an operator have made two). */
   userByAddress(address: string): UserRow | undefined {
-    const wanted = address.toLowerCase();
-    let found: UserRow | undefined;
-    for (const user of this.users.values())
-      if (user.address === wanted && (found === undefined || user.createdAt < found.createdAt)) found = user;
-    return found;
+    return this.byAddress.get(address.toLowerCase());
   }
 
   /**
@@ -162,7 +168,7 @@ export class Accounts {
       createdAt: this.options.nowMs(),
     };
     await this.options.store.insertUser(user);
-    this.users.set(user.id, user);
+    this.remember(user);
     return user;
   }
 

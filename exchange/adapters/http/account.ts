@@ -51,6 +51,10 @@ const accountSchema = z.object({
   level: z.number().int(),
   sessionExpiresAt: z.number().int().describe("Epoch ms"),
 });
+/** The account with the session's CSRF token: every answer that says who is signed in. */
+const signedInSchema = accountSchema.extend({
+  csrfToken: z.string().describe(`Send as ${CSRF_HEADER} on every write`),
+});
 const keySchema = z.object({
   publicKey: z.string(),
   createdAt: z.number().int().describe("Epoch ms"),
@@ -136,7 +140,7 @@ export function accountApi(options: AccountApiOptions) {
       summary:
         "Whether this browser is signed in: the account (with the session's CSRF token), or null. Never 401: a page asks it before it knows",
       access: "public",
-      response: z.object({ account: accountSchema.extend({ csrfToken: z.string() }).nullable() }),
+      response: z.object({ account: signedInSchema.nullable() }),
     },
     ({ c }) => {
       const token = getCookie(c, SESSION_COOKIE);
@@ -172,7 +176,7 @@ export function accountApi(options: AccountApiOptions) {
         "Signs in: an EIP-4361 message (for the web app's origin, this chain, with a nonce from /api/auth/nonce) and its signature. Opens a session cookie; a first sign-in creates the account (level 0) bound to the address",
       access: "public",
       body: z.object({ message: z.string().min(1).max(4_096), signature: z.string().max(200) }),
-      response: accountSchema.extend({ csrfToken: z.string().describe(`Send as ${CSRF_HEADER} on every write`) }),
+      response: signedInSchema,
       errors: [
         {
           status: 401,
@@ -244,7 +248,7 @@ export function accountApi(options: AccountApiOptions) {
       tag: "Web account",
       summary: "The signed-in account, with the session's CSRF token (for a page reloaded since sign-in)",
       access: "public",
-      response: accountSchema.extend({ csrfToken: z.string().describe(`Send as ${CSRF_HEADER} on every write`) }),
+      response: signedInSchema,
       errors: SESSION_ERRORS,
     },
     ({ c }) => {

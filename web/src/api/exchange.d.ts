@@ -853,6 +853,7 @@ export interface operations {
                             level: number;
                             /** @description Epoch ms */
                             sessionExpiresAt: number;
+                            /** @description Send as X-CSRF-Token on every write */
                             csrfToken: string;
                         } | null;
                     };

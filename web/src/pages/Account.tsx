@@ -10,14 +10,19 @@ import { usePlatform } from "../context.ts";
 import { walletErrorText } from "../wallet/errors.ts";
 import { WithWallet } from "../wallet/guard.tsx";
 
+/** The exchange's web-account client, one per platform configuration. */
+function useAccountClient() {
+  const { config } = usePlatform();
+  return useMemo(() => createAccountClient(config), [config]);
+}
+
 /**
  * The exchange's web account: sign in with the wallet (an EIP-4361 message the exchange checks),
  * then the API-keys page SPEC.md names: create a key pair (the private key shown once), list the
  * live keys, revoke one. Keys made here sign requests as SPEC.md's Authentication says.
  */
 export default function AccountPage() {
-  const { config } = usePlatform();
-  const client = useMemo(() => createAccountClient(config), [config]);
+  const client = useAccountClient();
   const account = useQuery({ queryKey: ["exchange-account"], queryFn: () => client.me(), retry: false });
   return (
     <>
@@ -44,7 +49,7 @@ export default function AccountPage() {
 
 function SignIn({ address }: { address: `0x${string}` }) {
   const { config } = usePlatform();
-  const client = useMemo(() => createAccountClient(config), [config]);
+  const client = useAccountClient();
   const queryClient = useQueryClient();
   const { signMessageAsync } = useSignMessage();
   const signIn = useMutation({
@@ -79,8 +84,7 @@ const walletOrApiError = (error: unknown) =>
   (error as { status?: number }).status !== undefined ? error : new Error(walletErrorText(error));
 
 function SignedIn({ me }: { me: Account }) {
-  const { config } = usePlatform();
-  const client = useMemo(() => createAccountClient(config), [config]);
+  const client = useAccountClient();
   const queryClient = useQueryClient();
   // Signed out either way when the session had already ended (401); the next user sees no keys of this one.
   const signOut = useMutation({
@@ -132,8 +136,7 @@ function SignedIn({ me }: { me: Account }) {
 }
 
 function ApiKeys({ csrf, userId }: { csrf: string; userId: string }) {
-  const { config } = usePlatform();
-  const client = useMemo(() => createAccountClient(config), [config]);
+  const client = useAccountClient();
   const queryClient = useQueryClient();
   const [fresh, setFresh] = useState<NewKey | null>(null);
   const keys = useQuery({ queryKey: ["exchange-keys", userId], queryFn: () => client.keys() });

@@ -1,5 +1,5 @@
 import type { ReactNode } from "react";
-import { useBlock, useBlockNumber } from "wagmi";
+import { useBlock } from "wagmi";
 import { ChainClockContext } from "../components/time.tsx";
 import { usePlatform } from "../context.ts";
 
@@ -12,13 +12,19 @@ const CHECK_EVERY_MS = 10_000;
  * waits for it.
  */
 export function useChainDown(): boolean {
+  return useChainHead().isError;
+}
+
+/**
+ * The platform's chain's newest block (whatever chain the wallet is on), polled every 10 s: one
+ * query for the health banner and the chain clock alike.
+ */
+function useChainHead() {
   const { config } = usePlatform();
-  // The platform's chain, whatever chain the wallet is on.
-  const head = useBlockNumber({
+  return useBlock({
     chainId: config.chainId,
     query: { refetchInterval: CHECK_EVERY_MS, retry: 1, retryDelay: 1_000 },
   });
-  return head.isError;
 }
 
 /** A banner on every page while the chain does not answer; it goes away by itself when it does. */
@@ -39,8 +45,7 @@ export function ChainDownBanner() {
  * clock when it arrived, re-read with the health check.
  */
 export function ChainClock({ children }: { children: ReactNode }) {
-  const { config } = usePlatform();
-  const head = useBlock({ chainId: config.chainId, query: { refetchInterval: CHECK_EVERY_MS, retry: 1 } });
+  const head = useChainHead();
   const leadMs = head.data ? Math.max(0, Number(head.data.timestamp) * 1000 - head.dataUpdatedAt) : 0;
   return <ChainClockContext value={leadMs}>{children}</ChainClockContext>;
 }
