@@ -403,6 +403,26 @@ export const exchangeEnv = apiEnv.extend({
    * it has indexed (`<SYMBOL>` and `<SYMBOL>_USDT`), following its token list; unset, nothing is listed.
    */
   ECOSYSTEM_API_URL: url.optional(),
+  /**
+   * Join the exchange to the chain (deployments/<CHAIN_ID>.json): deposit addresses, the deposit
+   * watcher, withdrawals sent by the hot wallet and GET /admin/reserves. `npm start` sets it; off,
+   * deposits come only from /admin/deposits and withdrawals stay pending.
+   */
+  CHAIN_GATEWAY: booleanText.default(false),
+  /** JSON-RPC endpoint the chain gateway reads and sends through. */
+  RPC_URL: chainEnv.shape.RPC_URL,
+  /** Most ms the chain gateway waits for one JSON-RPC answer. */
+  CHAIN_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
+  /** How often (ms) the deposit watcher asks for new blocks. */
+  CHAIN_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  /**
+   * Blocks a deposit (and a sent withdrawal) must be deep, its own block counted, before it is
+   * credited (completed). Unset: 2 on the local chain 31337, 64 (two epochs, finality) on Ethereum
+   * mainnet 1, 12 elsewhere.
+   */
+  DEPOSIT_CONFIRMATIONS: z.coerce.number().int().min(1).max(10_000).optional(),
+  /** Key of the hot wallet that sends withdrawals and sweeps deposit addresses; unset on the local chain: its account #15. */
+  HOT_WALLET_PRIVATE_KEY: privateKey.optional(),
   ...streamEnv.shape,
 });
 export type ExchangeEnv = z.infer<typeof exchangeEnv>;
