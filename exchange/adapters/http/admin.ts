@@ -4,6 +4,7 @@ import { formatCurrencyUnits } from "../../core/money/index.ts";
 import type { Exchange } from "../../application/index.ts";
 import { decimalText, jsonInteger, storedText } from "./schemas.ts";
 import { serve } from "./serve.ts";
+import { adminWithdrawalRoutes } from "./admin-withdrawals.ts";
 import { balanceViews, depositView } from "./views.ts";
 import { balanceSchema, depositSchema } from "./wallet.ts";
 
@@ -164,5 +165,6 @@ export function adminApi(exchange: Exchange) {
     },
   );
 
+  adminWithdrawalRoutes(app, exchange);
   return app;
 }
