@@ -300,6 +300,11 @@ export class Exchange {
     this.wallet.setWithdrawalGate(gate);
   }
 
+  /** Withdrawals of `code` are on and can be sent (aggregator's can_withdraw). */
+  canWithdraw(code: string): boolean {
+    return this.wallet.canWithdraw(code);
+  }
+
   /** How deep a sent withdrawal's transaction is (blocks), when the chain gateway knows. */
   withdrawalConfirmations(id: string): number | undefined {
     return this.wallet.confirmationsOf(id);

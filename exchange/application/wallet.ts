@@ -30,6 +30,8 @@ export interface WithdrawArgs {
  */
 export interface WithdrawalGate {
   check(request: { readonly address: string; readonly currency: string }): void;
+  /** Whether it can send `currency` at all (the aggregator's can_withdraw). */
+  sends(currency: string): boolean;
   /** How deep a sent withdrawal's transaction is, as last seen (blocks, its own counted); undefined when not known. */
   confirmationsOf(withdrawalId: string): number | undefined;
 }
@@ -72,6 +74,12 @@ export class Wallet {
   /** Installs (or with undefined removes) the chain gateway's check of withdrawal requests. */
   setWithdrawalGate(gate: WithdrawalGate | undefined): void {
     this.gate = gate;
+  }
+
+  /** Withdrawals of `code` are on and, with a chain gateway, it can send them. */
+  canWithdraw(code: string): boolean {
+    const currency = this.seq.reference.currencies.get(code);
+    return currency?.row.canWithdraw === true && (this.gate?.sends(code) ?? true);
   }
 
   /** The gate's confirmation count of a sent withdrawal, when it knows one. */

@@ -53,11 +53,14 @@ export class Withdrawals {
     return this.store.listWithdrawalsByStatus(statuses, limit);
   }
 
-  /** Records the transaction that carries a pending withdrawal (or a newer one of a sent withdrawal: a replacement). */
+  /**
+   * Records the transaction that carries a pending withdrawal, or a newer one of a sent
+   * withdrawal (a replacement, or a resend after the first was dropped and its nonce filled).
+   */
   markSent(id: string, txHash: string): Promise<WithdrawalRow> {
     return this.change(id, (row) => {
       if (row.status === "sent" && row.txHash === txHash) return row;
-      this.require(row, "sent");
+      if (row.status !== "sent") this.require(row, "sent");
       return { ...row, status: "sent", txHash, sentAt: row.sentAt ?? this.seq.nowMs() };
     });
   }
@@ -80,7 +83,13 @@ export class Withdrawals {
     return this.change(id, (row) => {
       if (row.status === "failed") return row;
       this.require(row, "failed");
-      return { ...row, status: "failed", failureReason: reason, failedAt: this.seq.nowMs(), txHash: txHash ?? row.txHash };
+      return {
+        ...row,
+        status: "failed",
+        failureReason: reason,
+        failedAt: this.seq.nowMs(),
+        txHash: txHash ?? row.txHash,
+      };
     });
   }
 
@@ -107,7 +116,10 @@ export class Withdrawals {
 
   private require(row: WithdrawalRow, next: WithdrawalStatus): void {
     if (!NEXT[row.status].includes(next))
-      throw new DomainError("WITHDRAWAL_NOT_PENDING", `Withdrawal ${row.id} is ${row.status}; it cannot become ${next}`);
+      throw new DomainError(
+        "WITHDRAWAL_NOT_PENDING",
+        `Withdrawal ${row.id} is ${row.status}; it cannot become ${next}`,
+      );
   }
 
   private requireAwaitingApproval(row: WithdrawalRow, what: string): void {

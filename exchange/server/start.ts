@@ -16,6 +16,8 @@ import {
 } from "../adapters/store/index.ts";
 import { startListingFollower, type ListingFollower } from "../adapters/listing/follower.ts";
 import { resolveSecrets, type ExchangeSecrets } from "./secrets.ts";
+import { resolveChainGatewayConfig } from "../adapters/chain/config.ts";
+import { startWithdrawalSender } from "../adapters/chain/withdrawals/index.ts";
 import type { Server } from "node:http";
 import { clientIp, clientIpOfRequest, createAuthFailureGuard } from "../../lib/http/index.ts";
 import { verifySignedRequest } from "../adapters/auth/index.ts";
@@ -104,6 +106,24 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     log: (message) => log(message),
     recoveryDelayMs: options.recoveryDelayMs,
   });
+  // ---- Chain gateway: withdrawals sent by the hot wallet (adapters/chain/withdrawals) ----
+  // Started before the HTTP server, so its check of withdrawal addresses is in place from the
+  // first request; it opens its relayer in the background (an RPC away is retried, not fatal).
+  const withdrawalSender = env.CHAIN_GATEWAY
+    ? startWithdrawalSender({
+        exchange,
+        config: await resolveChainGatewayConfig(env),
+        log,
+        journal: {
+          databaseUrl: env.DATABASE_URL,
+          dataDir: `${env.EXCHANGE_DATA_DIR}-hot-wallet`,
+          schema: `${env.EXCHANGE_DB_SCHEMA}_hot_wallet`,
+          timeoutMs: env.EXCHANGE_DB_QUERY_TIMEOUT_MS,
+        },
+        faultAt: env.WITHDRAWAL_FAULT_AT,
+      })
+    : undefined;
+  // ---- end of the withdrawal sender ----
   const marketData = await MarketData.open(exchange);
   const streams = startExchangeStreams(exchange, marketData, { flushMs: env.WS_FLUSH_MS });
   // With NATS, the streams are also published there for gateway processes (npm run gateway):
@@ -205,6 +225,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     listing,
     close: async () => {
       await listing?.close();
+      await withdrawalSender?.close();
       streams.close();
       await streamServer.close();
       await nats?.close();

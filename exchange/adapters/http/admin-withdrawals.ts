@@ -21,7 +21,10 @@ const notWaiting = {
 const STATUSES = ["pending", "sent", "completed", "failed"] as const;
 
 export function adminWithdrawalRoutes(app: OpenAPIHono, exchange: Exchange): void {
-  const view = (row: Parameters<typeof withdrawalView>[1]) => ({ ...withdrawalView(exchange, row), userId: row.userId });
+  const view = (row: Parameters<typeof withdrawalView>[1]) => ({
+    ...withdrawalView(exchange, row),
+    userId: row.userId,
+  });
 
   serve(
     app,
@@ -70,7 +73,8 @@ export function adminWithdrawalRoutes(app: OpenAPIHono, exchange: Exchange): voi
       ...admin,
       method: "post",
       path: "/admin/withdrawals/{id}/reject",
-      summary: "Reject a withdrawal waiting for approval (body {} or {reason}): failed, amount and fee returned to available",
+      summary:
+        "Reject a withdrawal waiting for approval (body {} or {reason}): failed, amount and fee returned to available",
       params: idParam,
       body: z.strictObject({ reason: storedText(200).nullable().optional() }),
       response: adminWithdrawalSchema,

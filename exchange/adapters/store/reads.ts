@@ -183,7 +183,12 @@ export async function listWithdrawalsByStatus(
 }
 
 /** What a user's withdrawals of `currency` since `sinceMs` debited, failed ones (refunded) left out: the daily limit's sum. */
-export async function withdrawnSince(db: Queryable, userId: string, currency: string, sinceMs: number): Promise<bigint> {
+export async function withdrawnSince(
+  db: Queryable,
+  userId: string,
+  currency: string,
+  sinceMs: number,
+): Promise<bigint> {
   const [row] = await db.query<{ total: string | null }>(
     `select sum(amount)::text as total from withdrawals where user_id = $1 and currency = $2 and created_at >= $3 and status <> 'failed'`,
     [userId, currency, sinceMs],

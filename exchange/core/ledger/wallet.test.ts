@@ -158,14 +158,24 @@ describe("refundWithdrawal", () => {
 
   it("returns the amount and the fee to available, exactly undoing the withdrawal", () => {
     const ledger = funded(1_000n);
-    const before = { balance: balanceOf(ledger, "alice", "USD"), fees: feesCollected(ledger, "USD"), supply: supplyOf(ledger, "USD") };
+    const before = {
+      balance: balanceOf(ledger, "alice", "USD"),
+      fees: feesCollected(ledger, "USD"),
+      supply: supplyOf(ledger, "USD"),
+    };
     const entry = withdraw(ledger, { withdrawalId: "w1", userId: "alice", currency: USD, amount: 701n, fee });
     assert.ok(entry.ok);
     applyEntry(ledger, entry.value);
     // 1% of 701 is 7.01: the fee rounds up to 8 units.
     assert.equal(feesCollected(ledger, "USD"), 8n);
     assert.deepEqual(balanceOf(ledger, "alice", "USD"), { available: 299n, locked: 0n });
-    const refund = refundWithdrawal(ledger, { withdrawalId: "w1", userId: "alice", currency: "USD", amount: 701n, fee: 8n });
+    const refund = refundWithdrawal(ledger, {
+      withdrawalId: "w1",
+      userId: "alice",
+      currency: "USD",
+      amount: 701n,
+      fee: 8n,
+    });
     assert.ok(refund.ok);
     assert.equal(refund.value.kind, "withdrawal-refund");
     assert.equal(

@@ -93,11 +93,17 @@ export function refundWithdrawal(
 ): Result<Entry, LedgerRejectCode> {
   const { withdrawalId, userId, currency, amount, fee } = request;
   if (amount <= 0n || fee < 0n || fee >= amount)
-    return fail("INVALID_AMOUNT", `withdrawal refund ${withdrawalId}: amount ${amount} and fee ${fee} are not a withdrawal's`);
+    return fail(
+      "INVALID_AMOUNT",
+      `withdrawal refund ${withdrawalId}: amount ${amount} and fee ${fee} are not a withdrawal's`,
+    );
   const fees = state.fees.get(currency) ?? 0n;
   // The fee was booked when the withdrawal was debited; a total below it means this entry does not match one.
   if (fees < fee)
-    return fail("INVALID_AMOUNT", `withdrawal refund ${withdrawalId}: fee ${fee} is more than the ${fees} ${currency} fees held`);
+    return fail(
+      "INVALID_AMOUNT",
+      `withdrawal refund ${withdrawalId}: fee ${fee} is more than the ${fees} ${currency} fees held`,
+    );
   return ok({
     kind: "withdrawal-refund",
     ref: withdrawalId,
