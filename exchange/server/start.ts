@@ -61,6 +61,8 @@ export interface StartOptions {
   readonly beforeLoad?: (db: Db) => Promise<void>;
   /** How long a gateway's interest in a user stream lasts unless renewed (nats.ts; tests shorten it). */
   readonly natsInterestTtlMs?: number;
+  /** Where deployments/<CHAIN_ID>.json is read with CHAIN_GATEWAY (default: the working directory; tests' run dirs). */
+  readonly deploymentRoot?: string;
 }
 
 /** Opens the database, migrates it, rebuilds the books and the ledger, and serves HTTP. */
@@ -112,7 +114,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
   const withdrawalSender = env.CHAIN_GATEWAY
     ? startWithdrawalSender({
         exchange,
-        config: await resolveChainGatewayConfig(env),
+        config: await resolveChainGatewayConfig(env, options.deploymentRoot),
         log,
         journal: {
           databaseUrl: env.DATABASE_URL,
