@@ -112,7 +112,12 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
   const marketData = await MarketData.open(exchange);
   // Joined to the chain: deposits seen there are credited (adapters/chain).
   const gateway = env.CHAIN_GATEWAY
-    ? await startChainGateway({ exchange, db, config: await resolveChainGatewayConfig(env, options.deploymentsRoot), log })
+    ? await startChainGateway({
+        exchange,
+        db,
+        config: await resolveChainGatewayConfig(env, options.deploymentsRoot),
+        log,
+      })
     : undefined;
   const streams = startExchangeStreams(exchange, marketData, { flushMs: env.WS_FLUSH_MS });
   // With NATS, the streams are also published there for gateway processes (npm run gateway):
