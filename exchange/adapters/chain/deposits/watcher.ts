@@ -1,6 +1,7 @@
 import type { Address } from "viem";
 import {
   applyBlock,
+  type ChainTransfer,
   type ConfirmationEvent,
   type ConfirmationState,
   emptyConfirmationState,
@@ -290,48 +291,52 @@ export class DepositWatcher {
   }
 
   private async act(events: readonly ConfirmationEvent[]): Promise<void> {
-    const { exchange, addresses, config, log } = this.options;
+    const { config, log } = this.options;
+    const credits: Promise<void>[] = [];
     for (const event of events) {
       if (event.type === "seen") {
         this.seenAt.set(event.deposit.key, this.nowMs());
-        continue;
-      }
-      if (event.type === "dropped") {
+      } else if (event.type === "dropped") {
         this.seenAt.delete(event.deposit.key);
         log(`exchange: deposit ${event.deposit.key} was reorganised away before its confirmations; not credited`);
-        continue;
-      }
-      if (event.type === "reorged-after-credit") {
+      } else if (event.type === "reorged-after-credit") {
         this.reorgedAfterCredit.push(event.key);
         log(
           `exchange: ALERT deposit ${event.key} was credited and then reorganised away (block ${event.blockNumber}, deeper than DEPOSIT_CONFIRMATIONS=${config.confirmations}); an operator must review it`,
         );
-        continue;
-      }
-      const { transfer, key } = event.deposit;
-      const userId = addresses.userOf(transfer.to);
-      const tokens = depositTokens(exchange.reference, config.deployment);
-      const code =
-        transfer.asset === "native" ? nativeCurrency(exchange.reference) : tokens.get(transfer.asset as Address);
-      const currency = code === undefined ? undefined : exchange.reference.currencies.get(code);
-      this.seenAt.delete(key);
-      if (userId === undefined || currency === undefined) continue;
-      try {
-        await exchange.deposit({
-          userId,
-          currency: currency.row.code,
-          amount: formatCurrencyUnits(transfer.amount, currency.spec),
-          reference: transfer.txHash,
-          depositId: `${this.idPrefix}${key}`,
-        });
-        this.credited++;
-      } catch (error) {
-        if (!(error instanceof DomainError)) throw error;
-        if (error.code === "DUPLICATE_DEPOSIT") continue;
-        log(
-          `exchange: deposit ${key} of ${currency.row.code} to user ${userId} not credited: ${error.code} ${error.message}`,
-        );
-      }
+      } else credits.push(this.credit(event.deposit.key, event.deposit.transfer));
+    }
+    // A block's credits go together: the group committer writes them in one batch. Any that
+    // failed for want of the database fails the pass, which applies the block again.
+    const failed = (await Promise.allSettled(credits)).find((r) => r.status === "rejected");
+    if (failed) throw failed.reason;
+  }
+
+  private async credit(key: string, transfer: ChainTransfer): Promise<void> {
+    const { exchange, addresses, config, log } = this.options;
+    const userId = addresses.userOf(transfer.to);
+    const code =
+      transfer.asset === "native"
+        ? nativeCurrency(exchange.reference)
+        : depositTokens(exchange.reference, config.deployment).get(transfer.asset as Address);
+    const currency = code === undefined ? undefined : exchange.reference.currencies.get(code);
+    this.seenAt.delete(key);
+    if (userId === undefined || currency === undefined) return;
+    try {
+      await exchange.deposit({
+        userId,
+        currency: currency.row.code,
+        amount: formatCurrencyUnits(transfer.amount, currency.spec),
+        reference: transfer.txHash,
+        depositId: `${this.idPrefix}${key}`,
+      });
+      this.credited++;
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      if (error.code === "DUPLICATE_DEPOSIT") return;
+      log(
+        `exchange: deposit ${key} of ${currency.row.code} to user ${userId} not credited: ${error.code} ${error.message}`,
+      );
     }
   }
 
