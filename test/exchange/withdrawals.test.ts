@@ -89,7 +89,7 @@ describe("withdrawals on a local chain", () => {
     server = await startExchange(backend.env, {
       log: (line) => logs.push(line),
       beforeLoad: seedDemoBeforeLoad,
-      deploymentRoot: runDir,
+      deploymentsRoot: runDir,
     });
     api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!, { timeoutMs: 10_000 });
     user = await api.user(0, { USDT: "1000000", ETH: "3000" });

@@ -44,6 +44,7 @@ import { serve } from "./serve.ts";
 import { marketSummary } from "./summary.ts";
 import { ordersApi } from "./orders.ts";
 import { walletApi } from "./wallet.ts";
+import type { ChainGateway } from "../chain/index.ts";
 
 export interface ExchangeAppOptions {
   readonly exchange: Exchange;
@@ -86,6 +87,8 @@ export interface ExchangeAppOptions {
   readonly webOrigins?: readonly string[];
   /** The chain a web account's Sign in with Ethereum message must name (CHAIN_ID). */
   readonly chainId?: number;
+  /** The exchange joined to its chain (CHAIN_GATEWAY): deposit addresses, pending deposits, reserves. */
+  readonly gateway?: ChainGateway;
 }
 
 /** SPEC.md: "<AssemblyName> v<MAJOR>.<MINOR>.<BUILD>.<REVISION>", the running version. */
@@ -98,7 +101,7 @@ export const HEALTHCHECK = `AgentExchange.Api v${packageJson.version}.0`;
 const SIGNED = [
   "/api/orders/*",
   "/api/balances",
-  "/api/deposits",
+  "/api/deposits/*",
   "/api/withdrawals",
   "/api/currencies/user/commissions",
 ];
@@ -253,7 +256,7 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
     }),
   );
   app.route("/api/orders", ordersApi(exchange));
-  app.route("/api", walletApi(exchange));
+  app.route("/api", walletApi(exchange, options.gateway));
   const summary = marketSummary({ exchange, marketData, nowMs: now });
   app.route("/", publicApi({ exchange, marketData, caller, nowMs: now, summary }));
   app.route("/api", depthApi(exchange));
@@ -273,7 +276,7 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
     }),
   );
   app.use("/admin/*", authFailures.wrap(requireSecret("Authorization", options.adminToken, "Bearer")));
-  app.route("/admin", adminApi(exchange));
+  app.route("/admin", adminApi(exchange, options.gateway));
 
   // Generated once every route is mounted: the document is theirs.
   const document = openApiDocument(app, {

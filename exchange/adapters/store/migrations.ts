@@ -197,6 +197,15 @@ create table if not exists candles (
     `create unique index currencies_contract_address on currencies (contract_address) where contract_address is not null`,
   ],
   [
+    // Where the deposit watcher stopped on each chain: it resumes from here after a restart.
+    `create table chain_cursors (
+      chain_id integer primary key,
+      block_number bigint not null,
+      block_hash text not null,
+      updated_at bigint not null
+    )`,
+  ],
+  [
     // Withdrawals sent by the hot wallet: pending -> sent (tx hash) -> completed, or failed (refunded);
     // above a currency's approval threshold one waits for an operator. Per-currency daily limit.
     `alter table withdrawals add column tx_hash text`,
