@@ -423,6 +423,12 @@ export const exchangeEnv = apiEnv.extend({
   DEPOSIT_CONFIRMATIONS: z.coerce.number().int().min(1).max(10_000).optional(),
   /** Key of the hot wallet that sends withdrawals and sweeps deposit addresses; unset on the local chain: its account #15. */
   HOT_WALLET_PRIVATE_KEY: privateKey.optional(),
+  /**
+   * Test only (the kill test, test/exchange/withdrawals.test.ts): the exchange SIGKILLs itself at
+   * this step of the first withdrawal it sends: `journalled` (signed and journalled, not broadcast),
+   * `broadcast` (before `sent` is committed), `sent` (before it is awaited and completed).
+   */
+  WITHDRAWAL_FAULT_AT: z.enum(["journalled", "broadcast", "sent"]).optional(),
   ...streamEnv.shape,
 });
 export type ExchangeEnv = z.infer<typeof exchangeEnv>;

@@ -16,7 +16,15 @@ import type { Sql } from "../lib/db/index.ts";
  */
 
 /** The API's relayed writes, and the agent runtime's transactions (agents/runtime), which journal alike. */
-export type WriteKind = "spawn" | "vote" | "propose" | "agent_record" | "agent_swap" | "agent_setup";
+export type WriteKind =
+  | "spawn"
+  | "vote"
+  | "propose"
+  | "agent_record"
+  | "agent_swap"
+  | "agent_setup"
+  // The exchange hot wallet's withdrawals (exchange/adapters/chain/withdrawals), in a journal of their own.
+  | "withdrawal";
 
 export interface WriteRow {
   readonly id: string;

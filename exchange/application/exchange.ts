@@ -10,11 +10,22 @@ import type { PlaceOrderInput } from "./order-rows.ts";
 import { Listings, type ListingOutcome, type TokenToList } from "./listings.ts";
 import { Orders, type OrderResult } from "./orders.ts";
 import type { Committer, ExchangeStore, OrderQuery } from "./ports.ts";
-import type { DealRow, DepositRow, FeeHoldRow, OrderRow, Page, UserRow, WithdrawalRow, WriteUnit } from "./records.ts";
+import type {
+  DealRow,
+  DepositRow,
+  FeeHoldRow,
+  OrderRow,
+  Page,
+  UserRow,
+  WithdrawalRow,
+  WithdrawalStatus,
+  WriteUnit,
+} from "./records.ts";
 import { reconcile, Recovery, type CurrencyReconciliation } from "./recovery.ts";
 import type { ReferenceData } from "./reference-data.ts";
 import { Sequencer, type Market } from "./sequencer.ts";
-import { Wallet, type DepositArgs, type WithdrawArgs } from "./wallet.ts";
+import { Wallet, type DepositArgs, type WithdrawArgs, type WithdrawalGate } from "./wallet.ts";
+import { Withdrawals } from "./withdrawals.ts";
 
 // The exchange as its adapters see it: one object over the roles (accounts, orders, wallet, fee
 // holds, recovery) that share the working state of one Sequencer. It holds no logic of its own, so
@@ -56,6 +67,7 @@ export class Exchange {
   private readonly ordersRole: Orders;
   private readonly wallet: Wallet;
   private readonly feeHolds: FeeHolds;
+  private readonly withdrawalsRole: Withdrawals;
   private readonly recovery: Recovery;
   private readonly listings: Listings;
   /** The web account's sign-in nonces and sessions (Sign in with Ethereum). */
@@ -88,6 +100,7 @@ export class Exchange {
     });
     this.wallet = new Wallet({ sequencer: this.sequencer, accounts: this.accounts, store: this.store });
     this.feeHolds = new FeeHolds({ sequencer: this.sequencer, accounts: this.accounts, store: this.store });
+    this.withdrawalsRole = new Withdrawals({ sequencer: this.sequencer, store: this.store });
     this.recovery = new Recovery({
       sequencer: this.sequencer,
       accounts: this.accounts,
@@ -278,6 +291,53 @@ export class Exchange {
 
   withdrawals(userId: string, page: number, pageSize: number): Promise<Page<WithdrawalRow>> {
     return this.wallet.withdrawals(userId, page, pageSize);
+  }
+
+  // Withdrawals after their debit: the chain sender and the operator (application/withdrawals.ts)
+
+  /** Installs the chain gateway's check of withdrawal requests (address, currency); undefined removes it. */
+  setWithdrawalGate(gate: WithdrawalGate | undefined): void {
+    this.wallet.setWithdrawalGate(gate);
+  }
+
+  /** Withdrawals of `code` are on and can be sent (aggregator's can_withdraw). */
+  canWithdraw(code: string): boolean {
+    return this.wallet.canWithdraw(code);
+  }
+
+  /** How deep a sent withdrawal's transaction is (blocks), when the chain gateway knows. */
+  withdrawalConfirmations(id: string): number | undefined {
+    return this.wallet.confirmationsOf(id);
+  }
+
+  withdrawal(id: string): Promise<WithdrawalRow> {
+    return this.withdrawalsRole.get(id);
+  }
+
+  /** Withdrawals in one of `statuses`, oldest first. */
+  withdrawalsByStatus(statuses: readonly WithdrawalStatus[], limit: number): Promise<WithdrawalRow[]> {
+    return this.withdrawalsRole.list(statuses, limit);
+  }
+
+  markWithdrawalSent(id: string, txHash: string): Promise<WithdrawalRow> {
+    return this.withdrawalsRole.markSent(id, txHash);
+  }
+
+  markWithdrawalCompleted(id: string, txHash: string): Promise<WithdrawalRow> {
+    return this.withdrawalsRole.markCompleted(id, txHash);
+  }
+
+  /** Failed and refunded (amount and fee back to available). */
+  markWithdrawalFailed(id: string, reason: string, txHash?: string | null): Promise<WithdrawalRow> {
+    return this.withdrawalsRole.markFailed(id, reason, txHash);
+  }
+
+  approveWithdrawal(id: string): Promise<WithdrawalRow> {
+    return this.withdrawalsRole.approve(id);
+  }
+
+  rejectWithdrawal(id: string, reason: string | null): Promise<WithdrawalRow> {
+    return this.withdrawalsRole.reject(id, reason);
   }
 
   commissionsOf(userId: string) {

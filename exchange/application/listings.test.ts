@@ -49,8 +49,26 @@ describe("Exchange.listToken", () => {
     const fee = DEMO_REFERENCE_DATA.commissions.find((c) => c.currencyCode === "ALPHA")!;
     const t = LISTING_TEMPLATE;
     assert.deepEqual(
-      [t.decimals, t.canDeposit, t.canWithdraw, t.minWithdraw, t.maxWithdraw, t.adapterCode],
-      [alpha.decimals, alpha.canDeposit, alpha.canWithdraw, alpha.minWithdraw, alpha.maxWithdraw, alpha.adapterCode],
+      [
+        t.decimals,
+        t.canDeposit,
+        t.canWithdraw,
+        t.minWithdraw,
+        t.maxWithdraw,
+        t.dailyWithdrawLimit,
+        t.withdrawApprovalThreshold,
+        t.adapterCode,
+      ],
+      [
+        alpha.decimals,
+        alpha.canDeposit,
+        alpha.canWithdraw,
+        alpha.minWithdraw,
+        alpha.maxWithdraw,
+        alpha.dailyWithdrawLimit,
+        alpha.withdrawApprovalThreshold,
+        alpha.adapterCode,
+      ],
     );
     assert.deepEqual(
       [t.quote, t.digitsPrice, t.digitsAmount, t.minQuoteAmount],

@@ -12,6 +12,7 @@ import type {
   TokenListingRows,
   WebSessionRow,
   WithdrawalRow,
+  WithdrawalStatus,
   WriteUnit,
 } from "./records.ts";
 
@@ -85,6 +86,11 @@ export interface ExchangeStore {
   listOrderDeals(orderId: string): Promise<DealRow[]>;
   getDeposit(depositId: string): Promise<DepositRow | null>;
   getWithdrawalByClientId(userId: string, clientWithdrawalId: string): Promise<WithdrawalRow | null>;
+  getWithdrawal(id: string): Promise<WithdrawalRow | null>;
+  /** Withdrawals in one of `statuses`, oldest first, at most `limit`. */
+  listWithdrawalsByStatus(statuses: readonly WithdrawalStatus[], limit: number): Promise<WithdrawalRow[]>;
+  /** The sum of a user's non-failed withdrawals of `currency` created at or after `sinceMs` (base units). */
+  withdrawnSince(userId: string, currency: string, sinceMs: number): Promise<bigint>;
   /** A fee hold by its (lower-case UUID) id, whatever its status. */
   getFeeHold(holdId: string): Promise<FeeHoldRow | null>;
   listDeposits(userId: string, page: number, pageSize: number): Promise<Page<DepositRow>>;

@@ -29,6 +29,13 @@ export interface CurrencyRow {
    * absent for currencies set up otherwise (the demo's fixed ones, the native asset).
    */
   readonly contractAddress?: string | null;
+  /**
+   * Most a user may withdraw of it in any 24 h (decimal text in whole coins, failed withdrawals
+   * not counted); null or absent: no daily limit (migration 7).
+   */
+  readonly dailyWithdrawLimit?: string | null;
+  /** Withdrawals above this amount (decimal text) wait for an operator's approval; null or absent: none do. */
+  readonly withdrawApprovalThreshold?: string | null;
 }
 
 export interface PairRow {
@@ -161,7 +168,12 @@ export interface DepositRow {
   readonly createdAt: number;
 }
 
-export type WithdrawalStatus = "pending" | "completed" | "failed";
+/**
+ * pending: debited, not sent (waiting for the sender, or for an operator when approvalRequired);
+ * sent: its transaction is broadcast (txHash); completed: mined and DEPOSIT_CONFIRMATIONS deep;
+ * failed: reverted, dropped or rejected, and refunded (amount and fee back to available).
+ */
+export type WithdrawalStatus = "pending" | "sent" | "completed" | "failed";
 
 export interface WithdrawalRow {
   readonly id: string;
@@ -174,6 +186,16 @@ export interface WithdrawalRow {
   readonly address: string;
   readonly status: WithdrawalStatus;
   readonly createdAt: number;
+  /** The transaction that carries it (the mined one once completed); null until sent. */
+  readonly txHash: string | null;
+  readonly sentAt: number | null;
+  readonly completedAt: number | null;
+  readonly failedAt: number | null;
+  /** Why it failed (reverted, dropped, rejected by an operator, ...); null otherwise. */
+  readonly failureReason: string | null;
+  /** Above the currency's approval threshold: not sent before an operator approves it. */
+  readonly approvalRequired: boolean;
+  readonly approvedAt: number | null;
 }
 
 /** A fee held from a user's balance for an on-chain action (see core/ledger/fee-holds.ts). */

@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { applyEntry, deposit as depositEntry, withdraw as withdrawEntry, type Entry } from "../core/ledger/index.ts";
-import { parseCurrencyUnits } from "../core/money/index.ts";
+import { formatUnits, parseCurrencyUnits } from "../core/money/index.ts";
+import { KeyedLock } from "../../lib/keyed-lock.ts";
 import { DomainError, invalidInput } from "../core/result.ts";
 import type { Accounts } from "./accounts.ts";
 import { InFlight } from "./in-flight.ts";
@@ -20,6 +21,23 @@ export interface WithdrawArgs {
   readonly address: string;
   readonly clientWithdrawalId?: string;
 }
+
+/**
+ * What a chain gateway checks before a withdrawal is debited (the address is one its chain takes
+ * and not the exchange's own, the currency is one it can send): throws a DomainError to refuse.
+ * Without a gateway, every address the HTTP schema lets through is taken (the withdrawal stays
+ * pending).
+ */
+export interface WithdrawalGate {
+  check(request: { readonly address: string; readonly currency: string }): void;
+  /** Whether it can send `currency` at all (the aggregator's can_withdraw). */
+  sends(currency: string): boolean;
+  /** How deep a sent withdrawal's transaction is, as last seen (blocks, its own counted); undefined when not known. */
+  confirmationsOf(withdrawalId: string): number | undefined;
+}
+
+/** The daily limit's window: a rolling 24 h. */
+export const DAILY_WINDOW_MS = 24 * 60 * 60_000;
 
 export interface DepositArgs {
   readonly userId: string;
@@ -43,11 +61,30 @@ export class Wallet {
   private readonly store: ExchangeStore;
   private readonly depositIds = new InFlight<DepositRow>();
   private readonly withdrawalIds = new InFlight<WithdrawalRow>();
+  /** One withdrawal per user and currency at a time: the daily limit's sum then sees every earlier one committed. */
+  private readonly perUserCurrency = new KeyedLock();
+  private gate: WithdrawalGate | undefined;
 
   constructor(options: WalletOptions) {
     this.seq = options.sequencer;
     this.accounts = options.accounts;
     this.store = options.store;
+  }
+
+  /** Installs (or with undefined removes) the chain gateway's check of withdrawal requests. */
+  setWithdrawalGate(gate: WithdrawalGate | undefined): void {
+    this.gate = gate;
+  }
+
+  /** Withdrawals of `code` are on and, with a chain gateway, it can send them. */
+  canWithdraw(code: string): boolean {
+    const currency = this.seq.reference.currencies.get(code);
+    return currency?.row.canWithdraw === true && (this.gate?.sends(code) ?? true);
+  }
+
+  /** The gate's confirmation count of a sent withdrawal, when it knows one. */
+  confirmationsOf(withdrawalId: string): number | undefined {
+    return this.gate?.confirmationsOf(withdrawalId);
   }
 
   /** A user's committed balances in every currency. */
@@ -144,6 +181,7 @@ export class Wallet {
     if (!currency.row.canWithdraw)
       throw new DomainError("WITHDRAWALS_DISABLED", `Withdrawals of ${currency.row.code} are disabled`);
     const amount = positiveAmount(currency, args.amount);
+    this.gate?.check({ address: args.address, currency: currency.row.code });
     const min =
       currency.row.minWithdraw === null ? null : parseCurrencyUnits(currency.row.minWithdraw, currency.spec, "up");
     const max =
@@ -158,6 +196,30 @@ export class Wallet {
         "ABOVE_MAX_WITHDRAW",
         `amount: the maximum ${currency.row.code} withdrawal is ${currency.row.maxWithdraw}`,
       );
+    const daily = limitOf(currency, currency.row.dailyWithdrawLimit, "down");
+    const threshold = limitOf(currency, currency.row.withdrawApprovalThreshold, "down");
+    const code = currency.row.code;
+    return this.perUserCurrency.run([`${args.userId}\u0000${code}`], async () => {
+      if (daily !== null) {
+        const since = seq.nowMs() - DAILY_WINDOW_MS;
+        const used = await this.store.withdrawnSince(args.userId, code, since);
+        if (used + amount > daily)
+          throw new DomainError(
+            "DAILY_LIMIT_EXCEEDED",
+            `amount: the ${code} daily withdrawal limit is ${currency.row.dailyWithdrawLimit}; ${formatUnits(used, currency.spec.decimals, { trimZeros: true })} withdrawn in the last 24 h, ${formatUnits(daily - used > 0n ? daily - used : 0n, currency.spec.decimals, { trimZeros: true })} left`,
+          );
+      }
+      return this.debitChecked(args, currency, amount, threshold !== null && amount > threshold);
+    });
+  }
+
+  private async debitChecked(
+    args: WithdrawArgs,
+    currency: Currency,
+    amount: bigint,
+    approvalRequired: boolean,
+  ): Promise<WithdrawalRow> {
+    const seq = this.seq;
     const id = randomUUID();
     const fee = seq.reference.walletFee("withdrawal", currency, this.accounts.levelOf(args.userId));
     const entry = withdrawEntry(seq.ledger, {
@@ -184,6 +246,13 @@ export class Wallet {
       address: args.address,
       status: "pending",
       createdAt: seq.nowMs(),
+      txHash: null,
+      sentAt: null,
+      completedAt: null,
+      failedAt: null,
+      failureReason: null,
+      approvalRequired,
+      approvedAt: null,
     };
     await seq.commit({
       withdrawals: [row],
@@ -192,6 +261,13 @@ export class Wallet {
     });
     return row;
   }
+}
+
+/** A configured limit in base units; null when not configured (or not a valid amount: no limit, as min/max). */
+function limitOf(currency: Currency, text: string | null | undefined, round: "up" | "down"): bigint | null {
+  if (text == null) return null;
+  const parsed = parseCurrencyUnits(text, currency.spec, round);
+  return parsed.ok ? parsed.value : null;
 }
 
 function feeOfEntry(entry: Entry): bigint {

@@ -36,6 +36,8 @@ export const DOMAIN_ERROR_CODES = [
   "ORDER_NOT_OPEN",
   "DUPLICATE_DEPOSIT",
   "HOLD_CONFLICT",
+  "DAILY_LIMIT_EXCEEDED",
+  "WITHDRAWAL_NOT_PENDING",
 ] as const;
 export type DomainErrorCode = (typeof DOMAIN_ERROR_CODES)[number];
 

@@ -17,6 +17,7 @@ import {
 import { startListingFollower, type ListingFollower } from "../adapters/listing/follower.ts";
 import { type ChainGateway, resolveChainGatewayConfig, startChainGateway } from "../adapters/chain/index.ts";
 import { resolveSecrets, type ExchangeSecrets } from "./secrets.ts";
+import { startWithdrawalSender } from "../adapters/chain/withdrawals/index.ts";
 import type { Server } from "node:http";
 import { clientIp, clientIpOfRequest, createAuthFailureGuard } from "../../lib/http/index.ts";
 import { verifySignedRequest } from "../adapters/auth/index.ts";
@@ -109,6 +110,24 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     log: (message) => log(message),
     recoveryDelayMs: options.recoveryDelayMs,
   });
+  // ---- Chain gateway: withdrawals sent by the hot wallet (adapters/chain/withdrawals) ----
+  // Started before the HTTP server, so its check of withdrawal addresses is in place from the
+  // first request; it opens its relayer in the background (an RPC away is retried, not fatal).
+  const withdrawalSender = env.CHAIN_GATEWAY
+    ? startWithdrawalSender({
+        exchange,
+        config: await resolveChainGatewayConfig(env, options.deploymentsRoot),
+        log,
+        journal: {
+          databaseUrl: env.DATABASE_URL,
+          dataDir: `${env.EXCHANGE_DATA_DIR}-hot-wallet`,
+          schema: `${env.EXCHANGE_DB_SCHEMA}_hot_wallet`,
+          timeoutMs: env.EXCHANGE_DB_QUERY_TIMEOUT_MS,
+        },
+        faultAt: env.WITHDRAWAL_FAULT_AT,
+      })
+    : undefined;
+  // ---- end of the withdrawal sender ----
   const marketData = await MarketData.open(exchange);
   // Joined to the chain: deposits seen there are credited (adapters/chain).
   const gateway = env.CHAIN_GATEWAY
@@ -221,6 +240,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     gateway,
     close: async () => {
       await listing?.close();
+      await withdrawalSender?.close();
       await gateway?.close();
       streams.close();
       await streamServer.close();

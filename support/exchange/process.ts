@@ -23,10 +23,12 @@ export async function startExchangeProcess(
   port: number,
   env: Record<string, string>,
   nodeArgs: readonly string[] = [],
+  /** The child's working directory (where it reads deployments/ from with CHAIN_GATEWAY); default the repository. */
+  cwd: string = ROOT,
 ): Promise<ExchangeProcess> {
   let output = "";
-  const child = spawn(process.execPath, [...nodeArgs, "exchange/server/main.ts"], {
-    cwd: ROOT,
+  const child = spawn(process.execPath, [...nodeArgs, resolve(ROOT, "exchange/server/main.ts")], {
+    cwd,
     env: { ...process.env, ...env },
     stdio: ["ignore", "pipe", "pipe"],
   });

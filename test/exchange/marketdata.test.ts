@@ -431,6 +431,8 @@ for (const kind of backendKinds()) {
           max_withdraw: 1000000,
           maker_fee: 0.001,
           taker_fee: 0.002,
+          daily_withdraw_limit: 2000000,
+          withdraw_approval_threshold: 50000,
         });
       });
 

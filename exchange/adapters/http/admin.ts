@@ -8,6 +8,7 @@ import { decimalText, jsonInteger, storedText } from "./schemas.ts";
 import { serve } from "./serve.ts";
 import { balanceViews } from "./views.ts";
 import { creditedDepositView } from "./deposits.ts";
+import { adminWithdrawalRoutes } from "./admin-withdrawals.ts";
 import { balanceSchema, depositSchema } from "./wallet.ts";
 
 // Operator endpoints behind the admin token; `npm run admin` is their client. They live on the
@@ -229,5 +230,6 @@ export function adminApi(exchange: Exchange, gateway?: ChainGateway) {
     },
   );
 
+  adminWithdrawalRoutes(app, exchange);
   return app;
 }

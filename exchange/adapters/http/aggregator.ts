@@ -73,6 +73,12 @@ const assetSchema = z.record(
     max_withdraw: decimal.nullable(),
     maker_fee: decimal.nullable(),
     taker_fee: decimal.nullable(),
+    daily_withdraw_limit: decimal.nullable().meta({
+      description: "Extension: most one user may withdraw in any 24 h, in asset units; null when unlimited",
+    }),
+    withdraw_approval_threshold: decimal.nullable().meta({
+      description: "Extension: withdrawals above this wait for an operator's approval; null when none do",
+    }),
   }),
 );
 const tuple = z.tuple([decimal, decimal]).meta({ description: "[price, quantity]" });
@@ -191,12 +197,16 @@ export function aggregatorApi(deps: {
         assets[row.code] = {
           name: row.name,
           unified_cryptoasset_id: row.unifiedCryptoassetId,
-          can_withdraw: row.canWithdraw,
+          // False also when the chain gateway cannot send the currency on its chain.
+          can_withdraw: exchange.canWithdraw(row.code),
           can_deposit: row.canDeposit,
           min_withdraw: row.minWithdraw === null ? null : decimalJson(row.minWithdraw),
           max_withdraw: row.maxWithdraw === null ? null : decimalJson(row.maxWithdraw),
           maker_fee: tradeFee(COMMISSION_TYPES.tradeMaker, row.code),
           taker_fee: tradeFee(COMMISSION_TYPES.tradeTaker, row.code),
+          daily_withdraw_limit: row.dailyWithdrawLimit == null ? null : decimalJson(row.dailyWithdrawLimit),
+          withdraw_approval_threshold:
+            row.withdrawApprovalThreshold == null ? null : decimalJson(row.withdrawApprovalThreshold),
         };
       }
       return c.json(assets);

@@ -24,6 +24,8 @@ export const DOMAIN_ERROR_STATUS: Record<DomainErrorCode, ContentfulStatusCode> 
   ORDER_NOT_OPEN: 409,
   DUPLICATE_DEPOSIT: 409,
   HOLD_CONFLICT: 409,
+  DAILY_LIMIT_EXCEEDED: 400,
+  WITHDRAWAL_NOT_PENDING: 409,
 };
 
 /** A failed Result (or a thrown DomainError) as the `{code, message}` answer with its status. */

@@ -106,8 +106,21 @@ export function withdrawalView(exchange: Exchange, row: WithdrawalRow) {
     sent: decimalJson(formatCurrencyUnits(row.amount - row.fee, spec)),
     address: row.address,
     status: row.status,
+    txHash: row.txHash,
+    ...(row.status === "sent" ? confirmationsOf(exchange, row.id) : {}),
+    approvalRequired: row.approvalRequired,
+    approvedAt: row.approvedAt === null ? null : isoFromMs(row.approvedAt),
+    failureReason: row.failureReason,
     createdAt: isoFromMs(row.createdAt),
+    sentAt: row.sentAt === null ? null : isoFromMs(row.sentAt),
+    completedAt: row.completedAt === null ? null : isoFromMs(row.completedAt),
+    failedAt: row.failedAt === null ? null : isoFromMs(row.failedAt),
   };
+}
+
+function confirmationsOf(exchange: Exchange, id: string): { confirmations?: number } {
+  const confirmations = exchange.withdrawalConfirmations(id);
+  return confirmations === undefined ? {} : { confirmations };
 }
 
 /** SPEC.md's type codes: "1" Refill is given; the others are ours (exchange/README.md). */

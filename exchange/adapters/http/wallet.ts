@@ -46,7 +46,7 @@ const depositAddressSchema = z.object({
 const depositAddressQuery = z.object({
   currencyCode: z.string().regex(/^[A-Z0-9]{1,16}$/, "must be a currency code"),
 });
-const withdrawalSchema = z.object({
+export const withdrawalSchema = z.object({
   id: z.uuid(),
   clientWithdrawalId: z.string().nullable(),
   currencyCode: z.string(),
@@ -54,8 +54,24 @@ const withdrawalSchema = z.object({
   fee: decimal,
   sent: decimal.meta({ description: "amount - fee, what leaves the exchange" }),
   address: z.string(),
-  status: z.enum(["pending", "completed", "failed"]),
+  status: z.enum(["pending", "sent", "completed", "failed"]).meta({
+    description:
+      "pending (debited; waiting to be sent, or for an operator when approvalRequired) -> sent (txHash) -> completed once the transaction is " +
+      "DEPOSIT_CONFIRMATIONS blocks deep; failed (reverted, dropped or rejected): amount and fee returned to available",
+  }),
+  txHash: z.string().nullable().meta({ description: "The transaction carrying it; null until sent" }),
+  confirmations: z
+    .number()
+    .int()
+    .optional()
+    .meta({ description: "While sent: blocks deep its transaction is (its own counted), when known" }),
+  approvalRequired: z.boolean().meta({ description: "Above the currency's approval threshold: waits for an operator" }),
+  approvedAt: z.string().nullable(),
+  failureReason: z.string().nullable(),
   createdAt: z.string(),
+  sentAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  failedAt: z.string().nullable(),
 });
 
 export function walletApi(exchange: Exchange, gateway?: ChainGateway) {

@@ -363,14 +363,26 @@ export function batchStatement(units: readonly WriteUnit[]): { sql: string; para
       address: w.address,
       status: w.status,
       created_at: w.createdAt,
+      tx_hash: w.txHash,
+      sent_at: w.sentAt,
+      completed_at: w.completedAt,
+      failed_at: w.failedAt,
+      failure_reason: w.failureReason,
+      approval_required: w.approvalRequired,
+      approved_at: w.approvedAt,
     })),
     (
       p,
-    ) => `insert into withdrawals (id, user_id, client_withdrawal_id, currency, amount, fee, address, status, created_at)
-    select id, user_id, client_withdrawal_id, currency, amount::numeric, fee::numeric, address, status, created_at
+    ) => `insert into withdrawals (id, user_id, client_withdrawal_id, currency, amount, fee, address, status, created_at, tx_hash, sent_at,
+      completed_at, failed_at, failure_reason, approval_required, approved_at)
+    select id, user_id, client_withdrawal_id, currency, amount::numeric, fee::numeric, address, status, created_at, tx_hash, sent_at,
+      completed_at, failed_at, failure_reason, approval_required, approved_at
     from json_to_recordset(${p}::json) as x(id uuid, user_id uuid, client_withdrawal_id text, currency text, amount text, fee text, address text,
-      status text, created_at bigint)
-    on conflict (id) do update set status = excluded.status`,
+      status text, created_at bigint, tx_hash text, sent_at bigint, completed_at bigint, failed_at bigint, failure_reason text,
+      approval_required boolean, approved_at bigint)
+    on conflict (id) do update set status = excluded.status, tx_hash = excluded.tx_hash, sent_at = excluded.sent_at,
+      completed_at = excluded.completed_at, failed_at = excluded.failed_at, failure_reason = excluded.failure_reason,
+      approved_at = excluded.approved_at`,
   );
 
   add(

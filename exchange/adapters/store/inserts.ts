@@ -18,8 +18,8 @@ import type {
 export async function insertCurrency(db: Queryable, row: CurrencyRow): Promise<void> {
   await db.query(
     `insert into currencies (code, name, decimals, can_deposit, can_withdraw, min_withdraw, max_withdraw, unified_cryptoasset_id, adapter_code, position,
-       contract_address)
-     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)`,
+       contract_address, daily_withdraw_limit, withdraw_approval_threshold)
+     values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)`,
     [
       row.code,
       row.name,
@@ -32,6 +32,8 @@ export async function insertCurrency(db: Queryable, row: CurrencyRow): Promise<v
       row.adapterCode,
       row.position,
       row.contractAddress ?? null,
+      row.dailyWithdrawLimit ?? null,
+      row.withdrawApprovalThreshold ?? null,
     ],
   );
 }

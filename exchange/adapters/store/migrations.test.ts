@@ -20,6 +20,7 @@ const RELEASED = [
   "b9def924a38d564059361f2db8fbb3554928c3035be5608794fa5f89bca934a8",
   "d1117049dfa6f83b565287bfc9bcfad99fda881a956067aabe789cda0de29ab6",
   "2ce7814a662d3cf352890fd38bab1d7daf86208bccb68416ac505bb5bceedaa2",
+  "d5af3eec0375560961513c93327d4f0ac1f0f9c4687db06ce94ea9c92a2a5908",
 ];
 
 describe("migrations", () => {

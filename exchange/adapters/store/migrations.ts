@@ -205,6 +205,21 @@ create table if not exists candles (
       updated_at bigint not null
     )`,
   ],
+  [
+    // Withdrawals sent by the hot wallet: pending -> sent (tx hash) -> completed, or failed (refunded);
+    // above a currency's approval threshold one waits for an operator. Per-currency daily limit.
+    `alter table withdrawals add column tx_hash text`,
+    `alter table withdrawals add column sent_at bigint`,
+    `alter table withdrawals add column completed_at bigint`,
+    `alter table withdrawals add column failed_at bigint`,
+    `alter table withdrawals add column failure_reason text`,
+    `alter table withdrawals add column approval_required boolean not null default false`,
+    `alter table withdrawals add column approved_at bigint`,
+    `create index withdrawals_open on withdrawals (created_at, id) where status in ('pending', 'sent')`,
+    `create index withdrawals_by_user_currency on withdrawals (user_id, currency, created_at)`,
+    `alter table currencies add column daily_withdraw_limit text`,
+    `alter table currencies add column withdraw_approval_threshold text`,
+  ],
 ];
 
 /** SHA-256 (hex) of a migration's statements, exactly as written: what schema_migrations records. */

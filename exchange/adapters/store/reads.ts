@@ -36,6 +36,7 @@ import type {
   Page,
   Queryable,
   WithdrawalRow,
+  WithdrawalStatus,
 } from "./types.ts";
 
 /** Per currency, what settled fee holds burned. */
@@ -163,6 +164,38 @@ export async function getWithdrawalByClientId(
   return record === undefined ? null : withdrawalOf(record);
 }
 
+export async function getWithdrawal(db: Queryable, id: string): Promise<WithdrawalRow | null> {
+  const [record] = await db.query<DriverRow>(`select ${WITHDRAWAL_COLUMNS} from withdrawals where id = $1`, [id]);
+  return record === undefined ? null : withdrawalOf(record);
+}
+
+/** Withdrawals in one of `statuses`, oldest first (the sender's queue, the operator's list). */
+export async function listWithdrawalsByStatus(
+  db: Queryable,
+  statuses: readonly WithdrawalStatus[],
+  limit: number,
+): Promise<WithdrawalRow[]> {
+  const records = await db.query<DriverRow>(
+    `select ${WITHDRAWAL_COLUMNS} from withdrawals where status = any($1::text[]) order by created_at, id limit $2`,
+    [statuses, limit],
+  );
+  return records.map(withdrawalOf);
+}
+
+/** What a user's withdrawals of `currency` since `sinceMs` debited, failed ones (refunded) left out: the daily limit's sum. */
+export async function withdrawnSince(
+  db: Queryable,
+  userId: string,
+  currency: string,
+  sinceMs: number,
+): Promise<bigint> {
+  const [row] = await db.query<{ total: string | null }>(
+    `select sum(amount)::text as total from withdrawals where user_id = $1 and currency = $2 and created_at >= $3 and status <> 'failed'`,
+    [userId, currency, sinceMs],
+  );
+  return BigInt(row?.total ?? "0");
+}
+
 export async function getFeeHold(db: Queryable, holdId: string): Promise<FeeHoldRow | null> {
   const [record] = await db.query<DriverRow>(`select ${FEE_HOLD_COLUMNS} from fee_holds where id = $1`, [holdId]);
   return record === undefined ? null : feeHoldOf(record);
@@ -212,7 +245,10 @@ export async function walletFlows(db: Queryable): Promise<WalletFlows> {
     new Map((await db.query<{ currency: string; total: string }>(sql)).map((row) => [row.currency, BigInt(row.total)]));
   return {
     deposited: await sums("select currency, sum(amount)::text as total from deposits group by currency"),
-    withdrawn: await sums("select currency, sum(amount - fee)::text as total from withdrawals group by currency"),
+    // A failed withdrawal was refunded (withdrawal-refund): nothing of it left.
+    withdrawn: await sums(
+      "select currency, sum(amount - fee)::text as total from withdrawals where status <> 'failed' group by currency",
+    ),
     burned: await sums(BURNED_SQL),
   };
 }

@@ -157,7 +157,8 @@ export function dealRecord(row: DealRow): DealRecord {
   };
 }
 
-export const CURRENCY_COLUMNS = `code, name, decimals, can_deposit, can_withdraw, min_withdraw, max_withdraw, unified_cryptoasset_id, adapter_code, position, contract_address`;
+export const CURRENCY_COLUMNS = `code, name, decimals, can_deposit, can_withdraw, min_withdraw, max_withdraw, unified_cryptoasset_id, adapter_code, position, contract_address,
+  daily_withdraw_limit, withdraw_approval_threshold`;
 
 export function currencyOf(r: DriverRow): CurrencyRow {
   return {
@@ -173,6 +174,11 @@ export function currencyOf(r: DriverRow): CurrencyRow {
     position: Number(r.position),
     // Only listed tokens have one: the other rows read back as they were written.
     ...(r.contract_address == null ? {} : { contractAddress: r.contract_address as string }),
+    // Likewise the withdrawal limits (migration 7): absent when not configured.
+    ...(r.daily_withdraw_limit == null ? {} : { dailyWithdrawLimit: r.daily_withdraw_limit as string }),
+    ...(r.withdraw_approval_threshold == null
+      ? {}
+      : { withdrawApprovalThreshold: r.withdraw_approval_threshold as string }),
   };
 }
 
@@ -256,7 +262,11 @@ export function depositOf(r: DriverRow): DepositRow {
   };
 }
 
-export const WITHDRAWAL_COLUMNS = `id::text as id, user_id::text as user_id, client_withdrawal_id, currency, amount::text as amount, fee::text as fee, address, status, created_at::text as created_at`;
+export const WITHDRAWAL_COLUMNS = `id::text as id, user_id::text as user_id, client_withdrawal_id, currency, amount::text as amount, fee::text as fee, address, status,
+  created_at::text as created_at, tx_hash, sent_at::text as sent_at, completed_at::text as completed_at, failed_at::text as failed_at,
+  failure_reason, approval_required, approved_at::text as approved_at`;
+
+const msOrNull = (value: unknown): number | null => (value == null ? null : Number(value));
 
 export function withdrawalOf(r: DriverRow): WithdrawalRow {
   return {
@@ -269,6 +279,13 @@ export function withdrawalOf(r: DriverRow): WithdrawalRow {
     address: r.address,
     status: r.status,
     createdAt: Number(r.created_at),
+    txHash: r.tx_hash ?? null,
+    sentAt: msOrNull(r.sent_at),
+    completedAt: msOrNull(r.completed_at),
+    failedAt: msOrNull(r.failed_at),
+    failureReason: r.failure_reason ?? null,
+    approvalRequired: r.approval_required === true,
+    approvedAt: msOrNull(r.approved_at),
   };
 }
 

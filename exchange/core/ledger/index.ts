@@ -24,7 +24,14 @@ export {
   type PairFees,
   type TradeFees,
 } from "./commissions.ts";
-export { deposit, withdraw, type DepositRequest, type WithdrawalRequest } from "./wallet.ts";
+export {
+  deposit,
+  refundWithdrawal,
+  withdraw,
+  type DepositRequest,
+  type WithdrawalRefundRequest,
+  type WithdrawalRequest,
+} from "./wallet.ts";
 export { holdForOrder, releaseHold, requiredHold, settleTrade, type OrderHoldRequest } from "./orders.ts";
 export { applyBookEvents } from "./book-events.ts";
 export {

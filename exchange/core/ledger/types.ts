@@ -60,6 +60,7 @@ export interface Posting {
 export type EntryKind =
   | "deposit"
   | "withdrawal"
+  | "withdrawal-refund"
   | "order-hold"
   | "order-release"
   | "trade"

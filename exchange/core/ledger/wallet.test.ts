@@ -5,7 +5,7 @@ import { MAX_STORED_UNITS } from "../money/decimal.ts";
 import { NO_FEE } from "./commissions.ts";
 import { applyEntry, balanceOf, createLedger, feesCollected, recountSupply, supplyOf } from "./state.ts";
 import { rate, USD } from "../../../support/exchange/pair-and-fees.ts";
-import { deposit, withdraw } from "./wallet.ts";
+import { deposit, refundWithdrawal, withdraw } from "./wallet.ts";
 
 function funded(amount: bigint) {
   const ledger = createLedger();
@@ -150,5 +150,55 @@ describe("applyEntry", () => {
       /would go negative/,
     );
     assert.deepEqual(balanceOf(ledger, "alice", "USD"), { available: 100n, locked: 0n });
+  });
+});
+
+describe("refundWithdrawal", () => {
+  const fee = { rate: rate(1n, 2), minimum: 3n };
+
+  it("returns the amount and the fee to available, exactly undoing the withdrawal", () => {
+    const ledger = funded(1_000n);
+    const before = {
+      balance: balanceOf(ledger, "alice", "USD"),
+      fees: feesCollected(ledger, "USD"),
+      supply: supplyOf(ledger, "USD"),
+    };
+    const entry = withdraw(ledger, { withdrawalId: "w1", userId: "alice", currency: USD, amount: 701n, fee });
+    assert.ok(entry.ok);
+    applyEntry(ledger, entry.value);
+    // 1% of 701 is 7.01: the fee rounds up to 8 units.
+    assert.equal(feesCollected(ledger, "USD"), 8n);
+    assert.deepEqual(balanceOf(ledger, "alice", "USD"), { available: 299n, locked: 0n });
+    const refund = refundWithdrawal(ledger, {
+      withdrawalId: "w1",
+      userId: "alice",
+      currency: "USD",
+      amount: 701n,
+      fee: 8n,
+    });
+    assert.ok(refund.ok);
+    assert.equal(refund.value.kind, "withdrawal-refund");
+    assert.equal(
+      refund.value.postings.reduce((sum, p) => sum + p.delta, 0n),
+      0n,
+      "balanced",
+    );
+    applyEntry(ledger, refund.value);
+    assert.deepEqual(balanceOf(ledger, "alice", "USD"), before.balance);
+    assert.equal(feesCollected(ledger, "USD"), before.fees);
+    assert.equal(supplyOf(ledger, "USD"), before.supply);
+  });
+
+  it("refuses amounts that cannot be a withdrawal's, and a fee the fee total does not hold", () => {
+    const ledger = funded(100n);
+    const req = { withdrawalId: "w", userId: "alice", currency: "USD" };
+    assert.ok(!refundWithdrawal(ledger, { ...req, amount: 0n, fee: 0n }).ok);
+    assert.ok(!refundWithdrawal(ledger, { ...req, amount: 5n, fee: 5n }).ok);
+    assert.ok(!refundWithdrawal(ledger, { ...req, amount: 5n, fee: -1n }).ok);
+    const noFees = refundWithdrawal(ledger, { ...req, amount: 50n, fee: 1n });
+    assert.ok(!noFees.ok && noFees.code === "INVALID_AMOUNT");
+    const zeroFee = refundWithdrawal(ledger, { ...req, amount: 50n, fee: 0n });
+    assert.ok(zeroFee.ok);
+    assert.equal(zeroFee.value.postings.length, 2, "a zero fee posting is left out");
   });
 });

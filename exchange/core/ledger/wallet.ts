@@ -72,6 +72,49 @@ export function withdraw(state: LedgerState, request: WithdrawalRequest): Result
   });
 }
 
+export interface WithdrawalRefundRequest {
+  readonly withdrawalId: string;
+  readonly userId: string;
+  readonly currency: string;
+  /** What the withdrawal debited (its amount, fee included). */
+  readonly amount: bigint;
+  /** The fee its entry booked. */
+  readonly fee: bigint;
+}
+
+/**
+ * Undoes a withdrawal that never reached the chain (reverted, dropped, rejected by an operator):
+ * the exact reverse of its entry, so the amount and the fee return to available and the money
+ * counts as the exchange's again (supply grows back by amount - fee).
+ */
+export function refundWithdrawal(
+  state: LedgerState,
+  request: WithdrawalRefundRequest,
+): Result<Entry, LedgerRejectCode> {
+  const { withdrawalId, userId, currency, amount, fee } = request;
+  if (amount <= 0n || fee < 0n || fee >= amount)
+    return fail(
+      "INVALID_AMOUNT",
+      `withdrawal refund ${withdrawalId}: amount ${amount} and fee ${fee} are not a withdrawal's`,
+    );
+  const fees = state.fees.get(currency) ?? 0n;
+  // The fee was booked when the withdrawal was debited; a total below it means this entry does not match one.
+  if (fees < fee)
+    return fail(
+      "INVALID_AMOUNT",
+      `withdrawal refund ${withdrawalId}: fee ${fee} is more than the ${fees} ${currency} fees held`,
+    );
+  return ok({
+    kind: "withdrawal-refund",
+    ref: withdrawalId,
+    postings: withoutZeros([
+      { account: { kind: "external" }, currency, delta: -(amount - fee) },
+      { account: { kind: "fees" }, currency, delta: -fee },
+      { account: { kind: "available", userId }, currency, delta: amount },
+    ]),
+  });
+}
+
 export function withoutZeros<T extends { readonly delta: bigint }>(postings: T[]): T[] {
   return postings.filter((posting) => posting.delta !== 0n);
 }

@@ -3139,9 +3139,23 @@ export interface operations {
                             /** @description amount - fee, what leaves the exchange */
                             sent: number;
                             address: string;
-                            /** @enum {string} */
-                            status: "pending" | "completed" | "failed";
+                            /**
+                             * @description pending (debited; waiting to be sent, or for an operator when approvalRequired) -> sent (txHash) -> completed once the transaction is DEPOSIT_CONFIRMATIONS blocks deep; failed (reverted, dropped or rejected): amount and fee returned to available
+                             * @enum {string}
+                             */
+                            status: "pending" | "sent" | "completed" | "failed";
+                            /** @description The transaction carrying it; null until sent */
+                            txHash: string | null;
+                            /** @description While sent: blocks deep its transaction is (its own counted), when known */
+                            confirmations?: number;
+                            /** @description Above the currency's approval threshold: waits for an operator */
+                            approvalRequired: boolean;
+                            approvedAt: string | null;
+                            failureReason: string | null;
                             createdAt: string;
+                            sentAt: string | null;
+                            completedAt: string | null;
+                            failedAt: string | null;
                         }[];
                         pageNumber: number;
                         pageSize: number;
@@ -3289,9 +3303,23 @@ export interface operations {
                         /** @description amount - fee, what leaves the exchange */
                         sent: number;
                         address: string;
-                        /** @enum {string} */
-                        status: "pending" | "completed" | "failed";
+                        /**
+                         * @description pending (debited; waiting to be sent, or for an operator when approvalRequired) -> sent (txHash) -> completed once the transaction is DEPOSIT_CONFIRMATIONS blocks deep; failed (reverted, dropped or rejected): amount and fee returned to available
+                         * @enum {string}
+                         */
+                        status: "pending" | "sent" | "completed" | "failed";
+                        /** @description The transaction carrying it; null until sent */
+                        txHash: string | null;
+                        /** @description While sent: blocks deep its transaction is (its own counted), when known */
+                        confirmations?: number;
+                        /** @description Above the currency's approval threshold: waits for an operator */
+                        approvalRequired: boolean;
+                        approvedAt: string | null;
+                        failureReason: string | null;
                         createdAt: string;
+                        sentAt: string | null;
+                        completedAt: string | null;
+                        failedAt: string | null;
                     };
                 };
             };
@@ -5730,6 +5758,10 @@ export interface operations {
                             maker_fee: number | null;
                             /** @description Decimal, exact (JSON number) */
                             taker_fee: number | null;
+                            /** @description Extension: most one user may withdraw in any 24 h, in asset units; null when unlimited */
+                            daily_withdraw_limit: number | null;
+                            /** @description Extension: withdrawals above this wait for an operator's approval; null when none do */
+                            withdraw_approval_threshold: number | null;
                         };
                     };
                 };
