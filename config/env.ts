@@ -421,6 +421,8 @@ export const exchangeEnv = apiEnv.extend({
    * mainnet 1, 12 elsewhere.
    */
   DEPOSIT_CONFIRMATIONS: z.coerce.number().int().min(1).max(10_000).optional(),
+  /** Deposit addresses with a new credit are swept into the hot wallet at most this often (ms); each sweep costs gas. */
+  DEPOSIT_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(15_000),
   /** Key of the hot wallet that sends withdrawals and sweeps deposit addresses; unset on the local chain: its account #15. */
   HOT_WALLET_PRIVATE_KEY: privateKey.optional(),
   /**

@@ -23,8 +23,10 @@ export type WriteKind =
   | "agent_record"
   | "agent_swap"
   | "agent_setup"
-  // The exchange hot wallet's withdrawals (exchange/adapters/chain/withdrawals), in a journal of their own.
-  | "withdrawal";
+  // The exchange hot wallet's withdrawals and sweeps of deposit addresses (exchange/adapters/chain),
+  // in a journal of their own.
+  | "withdrawal"
+  | "sweep";
 
 export interface WriteRow {
   readonly id: string;

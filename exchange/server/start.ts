@@ -113,10 +113,11 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
   // ---- Chain gateway: withdrawals sent by the hot wallet (adapters/chain/withdrawals) ----
   // Started before the HTTP server, so its check of withdrawal addresses is in place from the
   // first request; it opens its relayer in the background (an RPC away is retried, not fatal).
-  const withdrawalSender = env.CHAIN_GATEWAY
+  const chainConfig = env.CHAIN_GATEWAY ? await resolveChainGatewayConfig(env, options.deploymentsRoot) : undefined;
+  const withdrawalSender = chainConfig
     ? startWithdrawalSender({
         exchange,
-        config: await resolveChainGatewayConfig(env, options.deploymentsRoot),
+        config: chainConfig,
         log,
         journal: {
           databaseUrl: env.DATABASE_URL,
@@ -130,12 +131,15 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
   // ---- end of the withdrawal sender ----
   const marketData = await MarketData.open(exchange);
   // Joined to the chain: deposits seen there are credited (adapters/chain).
-  const gateway = env.CHAIN_GATEWAY
+  // Credited deposit addresses are swept into the hot wallet through the sender's relayer.
+  const gateway = chainConfig
     ? await startChainGateway({
         exchange,
         db,
-        config: await resolveChainGatewayConfig(env, options.deploymentsRoot),
+        config: chainConfig,
         log,
+        sendFromHotWallet: (call) => withdrawalSender!.sendOther("sweep", call),
+        sweepIntervalMs: env.DEPOSIT_SWEEP_INTERVAL_MS,
       })
     : undefined;
   const streams = startExchangeStreams(exchange, marketData, { flushMs: env.WS_FLUSH_MS });

@@ -6,6 +6,8 @@ import type { ChainGatewayConfig } from "./config.ts";
 import { DepositAddresses } from "./deposit-addresses.ts";
 import { type PendingDepositView, DepositWatcher, type WatcherStatus } from "./deposits/watcher.ts";
 import { measureReserves, type ReserveRow } from "./reserves.ts";
+import { startSweeper, type Sweeper } from "./sweeper.ts";
+import type { Call } from "../../../relayer/index.ts";
 
 // The exchange joined to a chain (CHAIN_GATEWAY=true): per-user deposit addresses, the deposit
 // watcher, and solvency measured on-chain. What the HTTP routes hold.
@@ -35,12 +37,29 @@ export async function startChainGateway(args: {
   readonly db: Db;
   readonly config: ChainGatewayConfig;
   readonly log: (message: string) => void;
-}): Promise<ChainGateway & { readonly watcher: DepositWatcher }> {
+  /** Sends a hot-wallet transaction through its relayer (the withdrawal sender's): sweeps use it. */
+  readonly sendFromHotWallet?: (call: Call) => Promise<{ status: "success" | "reverted" }>;
+  /** Deposit addresses credited are swept at most this often (DEPOSIT_SWEEP_INTERVAL_MS). */
+  readonly sweepIntervalMs?: number;
+}): Promise<ChainGateway & { readonly watcher: DepositWatcher; readonly sweeper?: Sweeper }> {
   const { exchange, db, config, log } = args;
   const addresses = new DepositAddresses(config.deployment);
   for (const id of exchange.userIds()) addresses.of(id);
   const watcher = new DepositWatcher({ exchange, db, config, addresses, log });
   watcher.start();
+  const sweeper =
+    args.sendFromHotWallet === undefined
+      ? undefined
+      : startSweeper({
+          exchange,
+          config,
+          addresses,
+          client: watcher.client,
+          send: args.sendFromHotWallet,
+          intervalMs: args.sweepIntervalMs ?? 15_000,
+          log,
+        });
+  if (sweeper) watcher.onCredit((address) => sweeper.mark(address));
   log(
     `exchange: chain gateway on chain ${config.chainId} (${config.rpcUrl}): deposits credited after ${config.confirmations} confirmations; hot wallet ${config.hotWallet.address}`,
   );
@@ -48,12 +67,16 @@ export async function startChainGateway(args: {
     chainId: config.chainId,
     confirmations: config.confirmations,
     watcher,
+    sweeper,
     depositAddress: (userId) => getAddress(addresses.of(userId)),
     moves: (code) => hasChainAsset(exchange.reference, config.deployment, code),
     pendingDeposits: (userId) => watcher.pendingOf(userId),
     isChainDeposit: (id) => id.startsWith(`chain:${config.chainId}:`),
     watcherStatus: () => watcher.status(),
     reserves: () => measureReserves({ exchange, client: watcher.client, config, addresses }),
-    close: () => watcher.close(),
+    close: async () => {
+      await sweeper?.close();
+      await watcher.close();
+    },
   };
 }

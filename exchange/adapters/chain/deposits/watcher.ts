@@ -80,6 +80,7 @@ export class DepositWatcher {
   private readonly reorgedAfterCredit: string[] = [];
   private readonly seenAt = new Map<string, number>();
   private readonly listeners = new Set<() => void>();
+  private readonly creditListeners = new Set<(address: string) => void>();
   private closed = false;
   private wake: (() => void) | undefined;
   private loop: Promise<void> | undefined;
@@ -144,6 +145,11 @@ export class DepositWatcher {
   onChange(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Called with the deposit address of each credit (the sweeper's work list). */
+  onCredit(listener: (address: string) => void): void {
+    this.creditListeners.add(listener);
   }
 
   status(): WatcherStatus {
@@ -331,6 +337,7 @@ export class DepositWatcher {
         depositId: `${this.idPrefix}${key}`,
       });
       this.credited++;
+      for (const listener of this.creditListeners) listener(transfer.to);
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
       if (error.code === "DUPLICATE_DEPOSIT") return;

@@ -1,4 +1,5 @@
-import { createHash } from "node:crypto";
+import { createHash, randomUUID } from "node:crypto";
+import { UnavailableError } from "../../../../lib/unavailable.ts";
 import {
   createPublicClient,
   encodeFunctionData,
@@ -63,6 +64,12 @@ export interface WithdrawalSenderOptions {
 }
 
 export interface WithdrawalSender {
+  /**
+   * Sends a transaction of the hot wallet that is not a withdrawal (a sweep) through the same
+   * relayer, so the two never contend for a nonce; resolves with its receipt once mined.
+   * UnavailableError while the relayer is not open yet.
+   */
+  sendOther(kind: "sweep", call: Call): Promise<TransactionReceipt>;
   close(): Promise<void>;
 }
 
@@ -308,6 +315,26 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
   })();
 
   return {
+    sendOther: async (kind, call) => {
+      const relayer = opened;
+      if (relayer === undefined || closed)
+        throw new UnavailableError("relayer", "the hot wallet's relayer is not open yet");
+      const id = `${kind}-${randomUUID()}`;
+      const sent = await relayer.relayer.send(id, call, {
+        newWrite: {
+          id,
+          userId: "hot-wallet",
+          kind,
+          idempotencyKey: null,
+          requestHash: createHash("sha256").update(`${call.to}\u0000${call.data}`).digest("hex"),
+          feeHeld: false,
+          createdAt: Date.now(),
+        },
+      });
+      const receipt = await relayer.relayer.mined(id, { sent });
+      await relayer.journal.finish(id, null, receipt.status).catch(() => {});
+      return receipt;
+    },
     close: async () => {
       closed = true;
       wake.abort();
