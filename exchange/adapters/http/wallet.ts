@@ -7,7 +7,7 @@ import { serve } from "./serve.ts";
 import { pageQuery, pageSchema, withdrawalBody } from "./schemas.ts";
 import { balanceViews, commissionView, depositView, pageView, withdrawalView } from "./views.ts";
 
-// Balances, deposits, withdrawals and the caller's commissions (signed).
+// Balances, deposits, withdrawals and the caller's commissions (signed, or a web session: app.ts authenticates first).
 
 const decimal = z.number().meta({ description: "Decimal, exact (JSON number)" });
 export const balanceSchema = z.object({
@@ -48,7 +48,7 @@ export function walletApi(exchange: Exchange) {
       path: "/api/balances",
       tag: "Wallet",
       summary: "The caller's balance in every currency",
-      access: "signed",
+      access: "signed-or-session",
       response: z.array(balanceSchema),
     },
     ({ c }) => c.json(balanceViews(exchange, c.get("auth").userId)),
@@ -62,7 +62,7 @@ export function walletApi(exchange: Exchange) {
       path: "/api/deposits",
       tag: "Wallet",
       summary: "The caller's credited deposits, newest first",
-      access: "signed",
+      access: "signed-or-session",
       query: pageQuery,
       response: pageSchema(depositSchema),
     },
@@ -80,7 +80,7 @@ export function walletApi(exchange: Exchange) {
       path: "/api/withdrawals",
       tag: "Wallet",
       summary: "The caller's withdrawals, newest first",
-      access: "signed",
+      access: "signed-or-session",
       query: pageQuery,
       response: pageSchema(withdrawalSchema),
     },
@@ -102,7 +102,7 @@ export function walletApi(exchange: Exchange) {
         "Debits amount at once; the withdrawal commission is taken from it and amount - fee is sent. min_withdraw and max_withdraw come from the " +
         "currency settings. The withdrawal stays pending until a chain adapter sends it. A repeated clientWithdrawalId returns the first withdrawal " +
         "with 200 and Idempotent-Replay: true, and debits nothing.",
-      access: "signed",
+      access: "signed-or-session",
       body: withdrawalBody,
       response: withdrawalSchema,
       status: 201,
@@ -136,7 +136,7 @@ export function walletApi(exchange: Exchange) {
       path: "/api/currencies/user/commissions",
       tag: "Wallet",
       summary: "The caller's effective commissions (lower tiers replace the defaults they shadow)",
-      access: "signed",
+      access: "signed-or-session",
       response: z.array(commissionSchema),
     },
     ({ c }) => c.json(exchange.commissionsOf(c.get("auth").userId).map(commissionView)),

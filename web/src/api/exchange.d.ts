@@ -1758,13 +1758,15 @@ export interface operations {
                 pageNumber?: number;
                 pageSize?: number;
             };
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1853,7 +1855,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1865,6 +1867,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -1931,13 +1951,15 @@ export interface operations {
     postOrders: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2045,7 +2067,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2057,6 +2079,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -2125,13 +2165,15 @@ export interface operations {
             query?: {
                 currencyPairCode?: string;
             };
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2217,7 +2259,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2229,6 +2271,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -2295,13 +2355,15 @@ export interface operations {
     getOrdersById: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 id: string;
@@ -2387,7 +2449,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2399,6 +2461,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -2483,13 +2563,15 @@ export interface operations {
     deleteOrdersById: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 id: string;
@@ -2575,7 +2657,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2587,6 +2669,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -2689,13 +2789,15 @@ export interface operations {
     getBalances: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2722,7 +2824,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2734,6 +2836,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -2803,13 +2923,15 @@ export interface operations {
                 pageNumber?: number;
                 pageSize?: number;
             };
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2862,7 +2984,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2874,6 +2996,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -2943,13 +3083,15 @@ export interface operations {
                 pageNumber?: number;
                 pageSize?: number;
             };
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3006,7 +3148,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3018,6 +3160,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -3084,13 +3244,15 @@ export interface operations {
     postWithdrawals: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3152,7 +3314,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3164,6 +3326,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -3230,13 +3410,15 @@ export interface operations {
     getCurrenciesUserCommissions: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3273,7 +3455,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3285,6 +3467,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
