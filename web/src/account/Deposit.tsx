@@ -1,7 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useId, useState } from "react";
 import { CopyableAddress } from "../components/address.tsx";
-import { ErrorState, Loading } from "../components/states.tsx";
+import { ApiError } from "../api/errors.ts";
+import { Empty, ErrorState, Loading } from "../components/states.tsx";
 import { useAssets, useCurrencyCodes } from "./currencies.ts";
 import { DepositHistory } from "./DepositHistory.tsx";
 import { QrCode } from "./QrCode.tsx";
@@ -39,7 +40,12 @@ export function Deposit({ userId }: { userId: string }) {
         ))}
       </select>
       {currency !== null && address.isPending && <Loading label="Getting your deposit address…" />}
-      {address.error ? <ErrorState error={address.error} onRetry={() => void address.refetch()} /> : null}
+      {address.error instanceof ApiError && address.error.status === 404 ? (
+        // An exchange without the deposit gateway has no such route: say so, not "not found".
+        <Empty>This exchange does not give deposit addresses yet.</Empty>
+      ) : address.error ? (
+        <ErrorState error={address.error} onRetry={() => void address.refetch()} />
+      ) : null}
       {address.data && (
         <div className="deposit-address panel">
           <QrCode text={address.data.address} label={`QR code of the ${address.data.currencyCode} deposit address`} />

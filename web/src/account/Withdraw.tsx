@@ -136,10 +136,7 @@ export function Withdraw({ userId, csrf }: { userId: string; csrf: string }) {
           )}
           {asset?.min_withdraw != null && <>Minimum {asset.min_withdraw}. </>}
           {asset?.max_withdraw != null && <>Maximum {asset.max_withdraw}. </>}
-          Fee{" "}
-          {rule === undefined
-            ? "none"
-            : `${percentText(rule.percent)} of the amount${isZeroDecimal(rule.minimum) ? "" : `, at least ${rule.minimum}`}`}
+          Fee {rule === undefined ? "none" : feeRuleText(rule, currency)}
           {fee !== null && (
             <>
               : {fee} {currency} on this amount, {parsed.ok ? addDecimal(parsed.value, `-${fee}`) : ""} {currency} sent
@@ -165,4 +162,11 @@ export function Withdraw({ userId, csrf }: { userId: string; csrf: string }) {
       <WithdrawalHistory userId={userId} />
     </section>
   );
+}
+
+/** "0.1% of the amount, at least 1 USDT", "1 USDT" (a flat fee), or "none". */
+function feeRuleText(rule: Commission, currency: string): string {
+  const minimum = isZeroDecimal(rule.minimum) ? null : `${rule.minimum} ${rule.commissionCurrencyCode ?? currency}`;
+  if (isZeroDecimal(rule.percent)) return minimum ?? "none";
+  return `${percentText(rule.percent)} of the amount${minimum === null ? "" : `, at least ${minimum}`}`;
 }

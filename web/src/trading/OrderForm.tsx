@@ -101,7 +101,7 @@ export function OrderForm({ pair, csrf, userId }: { pair: PairDigits; csrf: stri
         onChange={(e) => set({ amount: e.target.value })}
       />
       {limit && (
-        <label>
+        <label className="check">
           <input
             type="checkbox"
             checked={fields.postOnly}
