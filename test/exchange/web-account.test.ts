@@ -268,6 +268,43 @@ for (const kind of backendKinds()) {
       assert.equal(signedWrong.status, 401, "a bad signature is not rescued by a session");
     });
 
+    it("logs a session into the /ws user stream with a one-use ticket, and its orders arrive there", async () => {
+      const { cookie, csrf, account } = await signIn();
+      const admin = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+      await admin.admin("POST", "/admin/deposits", { userId: account.userId, currencyCode: "USDT", amount: "10" });
+      assert.equal((await call("GET", "/api/account/ws-ticket")).status, 401, "no session, no ticket");
+      const issued = await call("GET", "/api/account/ws-ticket", { cookie });
+      assert.equal(issued.status, 200, JSON.stringify(issued.body));
+      assert.match(issued.headers.get("cache-control") ?? "", /no-store/);
+      const stream = await StreamClient.connect(server.url);
+      const again = await StreamClient.connect(server.url);
+      try {
+        const login = await stream.request("LOGIN", { ticket: issued.body.ticket });
+        assert.deepEqual(login.result, { stream: "user", userId: account.userId });
+        const replayed = await again.request("LOGIN", { ticket: issued.body.ticket });
+        assert.equal(replayed.error?.code, "UNAUTHORIZED", "a ticket logs in once");
+        const forged = await again.request("LOGIN", { ticket: "forged" });
+        assert.equal(forged.error?.code, "UNAUTHORIZED");
+        const order = { currencyPairCode: "ETH_USDT", isBid: true, amount: "0.01", price: "100", postOnly: true };
+        const placed = await call("POST", "/api/orders", { cookie, csrf, body: order });
+        assert.equal(placed.status, 201, JSON.stringify(placed.body));
+        await stream.until(
+          () => stream.events.some((e) => e.stream === "user" && JSON.stringify(e.data).includes(placed.body.id)),
+          5_000,
+          "the order on the user stream",
+        );
+        assert.equal(
+          again.events.some((e) => e.stream === "user"),
+          false,
+          "nothing for the refused login",
+        );
+        await call("DELETE", `/api/orders/${placed.body.id}`, { cookie, csrf });
+      } finally {
+        stream.close();
+        again.close();
+      }
+    });
+
     it("keeps sessions and keys' last uses across a restart; sign-out ends a session", async () => {
       const { cookie, csrf, account } = await signIn();
       const { publicKey, privateKey } = (await call("POST", "/api/account/keys", { cookie, csrf })).body;

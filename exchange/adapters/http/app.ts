@@ -43,6 +43,7 @@ import { publicApi } from "./public.ts";
 import { requireSecret } from "./secret.ts";
 import { serve } from "./serve.ts";
 import { sessionAuth, wantsSession } from "./session-auth.ts";
+import type { WsTickets } from "./ws-tickets.ts";
 import { marketSummary } from "./summary.ts";
 import { ordersApi } from "./orders.ts";
 import { walletApi } from "./wallet.ts";
@@ -88,6 +89,8 @@ export interface ExchangeAppOptions {
   readonly webOrigins?: readonly string[];
   /** The chain a web account's Sign in with Ethereum message must name (CHAIN_ID). */
   readonly chainId?: number;
+  /** The web session's /ws tickets, shared with the stream server's LOGIN (server/start.ts). */
+  readonly wsTickets?: WsTickets;
 }
 
 /** SPEC.md: "<AssemblyName> v<MAJOR>.<MINOR>.<BUILD>.<REVISION>", the running version. */
@@ -259,6 +262,7 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
       nowMs: now,
       authFailures,
       requestUrl,
+      ...(options.wsTickets ? { wsTickets: options.wsTickets } : {}),
     }),
   );
   app.route("/api/orders", ordersApi(exchange));

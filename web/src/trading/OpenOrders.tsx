@@ -7,10 +7,20 @@ import { formatAmount } from "../lib/format.ts";
 import { useOrders } from "./orders.ts";
 
 /** The user's open orders on the pair, each with a cancel button, and cancel-all. */
-export function OpenOrders({ pair, csrf, userId }: { pair: string; csrf: string; userId: string }) {
+export function OpenOrders({
+  pair,
+  csrf,
+  userId,
+  live,
+}: {
+  pair: string;
+  csrf: string;
+  userId: string;
+  live: boolean;
+}) {
   const api = useSessionApi();
   const queryClient = useQueryClient();
-  const orders = useOrders(userId, pair, "open");
+  const orders = useOrders(userId, pair, "open", live);
   const refresh = () => void queryClient.invalidateQueries({ queryKey: ["exchange-orders", userId] });
   const cancel = useMutation({
     mutationFn: (id: string) => api.write<Order>("DELETE", `/api/orders/${id}`, csrf),
@@ -32,6 +42,7 @@ export function OpenOrders({ pair, csrf, userId }: { pair: string; csrf: string;
         >
           Cancel all
         </button>
+        <span className="muted">{live ? "live" : "refreshed every 2 s"}</span>
       </div>
       {cancel.error && <ErrorState error={cancel.error} />}
       {cancelAll.error && <ErrorState error={cancelAll.error} />}

@@ -8,8 +8,8 @@ import { formatAmount } from "../lib/format.ts";
 import { useOrders } from "./orders.ts";
 
 /** The user's closed orders on the pair, newest first; an order's fills on demand. */
-export function OrderHistory({ pair, userId }: { pair: string; userId: string }) {
-  const orders = useOrders(userId, pair, "history");
+export function OrderHistory({ pair, userId, live }: { pair: string; userId: string; live: boolean }) {
+  const orders = useOrders(userId, pair, "history", live);
   const [shown, setShown] = useState<string | null>(null);
   return (
     <section aria-labelledby="order-history-heading">

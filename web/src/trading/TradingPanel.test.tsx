@@ -106,4 +106,45 @@ describe("the trading panel", () => {
     await waitFor(() => expect(form.textContent).toMatch(/INSUFFICIENT_BALANCE/));
     expect(form.textContent).toMatch(/Not enough USDT available/);
   });
+
+  it("logs into the /ws user stream with a session ticket and re-reads the orders on its events", async () => {
+    const sockets: FakeSocket[] = [];
+    class FakeSocket {
+      readonly url: string;
+      readonly sent: string[] = [];
+      onopen: (() => void) | null = null;
+      onmessage: ((message: { data: string }) => void) | null = null;
+      onclose: (() => void) | null = null;
+      constructor(url: string) {
+        this.url = url;
+        sockets.push(this);
+        queueMicrotask(() => this.onopen?.());
+      }
+      send(text: string) {
+        this.sent.push(text);
+      }
+      close() {}
+      receive(body: unknown) {
+        this.onmessage?.({ data: JSON.stringify(body) });
+      }
+    }
+    vi.stubGlobal("WebSocket", FakeSocket);
+    const { sent, api } = fakeExchange((r) => {
+      if (r.path === "/api/auth/session") return [200, JSON.stringify({ account: ME })];
+      if (r.path === "/api/account/ws-ticket") return [200, JSON.stringify({ ticket: "t-1", expiresAt: 0 })];
+      if (r.path === "/api/orders" && r.method === "GET") return [200, page([])];
+      return undefined;
+    });
+    render(renderWith(<TradingPanel pair={PAIR} />, api, "/market/ETH_USDT"));
+    await screen.findByText("refreshed every 2 s");
+    await waitFor(() => expect(sockets[0]?.sent).toHaveLength(1));
+    expect(sockets[0]!.url).toBe("ws://exchange.test/ws");
+    expect(JSON.parse(sockets[0]!.sent[0]!)).toEqual({ method: "LOGIN", params: { ticket: "t-1" }, id: "login" });
+    sockets[0]!.receive({ result: { stream: "user", userId: ME.userId }, id: "login" });
+    await screen.findByText("live");
+    const reads = () => sent.filter((s) => s.path === "/api/orders" && s.method === "GET").length;
+    const before = reads();
+    sockets[0]!.receive({ stream: "user", data: { e: "order", id: ORDER_ID } });
+    await waitFor(() => expect(reads()).toBeGreaterThan(before));
+  });
 });

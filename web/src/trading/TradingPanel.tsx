@@ -5,10 +5,12 @@ import { OpenOrders } from "./OpenOrders.tsx";
 import { OrderForm } from "./OrderForm.tsx";
 import type { PairDigits } from "./order-input.ts";
 import { OrderHistory } from "./OrderHistory.tsx";
+import { useUserStream } from "./user-stream.ts";
 
 /**
  * The trading screen's own part: with a web-account session, the order form, open orders and
- * order history on this pair; without one, a way to sign in.
+ * order history on this pair, kept current by the user stream over /ws; without one, a way to
+ * sign in.
  */
 export function TradingPanel({ pair }: { pair: PairDigits }) {
   const account = useExchangeAccount();
@@ -23,16 +25,21 @@ export function TradingPanel({ pair }: { pair: PairDigits }) {
         </p>
       </section>
     );
+  return <SignedInPanel pair={pair} userId={me.userId} csrf={me.csrfToken} />;
+}
+
+function SignedInPanel({ pair, userId, csrf }: { pair: PairDigits; userId: string; csrf: string }) {
+  const live = useUserStream(userId);
   return (
     <>
       <div className="grid two">
         <section aria-labelledby="trade-heading">
           <h2 id="trade-heading">Trade</h2>
-          <OrderForm pair={pair} csrf={me.csrfToken} userId={me.userId} />
+          <OrderForm pair={pair} csrf={csrf} userId={userId} />
         </section>
-        <OpenOrders pair={pair.code} csrf={me.csrfToken} userId={me.userId} />
+        <OpenOrders pair={pair.code} csrf={csrf} userId={userId} live={live} />
       </div>
-      <OrderHistory pair={pair.code} userId={me.userId} />
+      <OrderHistory pair={pair.code} userId={userId} live={live} />
     </>
   );
 }
