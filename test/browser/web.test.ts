@@ -386,6 +386,8 @@ describe("the exchange's web account: wallet and trading screen", () => {
     await shown(form);
     const openTable = page.locator("section[aria-labelledby=open-orders-heading]");
     await shown(openTable.getByRole("heading", { name: "Open orders" }));
+    // Logged into the /ws user stream with the session's ticket.
+    await shown(openTable.getByText("live", { exact: true }));
     await page.waitForTimeout(2_500); // one poll, so the orders already open are listed
     const cancelLabels = async () =>
       Promise.all(
