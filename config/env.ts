@@ -414,7 +414,7 @@ export const exchangeEnv = apiEnv.extend({
   /** Most ms the chain gateway waits for one JSON-RPC answer. */
   CHAIN_RPC_TIMEOUT_MS: z.coerce.number().int().min(100).max(120_000).default(5_000),
   /** How often (ms) the deposit watcher asks for new blocks. */
-  CHAIN_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(1_000),
+  CHAIN_POLL_MS: z.coerce.number().int().min(50).max(60_000).default(250),
   /**
    * Blocks a deposit (and a sent withdrawal) must be deep, its own block counted, before it is
    * credited (completed). Unset: 2 on the local chain 31337, 64 (two epochs, finality) on Ethereum

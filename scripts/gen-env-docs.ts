@@ -1,5 +1,5 @@
 /**
- * `npm run gen:env`: writes `.env.example` and the README's configuration table from config/env.ts.
+ * `npm run gen:env`: writes `.env.example` and the configuration table (docs/configuration.md) from config/env.ts.
  * `npm run gen:env -- --check` (part of `npm run lint`) writes nothing and exits 1 naming each file
  * that differs from what config/env.ts generates.
  */

@@ -139,7 +139,12 @@ try {
     command: process.execPath,
     args: ["exchange/server/main.ts"],
     // It lists the tokens the ecosystem API indexes (retrying until that API, started below, answers).
-    env: { EXCHANGE_DEMO: "true", DEMO_CREDENTIALS: credentialsFile, ECOSYSTEM_API_URL: apiUrl },
+    env: {
+      EXCHANGE_DEMO: "true",
+      DEMO_CREDENTIALS: credentialsFile,
+      ECOSYSTEM_API_URL: apiUrl,
+      CHAIN_GATEWAY: "true",
+    },
     ready: async () => (await fetch(`${exchangeUrl}/api/ready`, { signal: AbortSignal.timeout(2000) })).ok,
   });
   await waitFor(`the exchange at ${exchangeUrl}`, exchangeAnswers, { timeoutMs: 120_000, intervalMs: 250 });

@@ -50,6 +50,15 @@ export class Accounts {
     return this.users.get(userId);
   }
 
+  /** Every user's id, in the order they were loaded or created. */
+  userIds(): IterableIterator<string> {
+    return this.users.keys();
+  }
+
+  get userCount(): number {
+    return this.users.size;
+  }
+
   private remember(user: UserRow): void {
     this.users.set(user.id, user);
     if (user.address === null) return;

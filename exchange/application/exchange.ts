@@ -162,6 +162,15 @@ export class Exchange {
     return this.accounts.user(userId);
   }
 
+  /** Every user's id (the chain gateway derives their deposit addresses). */
+  userIds(): IterableIterator<string> {
+    return this.accounts.userIds();
+  }
+
+  get userCount(): number {
+    return this.accounts.userCount;
+  }
+
   createUser(level: number, address: string | null): Promise<UserRow> {
     return this.accounts.createUser(level, address);
   }

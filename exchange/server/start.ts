@@ -16,6 +16,7 @@ import {
   type GroupCommitter,
 } from "../adapters/store/index.ts";
 import { startListingFollower, type ListingFollower } from "../adapters/listing/follower.ts";
+import { type ChainGateway, resolveChainGatewayConfig, startChainGateway } from "../adapters/chain/index.ts";
 import { resolveSecrets, type ExchangeSecrets } from "./secrets.ts";
 import type { Server } from "node:http";
 import { clientIp, clientIpOfRequest, createAuthFailureGuard } from "../../lib/http/index.ts";
@@ -46,6 +47,8 @@ export interface RunningExchange {
   readonly natsInterest?: UserInterest;
   /** With ECOSYSTEM_API_URL: the follower listing the agent tokens the ecosystem API indexed. */
   readonly listing?: ListingFollower;
+  /** With CHAIN_GATEWAY: deposit addresses, the deposit watcher and reserves on the chain. */
+  readonly gateway?: ChainGateway;
   /** Stops taking requests, waits for every pending commit, closes the database. */
   close(): Promise<void>;
 }
@@ -58,6 +61,8 @@ export interface StartOptions {
   readonly recoveryDelayMs?: { readonly min: number; readonly max: number };
   /** Runs after the schema is migrated and before the books are loaded (demo reference data). */
   readonly beforeLoad?: (db: Db) => Promise<void>;
+  /** Where deployments/<CHAIN_ID>.json is (CHAIN_GATEWAY): default the working directory. */
+  readonly deploymentsRoot?: string;
   /** How long a gateway's interest in a user stream lasts unless renewed (nats.ts; tests shorten it). */
   readonly natsInterestTtlMs?: number;
 }
@@ -106,6 +111,15 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     recoveryDelayMs: options.recoveryDelayMs,
   });
   const marketData = await MarketData.open(exchange);
+  // Joined to the chain: deposits seen there are credited (adapters/chain).
+  const gateway = env.CHAIN_GATEWAY
+    ? await startChainGateway({
+        exchange,
+        db,
+        config: await resolveChainGatewayConfig(env, options.deploymentsRoot),
+        log,
+      })
+    : undefined;
   const streams = startExchangeStreams(exchange, marketData, { flushMs: env.WS_FLUSH_MS });
   // With NATS, the streams are also published there for gateway processes (npm run gateway):
   // market streams always, a user's while a gateway serves it.
@@ -137,6 +151,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     trustProxy: env.TRUST_PROXY,
     webOrigins: env.WEB_ORIGIN,
     chainId: env.CHAIN_ID,
+    gateway,
     publicUrl: env.EXCHANGE_PUBLIC_URL,
     timestampWindowMs: env.SIGNATURE_WINDOW_MS,
     timestampMaxFutureMs: env.SIGNATURE_MAX_FUTURE_MS,
@@ -214,8 +229,10 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     streamServer,
     natsInterest,
     listing,
+    gateway,
     close: async () => {
       await listing?.close();
+      await gateway?.close();
       streams.close();
       await streamServer.close();
       await nats?.close();

@@ -9,9 +9,9 @@ const ROOT = fileURLToPath(new URL("../../", import.meta.url));
 export async function envDocs(root = ROOT): Promise<{ path: string; expected: string }[]> {
   const source = await readFile(`${root}config/env.ts`, "utf8");
   const vars = collectEnv(envModule, source);
-  const readme = await readFile(`${root}README.md`, "utf8");
+  const readme = await readFile(`${root}docs/configuration.md`, "utf8");
   return [
     { path: `${root}.env.example`, expected: renderEnvExample(vars) },
-    { path: `${root}README.md`, expected: withTable(readme, renderTable(vars)) },
+    { path: `${root}docs/configuration.md`, expected: withTable(readme, renderTable(vars)) },
   ];
 }

@@ -17,7 +17,7 @@ import {
 import { envDocs } from "./env-docs-files.ts";
 
 describe("the environment's documentation", () => {
-  it("the committed .env.example and README table are what config/env.ts generates (npm run gen:env)", async () => {
+  it("the committed .env.example and configuration table are what config/env.ts generates (npm run gen:env)", async () => {
     for (const { path, expected } of await envDocs()) {
       assert.equal(await readFile(path, "utf8"), expected, `${path} drifted from config/env.ts: run npm run gen:env`);
     }

@@ -2,7 +2,7 @@ import ts from "typescript";
 
 /**
  * The environment variables' documentation, generated from config/env.ts so that they are written
- * once: `.env.example` and the README's configuration table. Names and defaults come from the zod
+ * once: `.env.example` and the configuration table (docs/configuration.md). Names and defaults come from the zod
  * schemas themselves, descriptions from the doc comment above each property (the file's own
  * layout; `.describe()` would write each text a second time in code), and the services that read a
  * variable from the schemas that hold it.
@@ -227,7 +227,7 @@ export function renderEnvExample(vars: EnvVar[]): string {
   return `${lines.join("\n")}\n`;
 }
 
-/** The README's configuration table (the text between its env markers). */
+/** The configuration table of docs/configuration.md (the text between its env markers). */
 export function renderTable(vars: EnvVar[]): string {
   // Outside code spans, `<word>` would be read as an HTML tag.
   const cell = (text: string) =>
@@ -256,7 +256,8 @@ export const TABLE_END = "<!-- env:end -->";
 export function withTable(readme: string, table: string): string {
   const start = readme.indexOf(TABLE_START);
   const end = readme.indexOf(TABLE_END);
-  if (start < 0 || end < start) throw new Error(`README.md has no ${TABLE_START} ... ${TABLE_END} section`);
+  if (start < 0 || end < start)
+    throw new Error(`the configuration document has no ${TABLE_START} ... ${TABLE_END} section`);
   return `${readme.slice(0, start + TABLE_START.length)}\n${table}\n${readme.slice(end)}`;
 }
 

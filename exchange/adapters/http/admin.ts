@@ -2,9 +2,12 @@ import { z } from "zod";
 import { addressText, notFound, OpenAPIHono } from "../../../lib/http/index.ts";
 import { formatCurrencyUnits } from "../../core/money/index.ts";
 import type { Exchange } from "../../application/index.ts";
+import type { ChainGateway } from "../chain/index.ts";
+import { UnavailableError } from "../../../lib/unavailable.ts";
 import { decimalText, jsonInteger, storedText } from "./schemas.ts";
 import { serve } from "./serve.ts";
-import { balanceViews, depositView } from "./views.ts";
+import { balanceViews } from "./views.ts";
+import { creditedDepositView } from "./deposits.ts";
 import { balanceSchema, depositSchema } from "./wallet.ts";
 
 // Operator endpoints behind the admin token; `npm run admin` is their client. They live on the
@@ -40,7 +43,7 @@ const unknownUser = { status: 404, code: "NOT_FOUND", when: "no user has this id
 /** Declarations shared by every admin route: operator-only, outside the per-client rate limit. */
 const admin = { tag: "Admin", access: "admin", unlimited: true } as const;
 
-export function adminApi(exchange: Exchange) {
+export function adminApi(exchange: Exchange, gateway?: ChainGateway) {
   const app = new OpenAPIHono();
 
   serve(
@@ -117,7 +120,7 @@ export function adminApi(exchange: Exchange) {
         reference: body.reference ?? "admin",
         ...(body.depositId === undefined ? {} : { depositId: body.depositId }),
       });
-      return c.json(depositView(exchange, row), 201);
+      return c.json(creditedDepositView(exchange, undefined, row), 201);
     },
   );
 
@@ -161,6 +164,68 @@ export function adminApi(exchange: Exchange) {
           };
         }),
       );
+    },
+  );
+
+  serve(
+    app,
+    "/admin",
+    {
+      ...admin,
+      method: "get",
+      path: "/admin/reserves",
+      summary: "Solvency, measured: per currency, what users are owed against what the exchange holds on-chain now",
+      description:
+        "owed = users' available + locked; onChain = the hot wallet's balance + every deposit address's (the native coin counts its wrapped " +
+        "token too); surplus = onChain - owed - fees. A negative surplus means the exchange cannot pay every user out. See exchange/README.md.",
+      response: z.object({
+        chainId: z.number().int(),
+        blockNumber: z.number().int().nullable().meta({ description: "The chain head the deposit watcher last read" }),
+        currencies: z.array(
+          z.object({
+            currencyCode: z.string(),
+            owed: z.string(),
+            fees: z.string(),
+            hotWallet: z.string(),
+            depositAddresses: z.string(),
+            onChain: z.string(),
+            surplus: z.string(),
+            covered: z.boolean().meta({ description: "onChain >= owed" }),
+          }),
+        ),
+      }),
+      errors: [{ status: 503, code: "UNAVAILABLE", when: "not joined to a chain, or the chain node does not answer" }],
+    },
+    async ({ c }) => {
+      if (gateway === undefined)
+        throw new UnavailableError("chain", "the exchange is not joined to a chain (CHAIN_GATEWAY)", {
+          connectionLost: false,
+        });
+      const rows = await gateway.reserves().catch((error: unknown) => {
+        throw new UnavailableError("chain node", `the chain node did not answer: ${String(error).split("\n")[0]}`, {
+          cause: error,
+          connectionLost: false,
+        });
+      });
+      return c.json({
+        chainId: gateway.chainId,
+        blockNumber: gateway.watcherStatus().chainHead ?? null,
+        currencies: rows.map((row) => {
+          const spec = exchange.reference.currency(row.currency).spec;
+          const text = (units: bigint) =>
+            units < 0n ? `-${formatCurrencyUnits(-units, spec)}` : formatCurrencyUnits(units, spec);
+          return {
+            currencyCode: row.currency,
+            owed: text(row.owed),
+            fees: text(row.fees),
+            hotWallet: text(row.hotWallet),
+            depositAddresses: text(row.depositAddresses),
+            onChain: text(row.onChain),
+            surplus: text(row.surplus),
+            covered: row.onChain >= row.owed,
+          };
+        }),
+      });
     },
   );
 

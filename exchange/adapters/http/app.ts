@@ -47,6 +47,7 @@ import type { WsTickets } from "./ws-tickets.ts";
 import { marketSummary } from "./summary.ts";
 import { ordersApi } from "./orders.ts";
 import { walletApi } from "./wallet.ts";
+import type { ChainGateway } from "../chain/index.ts";
 
 export interface ExchangeAppOptions {
   readonly exchange: Exchange;
@@ -91,6 +92,8 @@ export interface ExchangeAppOptions {
   readonly chainId?: number;
   /** The web session's /ws tickets, shared with the stream server's LOGIN (server/start.ts). */
   readonly wsTickets?: WsTickets;
+  /** The exchange joined to its chain (CHAIN_GATEWAY): deposit addresses, pending deposits, reserves. */
+  readonly gateway?: ChainGateway;
 }
 
 /** SPEC.md: "<AssemblyName> v<MAJOR>.<MINOR>.<BUILD>.<REVISION>", the running version. */
@@ -103,7 +106,7 @@ export const HEALTHCHECK = `AgentExchange.Api v${packageJson.version}.0`;
 const SIGNED = [
   "/api/orders/*",
   "/api/balances",
-  "/api/deposits",
+  "/api/deposits/*",
   "/api/withdrawals",
   "/api/currencies/user/commissions",
 ];
@@ -266,7 +269,7 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
     }),
   );
   app.route("/api/orders", ordersApi(exchange));
-  app.route("/api", walletApi(exchange));
+  app.route("/api", walletApi(exchange, options.gateway));
   const summary = marketSummary({ exchange, marketData, nowMs: now });
   app.route("/", publicApi({ exchange, marketData, caller, nowMs: now, summary }));
   app.route("/api", depthApi(exchange));
@@ -286,7 +289,7 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
     }),
   );
   app.use("/admin/*", authFailures.wrap(requireSecret("Authorization", options.adminToken, "Bearer")));
-  app.route("/admin", adminApi(exchange));
+  app.route("/admin", adminApi(exchange, options.gateway));
 
   // Generated once every route is mounted: the document is theirs.
   const document = openApiDocument(app, {

@@ -8,14 +8,7 @@ import {
 } from "../../core/money/index.ts";
 import { decimalJson } from "../../core/money/json.ts";
 import type { Exchange } from "../../application/index.ts";
-import type {
-  CommissionRow,
-  DealRow,
-  DepositRow,
-  FeeHoldRow,
-  OrderRow,
-  WithdrawalRow,
-} from "../../application/index.ts";
+import type { CommissionRow, DealRow, FeeHoldRow, OrderRow, WithdrawalRow } from "../../application/index.ts";
 import { isoFromMicros, isoFromMs } from "./time.ts";
 
 // JSON shapes of the trading and wallet API. Decimals are JSON numbers written digit for digit
@@ -86,19 +79,6 @@ export function balanceViews(exchange: Exchange, userId: string) {
       total: decimalJson(formatCurrencyUnits(available + locked, spec)),
     };
   });
-}
-
-export function depositView(exchange: Exchange, row: DepositRow) {
-  const spec = exchange.reference.currency(row.currency).spec;
-  return {
-    id: row.id,
-    currencyCode: row.currency,
-    amount: decimalJson(formatCurrencyUnits(row.amount, spec)),
-    fee: decimalJson(formatCurrencyUnits(row.fee, spec)),
-    credited: decimalJson(formatCurrencyUnits(row.amount - row.fee, spec)),
-    reference: row.reference,
-    createdAt: isoFromMs(row.createdAt),
-  };
 }
 
 /** A fee hold as the internal API answers it: the amount as decimal text in its currency. */

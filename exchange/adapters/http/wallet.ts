@@ -1,11 +1,13 @@
 import { OpenAPIHono } from "../../../lib/http/index.ts";
 import { z } from "zod";
 import type { SignedVariables } from "../auth/index.ts";
-import type { Exchange } from "../../application/index.ts";
+import { DomainError, type Exchange } from "../../application/index.ts";
+import type { ChainGateway } from "../chain/index.ts";
 import { commissionSchema } from "./public.ts";
 import { serve } from "./serve.ts";
 import { pageQuery, pageSchema, withdrawalBody } from "./schemas.ts";
-import { balanceViews, commissionView, depositView, pageView, withdrawalView } from "./views.ts";
+import { balanceViews, commissionView, pageView, withdrawalView } from "./views.ts";
+import { depositsWithPending } from "./deposits.ts";
 
 // Balances, deposits, withdrawals and the caller's commissions (signed, or a web session: app.ts authenticates first).
 
@@ -20,10 +22,29 @@ export const depositSchema = z.object({
   id: z.string(),
   currencyCode: z.string(),
   amount: decimal,
-  fee: decimal,
-  credited: decimal,
+  fee: decimal.meta({ description: "Refill commission; 0 while pending" }),
+  credited: decimal.meta({ description: "amount - fee; 0 while pending" }),
   reference: z.string().nullable(),
-  createdAt: z.string(),
+  status: z.enum(["pending", "credited"]).meta({
+    description:
+      "pending: seen on-chain, not deep enough yet (it may still be reorganised away); credited: on the balance",
+  }),
+  txHash: z.string().nullable().meta({ description: "The deposit's transaction; null for an operator's deposit" }),
+  confirmations: z.number().int().nullable().meta({
+    description:
+      "Blocks deep, its own counted (at least requiredConfirmations once credited); null for an operator's deposit",
+  }),
+  requiredConfirmations: z.number().int().nullable(),
+  createdAt: z.string().meta({ description: "Credited at, or first seen at while pending (ISO 8601)" }),
+});
+const depositAddressSchema = z.object({
+  currencyCode: z.string(),
+  chainId: z.number().int(),
+  address: z.string().meta({ description: "EIP-55 checksummed; the same on every call and for every currency" }),
+  confirmations: z.number().int().meta({ description: "Blocks deep (its own counted) before a deposit is credited" }),
+});
+const depositAddressQuery = z.object({
+  currencyCode: z.string().regex(/^[A-Z0-9]{1,16}$/, "must be a currency code"),
 });
 const withdrawalSchema = z.object({
   id: z.uuid(),
@@ -37,7 +58,7 @@ const withdrawalSchema = z.object({
   createdAt: z.string(),
 });
 
-export function walletApi(exchange: Exchange) {
+export function walletApi(exchange: Exchange, gateway?: ChainGateway) {
   const app = new OpenAPIHono<{ Variables: SignedVariables }>();
 
   serve(
@@ -61,14 +82,54 @@ export function walletApi(exchange: Exchange) {
       method: "get",
       path: "/api/deposits",
       tag: "Wallet",
-      summary: "The caller's credited deposits, newest first",
+      summary:
+        "The caller's deposits, newest first: pending ones (seen on-chain, not deep enough yet) before credited ones",
       access: "signed-or-session",
       query: pageQuery,
       response: pageSchema(depositSchema),
     },
-    async ({ query, c }) => {
-      const result = await exchange.deposits(c.get("auth").userId, query.pageNumber, query.pageSize);
-      return c.json(pageView(result, query, (row) => depositView(exchange, row)));
+    async ({ query, c }) => c.json(await depositsWithPending(exchange, gateway, c.get("auth").userId, query)),
+  );
+
+  serve(
+    app,
+    "/api",
+    {
+      method: "get",
+      path: "/api/deposits/address",
+      tag: "Wallet",
+      summary: "The caller's deposit address on the exchange's chain",
+      description:
+        "A per-user forwarder contract's CREATE2 address (counterfactual: nothing is deployed until it is swept), the same on every call and " +
+        "for every currency. Send the currency's token (USDT, a listed agent token, the wrapped native coin) or the native coin to it with a " +
+        "plain transfer; it is credited after `confirmations` blocks.",
+      access: "signed-or-session",
+      query: depositAddressQuery,
+      response: depositAddressSchema,
+      errors: [
+        { status: 400, code: "UNKNOWN_CURRENCY", when: "currencyCode is not a currency" },
+        {
+          status: 400,
+          code: "DEPOSITS_DISABLED",
+          when: "deposits of the currency are off, or it has no asset on the exchange's chain",
+        },
+      ],
+    },
+    ({ query, c }) => {
+      const currency = exchange.reference.currency(query.currencyCode);
+      if (!currency.row.canDeposit || gateway === undefined || !gateway.moves(currency.row.code))
+        throw new DomainError(
+          "DEPOSITS_DISABLED",
+          gateway === undefined
+            ? "Deposits from the chain are off: the exchange is not joined to a chain (CHAIN_GATEWAY)"
+            : `Deposits of ${currency.row.code} are disabled`,
+        );
+      return c.json({
+        currencyCode: currency.row.code,
+        chainId: gateway.chainId,
+        address: gateway.depositAddress(c.get("auth").userId),
+        confirmations: gateway.confirmations,
+      });
     },
   );
 

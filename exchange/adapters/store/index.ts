@@ -25,3 +25,4 @@ export { DEAL_COLUMNS, dealOf, type DealRecord } from "./rows.ts";
 export { readCandles, upsertCandles } from "./candles.ts";
 export { dealsPage, latestDeals, recentDeals } from "./deal-queries.ts";
 export { exchangeStore } from "./exchange-store.ts";
+export { type ChainCursor, readChainCursor, writeChainCursor } from "./chain-cursor.ts";

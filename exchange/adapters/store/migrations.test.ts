@@ -19,6 +19,7 @@ const RELEASED = [
   "fd1a366c8e339d3d350e8e8f4073ce9da4f93b44d742ee5b62c4fa2093a128b4",
   "b9def924a38d564059361f2db8fbb3554928c3035be5608794fa5f89bca934a8",
   "d1117049dfa6f83b565287bfc9bcfad99fda881a956067aabe789cda0de29ab6",
+  "2ce7814a662d3cf352890fd38bab1d7daf86208bccb68416ac505bb5bceedaa2",
 ];
 
 describe("migrations", () => {

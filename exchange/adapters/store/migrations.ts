@@ -196,6 +196,15 @@ create table if not exists candles (
     `alter table currencies add column contract_address text`,
     `create unique index currencies_contract_address on currencies (contract_address) where contract_address is not null`,
   ],
+  [
+    // Where the deposit watcher stopped on each chain: it resumes from here after a restart.
+    `create table chain_cursors (
+      chain_id integer primary key,
+      block_number bigint not null,
+      block_hash text not null,
+      updated_at bigint not null
+    )`,
+  ],
 ];
 
 /** SHA-256 (hex) of a migration's statements, exactly as written: what schema_migrations records. */

@@ -218,4 +218,19 @@ describe("applyBlock and rewind", () => {
     );
     assert.equal(rewound.state.pending.size, 0);
   });
+
+  it("keeps memory flat: blocks and credited keys older than the window are forgotten", () => {
+    let state = emptyConfirmationState();
+    let parent = "x";
+    for (let n = 1; n <= 50; n++) {
+      const b = block(n, parent, [{ ...transfer, txHash: `0x${n}` }]);
+      const r = applyBlock(state, b, 2, 8);
+      assert.ok(r.ok);
+      state = r.state;
+      parent = b.hash;
+    }
+    assert.equal(state.blocks.size, 8, "the window's 8 blocks");
+    assert.ok(state.credited.size <= 8, `credited keys kept: ${state.credited.size}`);
+    assert.equal(state.pending.size, 1, "the head's transfer waits for its second block");
+  });
 });

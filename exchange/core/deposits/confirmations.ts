@@ -103,6 +103,10 @@ export function applyBlock(
     credited.set(deposit.key, { blockNumber: deposit.blockNumber, blockHash: deposit.blockHash });
     events.push({ type: "credit", deposit });
   }
+  // A credit from below the window can no longer be reorganised here nor seen again (its block is
+  // never applied twice), so its key is forgotten and memory stays flat; the store's deposit id
+  // still refuses a second credit after a restart rescans.
+  for (const [key, at] of credited) if (at.blockNumber <= block.number - window) credited.delete(key);
   return { ok: true, state: { blocks, pending, credited }, events };
 }
 

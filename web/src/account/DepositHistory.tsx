@@ -11,7 +11,7 @@ export function confirmationText(deposit: Deposit): string {
   if (deposit.status === "credited" || deposit.status === undefined) return "credited";
   const required = deposit.requiredConfirmations;
   const seen = deposit.confirmations ?? 0;
-  return required === undefined ? `pending (${seen})` : `pending ${Math.min(seen, required)}/${required}`;
+  return required == null ? `pending (${seen})` : `pending ${Math.min(seen, required)}/${required}`;
 }
 
 /** The account's deposits, newest first, refreshed while any is pending. */

@@ -32,8 +32,8 @@ export interface Deposit {
   readonly fee: string;
   readonly credited: string;
   readonly status?: "pending" | "credited";
-  readonly confirmations?: number;
-  readonly requiredConfirmations?: number;
+  readonly confirmations?: number | null;
+  readonly requiredConfirmations?: number | null;
   readonly txHash?: string | null;
   readonly createdAt: string;
 }

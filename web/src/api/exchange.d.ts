@@ -206,8 +206,28 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** The caller's credited deposits, newest first */
+        /** The caller's deposits, newest first: pending ones (seen on-chain, not deep enough yet) before credited ones */
         get: operations["getDeposits"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/deposits/address": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The caller's deposit address on the exchange's chain
+         * @description A per-user forwarder contract's CREATE2 address (counterfactual: nothing is deployed until it is swept), the same on every call and for every currency. Send the currency's token (USDT, a listed agent token, the wrapped native coin) or the native coin to it with a plain transfer; it is credited after `confirmations` blocks.
+         */
+        get: operations["getDepositsAddress"];
         put?: never;
         post?: never;
         delete?: never;
@@ -3070,11 +3090,22 @@ export interface operations {
                             currencyCode: string;
                             /** @description Decimal, exact (JSON number) */
                             amount: number;
-                            /** @description Decimal, exact (JSON number) */
+                            /** @description Refill commission; 0 while pending */
                             fee: number;
-                            /** @description Decimal, exact (JSON number) */
+                            /** @description amount - fee; 0 while pending */
                             credited: number;
                             reference: string | null;
+                            /**
+                             * @description pending: seen on-chain, not deep enough yet (it may still be reorganised away); credited: on the balance
+                             * @enum {string}
+                             */
+                            status: "pending" | "credited";
+                            /** @description The deposit's transaction; null for an operator's deposit */
+                            txHash: string | null;
+                            /** @description Blocks deep, its own counted (at least requiredConfirmations once credited); null for an operator's deposit */
+                            confirmations: number | null;
+                            requiredConfirmations: number | null;
+                            /** @description Credited at, or first seen at while pending (ISO 8601) */
                             createdAt: string;
                         }[];
                         pageNumber: number;
@@ -3095,6 +3126,156 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "INVALID_PARAM",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: an unexpected server error (no details are given) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database is away or the commit queue is full (writes; reads that need the database) */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    getDepositsAddress: {
+        parameters: {
+            query: {
+                currencyCode: string;
+            };
+            header?: {
+                /** @description Public key of the API key pair */
+                "API-PublicKey"?: string;
+                /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
+                "API-Signature"?: string;
+                /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
+                "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        currencyCode: string;
+                        chainId: number;
+                        /** @description EIP-55 checksummed; the same on every call and for every currency */
+                        address: string;
+                        /** @description Blocks deep (its own counted) before a deposit is credited */
+                        confirmations: number;
+                    };
+                };
+            };
+            /** @description UNKNOWN_CURRENCY: currencyCode is not a currency; DEPOSITS_DISABLED: deposits of the currency are off, or it has no asset on the exchange's chain; INVALID_PARAM: a parameter is missing or invalid (the message names it) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNKNOWN_CURRENCY",
                      *       "message": "…"
                      *     }
                      */
