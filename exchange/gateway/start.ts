@@ -6,6 +6,7 @@ import {
   attachStreamServer,
   connectNats,
   Hub,
+  type LoginParams,
   type LoginResult,
   relayFromNats,
   type StreamServer,
@@ -103,7 +104,10 @@ function verifyThroughExchange(env: GatewayEnv) {
     serviceSecret: env.EXCHANGE_SERVICE_SECRET!,
     timeoutMs: REQUEST_TIMEOUT_MS,
   });
-  return async (login: { apiKey: string; timestamp: string; signature: string }, url: string): Promise<LoginResult> => {
+  return async (login: LoginParams, url: string): Promise<LoginResult> => {
+    // Tickets live in the exchange process that issued them: a web page logs in on its /ws.
+    if ("ticket" in login)
+      return { ok: false, error: { code: "UNAUTHORIZED", message: "tickets are served by the exchange's own /ws" } };
     // Required here as on the exchange's own /ws: an untimestamped login could be replayed.
     if (!/^\d{1,16}$/.test(login.timestamp))
       return { ok: false, error: { code: "UNAUTHORIZED", message: "LOGIN needs a timestamp (epoch ms)" } };

@@ -3,6 +3,7 @@ import { serve, type ServerType } from "@hono/node-server";
 import { join, dirname } from "node:path";
 import type { ExchangeEnv } from "../../config/env.ts";
 import { createExchangeApp } from "../adapters/http/app.ts";
+import { WsTickets } from "../adapters/http/ws-tickets.ts";
 import { createKeyVault, createReplayGuard, generateApiKeyPair, parseServerKey } from "../adapters/auth/index.ts";
 import { MarketData } from "../adapters/marketdata/market-data.ts";
 import { Exchange } from "../application/index.ts";
@@ -158,7 +159,10 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     limit: env.AUTH_FAILURE_LIMIT_PER_MINUTE,
     keyOf: (c) => clientIp(c, { trustProxy: env.TRUST_PROXY }),
   });
+  // A web session's /ws LOGIN: the ticket the session asked for over REST, redeemed once here.
+  const wsTickets = new WsTickets();
   const app = createExchangeApp({
+    wsTickets,
     exchange,
     marketData,
     adminToken: secrets.adminToken,
@@ -195,7 +199,14 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     publicUrl: env.EXCHANGE_PUBLIC_URL,
     // The LOGIN signs the WebSocket URL as a GET of it, with a timestamp (required: a login
     // message could otherwise be replayed), once, like any timestamped request.
-    verifyLogin: async ({ apiKey, timestamp, signature }, url) => {
+    verifyLogin: async (login, url) => {
+      if ("ticket" in login) {
+        const userId = wsTickets.redeem(login.ticket);
+        return userId === undefined
+          ? { ok: false, error: { code: "UNAUTHORIZED", message: "unknown, used or expired ticket" } }
+          : { ok: true, userId };
+      }
+      const { apiKey, timestamp, signature } = login;
       const verdict = await verifySignedRequest({
         method: "GET",
         url,

@@ -10,6 +10,8 @@ export interface DocumentOptions {
   /** "3.1" for the ecosystem API's /openapi.json; "3.0" for the exchange's swagger.json (SPEC.md). */
   readonly openapi: "3.0" | "3.1";
   readonly info: { readonly title: string; readonly version: string; readonly description?: string };
+  /** The cookie a "signed-or-session" route accepts, for the WebSession security scheme. */
+  readonly sessionCookie?: string;
 }
 
 const integerHeader = (description: string) => ({ description, schema: { type: "integer" as const } });
@@ -43,6 +45,14 @@ export function openApiDocument<E extends Env>(app: OpenAPIHono<E>, options: Doc
       name: "API-Signature",
       description:
         "Lowercase hex HMAC-SHA256, keyed with the private key, of publicKey + full request URL + body, with API-Timestamp appended when sent",
+    });
+  if (schemes.has("WebSession"))
+    registry.registerComponent("securitySchemes", "WebSession", {
+      type: "apiKey",
+      in: "cookie",
+      name: options.sessionCookie ?? "session",
+      description:
+        "A web account's session cookie (httpOnly, set by signing in); writes also carry the session's X-CSRF-Token header",
     });
   if (schemes.has("AdminToken"))
     registry.registerComponent("securitySchemes", "AdminToken", {

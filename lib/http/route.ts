@@ -12,9 +12,10 @@ import { parseInput } from "./validate.ts";
 
 /**
  * Who may call: anyone; a signed request (API-PublicKey, API-Signature); either (a signature
- * adds the caller's view); the operator's admin token; the platform's service secret.
+ * adds the caller's view); a signed request or a web session (its cookie, and its CSRF token on
+ * writes); the operator's admin token; the platform's service secret.
  */
-export type Access = "public" | "signed" | "public-or-signed" | "admin" | "internal";
+export type Access = "public" | "signed" | "public-or-signed" | "signed-or-session" | "admin" | "internal";
 
 /** An expected rejection of the route, as documented: `{code, message}` with this status. */
 export interface ErrorDoc {
@@ -174,9 +175,18 @@ const SECURITY: Record<Access, RouteConfig["security"]> = {
   public: undefined,
   signed: [{ ApiKey: [], ApiSignature: [] }],
   "public-or-signed": [{}, { ApiKey: [], ApiSignature: [] }],
+  "signed-or-session": [{ ApiKey: [], ApiSignature: [] }, { WebSession: [] }],
   admin: [{ AdminToken: [] }],
   internal: [{ ServiceSecret: [] }],
 };
+
+/** What a web session's write sends beside its cookie (instead of the signing headers). */
+const sessionHeaders = z.object({
+  "X-CSRF-Token": z.string().optional().meta({
+    description:
+      "A web session's CSRF token (from signing in); required on a session's writes, unused with a signature",
+  }),
+});
 
 /** The header parameters of a signed request, documented on the operation (SPEC.md names them). */
 function signingHeaders(required: boolean) {
@@ -217,6 +227,18 @@ export function errorsOf(spec: RouteSpec, sharedErrors: readonly ErrorDoc[] = []
     });
   if (spec.access === "public-or-signed")
     errors.push({ status: 401, code: "UNAUTHORIZED", when: "a signature is sent and it is wrong" });
+  if (spec.access === "signed-or-session") {
+    errors.push({
+      status: 401,
+      code: "UNAUTHORIZED",
+      when: "no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp",
+    });
+    errors.push({
+      status: 403,
+      code: "FORBIDDEN",
+      when: "a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's",
+    });
+  }
   if (spec.access === "admin" || spec.access === "internal") {
     const credential = spec.access === "admin" ? "Authorization: Bearer <admin token>" : "X-Service-Secret";
     errors.push({ status: 401, code: "UNAUTHORIZED", when: `missing or wrong ${credential}` });
@@ -263,9 +285,11 @@ export function routeConfigOf(spec: RouteSpec, path: string, sharedErrors: reado
       },
     };
   }
-  const signed = spec.access === "signed" || spec.access === "public-or-signed";
+  const signed = spec.access === "signed" || spec.access === "public-or-signed" || spec.access === "signed-or-session";
   const headers = signed
-    ? signingHeaders(spec.access === "signed").extend(spec.requestHeaders?.shape ?? {})
+    ? signingHeaders(spec.access === "signed")
+        .extend(spec.access === "signed-or-session" ? sessionHeaders.shape : {})
+        .extend(spec.requestHeaders?.shape ?? {})
     : spec.requestHeaders;
   return {
     method: spec.method,

@@ -329,6 +329,91 @@ describe("the exchange's web account", () => {
   });
 });
 
+describe("the exchange's web account: wallet and trading screen", () => {
+  test("signs in, sees balances and the deposit address, places a limit order on /market and cancels it", async () => {
+    // Runs alone too (-t): the wallet is connected and the account signed in here when not yet.
+    await page.goto(`${platform.urls.web}/account`);
+    const connect = page.getByRole("button", { name: "Connect wallet" });
+    const signIn = page.getByRole("button", { name: "Sign in with Ethereum" });
+    const signedIn = page.getByRole("heading", { name: "Balances" });
+    await shown(connect.or(signIn).or(signedIn));
+    if (await connect.isVisible()) {
+      await connect.click();
+      const choice = page.getByRole("button", { name: /Test Wallet/ });
+      if (await choice.isVisible().catch(() => false)) await choice.click();
+      await shown(signIn.or(signedIn));
+    }
+    if (await signIn.isVisible()) await signIn.click();
+    await shown(signedIn);
+    const userId = (await page.locator("dt:text-is('Account id') + dd code").textContent())!.trim();
+
+    // Credited by the operator (deposits from the chain are the gateway's), then seen on the page.
+    const secrets = JSON.parse(
+      await readFile(join(dirname(platform.credentialsFile), "exchange-secrets.json"), "utf8"),
+    ) as { adminToken: string };
+    const exchange = new SigningClient(platform.urls.exchange, secrets.adminToken);
+    const credited = await exchange.admin("POST", "/admin/deposits", { userId, currencyCode: "USDT", amount: "25" });
+    assert.equal(credited.status, 201, credited.text);
+    const balances = page.locator("section[aria-labelledby=balances-heading]");
+    const usdtRow = balances.getByRole("row").filter({ has: page.getByRole("rowheader", { name: "USDT" }) });
+    // Its available balance: 25 credited here, more if the earlier test's credit is still there.
+    await waitFor("the credited USDT in the balances", async () => {
+      const available =
+        (await usdtRow
+          .locator("td")
+          .first()
+          .textContent()
+          .catch(() => null)) ?? "0";
+      return Number(available.replace(/,/g, "")) >= 25;
+    });
+
+    // The deposit address (the account's forwarder on the local chain) with its QR code.
+    const deposit = page.locator("section[aria-labelledby=deposit-heading]");
+    await shown(deposit.getByRole("img", { name: /QR code of the USDT deposit address/ }));
+    const depositAddress = (await deposit.locator(".address code").textContent())!.trim();
+    assert.match(depositAddress, /^0x[0-9a-fA-F]{40}$/);
+    await screenshot(page, "account-wallet");
+    const accountProblems = [...problems.take(), ...(await seriousAxeViolations(page)).map((v) => `axe-core: ${v}`)];
+
+    // The trading screen: a post-only bid far under the market rests, shows in open orders, is cancelled.
+    await page.goto(`${platform.urls.web}/market/ETH_USDT`);
+    const form = page.getByRole("form", { name: "Order form" });
+    await shown(form);
+    const openTable = page.locator("section[aria-labelledby=open-orders-heading]");
+    await shown(openTable.getByRole("heading", { name: "Open orders" }));
+    // Logged into the /ws user stream with the session's ticket.
+    await shown(openTable.getByText("live", { exact: true }));
+    await page.waitForTimeout(2_500); // one poll, so the orders already open are listed
+    const cancelLabels = async () =>
+      Promise.all(
+        (await openTable.getByRole("button", { name: /^Cancel order / }).all()).map((b) =>
+          b.getAttribute("aria-label"),
+        ),
+      );
+    const before = new Set(await cancelLabels());
+    await form.getByLabel(/^Price/).fill("1.009");
+    await form.getByLabel(/^Amount/).fill("1.23456");
+    await form.getByRole("checkbox", { name: /Post-only/ }).check();
+    await form.getByRole("button", { name: "Place buy order" }).click();
+    await shown(form.getByRole("status"));
+    assert.match(
+      (await form.getByRole("status").textContent())!,
+      /open: buy 1\.2345 ETH at 1(\.00)?,/,
+      "rounded down to the pair's digits",
+    );
+    const mine = await waitFor("the new order among the open orders", async () =>
+      (await cancelLabels()).find((label) => label !== null && !before.has(label)),
+    );
+    await screenshot(page, "market-trading");
+    const marketProblems = [...problems.take(), ...(await seriousAxeViolations(page)).map((v) => `axe-core: ${v}`)];
+    await openTable.getByRole("button", { name: mine! }).click();
+    await openTable.getByRole("button", { name: mine! }).waitFor({ state: "detached", timeout: SHOWN_WITHIN_MS });
+    const id = mine!.replace("Cancel order ", "");
+    assert.deepEqual([...accountProblems, ...marketProblems, ...problems.take()], []);
+    console.log(`web account: deposit address ${depositAddress}; order ${id} placed and cancelled`);
+  });
+});
+
 describe("live, without a reload", () => {
   test("a new action-log entry arrives on /agents/actions", async () => {
     await page.goto(`${platform.urls.web}/agents/actions`);

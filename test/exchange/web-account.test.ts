@@ -210,6 +210,101 @@ for (const kind of backendKinds()) {
       assert.equal((await call("POST", "/api/account/keys", { csrf })).status, 401);
     });
 
+    it("lets a session read balances and place and cancel orders, with CSRF and the web app's Origin", async () => {
+      const { cookie, csrf, account } = await signIn();
+      const admin = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+      const credited = await admin.admin("POST", "/admin/deposits", {
+        userId: account.userId,
+        currencyCode: "USDT",
+        amount: "100",
+      });
+      assert.equal(credited.status, 201, credited.text);
+      const balances = await call("GET", "/api/balances", { cookie });
+      assert.equal(balances.status, 200, JSON.stringify(balances.body));
+      assert.match(balances.headers.get("cache-control") ?? "", /no-store/);
+      assert.ok(balances.headers.get("ratelimit-limit"), "session calls are rate limited");
+      const usdt = balances.body.find((b: { currencyCode: string }) => b.currencyCode === "USDT");
+      assert.ok(usdt.available >= 100, JSON.stringify(usdt));
+      for (const path of [
+        "/api/deposits",
+        "/api/withdrawals",
+        "/api/orders?status=open",
+        "/api/currencies/user/commissions",
+      ])
+        assert.equal((await call("GET", path, { cookie })).status, 200, path);
+
+      const order = { currencyPairCode: "ETH_USDT", isBid: true, amount: "0.01", price: "100", postOnly: true };
+      for (const [what, init, code] of [
+        ["no CSRF token", { cookie, body: order }, "FORBIDDEN"],
+        ["a forged CSRF token", { cookie, csrf: "forged", body: order }, "FORBIDDEN"],
+        ["a foreign Origin", { cookie, csrf, body: order, origin: "https://evil.example" }, "FORBIDDEN"],
+      ] as const) {
+        const refused = await call("POST", "/api/orders", init);
+        assert.deepEqual([what, refused.status, refused.body.code], [what, 403, code]);
+      }
+      assert.equal((await call("GET", "/api/orders?status=open", { cookie })).body.items.length, 0, "nothing placed");
+
+      const placed = await call("POST", "/api/orders", { cookie, csrf, body: order });
+      assert.equal(placed.status, 201, JSON.stringify(placed.body));
+      assert.equal(placed.body.status, "open");
+      const open = await call("GET", "/api/orders?status=open", { cookie });
+      assert.deepEqual(
+        open.body.items.map((o: { id: string }) => o.id),
+        [placed.body.id],
+      );
+      assert.equal((await call("GET", `/api/orders/${placed.body.id}`, { cookie })).body.id, placed.body.id);
+      const noToken = await call("DELETE", `/api/orders/${placed.body.id}`, { cookie });
+      assert.deepEqual([noToken.status, noToken.body.code], [403, "FORBIDDEN"]);
+      const cancelled = await call("DELETE", `/api/orders/${placed.body.id}`, { cookie, csrf });
+      assert.deepEqual([cancelled.status, cancelled.body.status], [200, "cancelled"]);
+
+      // Neither a signature nor a live session: 401 as ever; a signature still wins over a cookie.
+      const nobody = await call("GET", "/api/balances", { cookie: "exchange_session=not-a-session" });
+      assert.deepEqual([nobody.status, nobody.body.code], [401, "UNAUTHORIZED"]);
+      assert.equal((await call("GET", "/api/balances")).status, 401);
+      const signedWrong = await fetch(`${server.url}/api/balances`, {
+        headers: { cookie, "API-PublicKey": "unknown", "API-Signature": "0".repeat(64) },
+      });
+      assert.equal(signedWrong.status, 401, "a bad signature is not rescued by a session");
+    });
+
+    it("logs a session into the /ws user stream with a one-use ticket, and its orders arrive there", async () => {
+      const { cookie, csrf, account } = await signIn();
+      const admin = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
+      await admin.admin("POST", "/admin/deposits", { userId: account.userId, currencyCode: "USDT", amount: "10" });
+      assert.equal((await call("GET", "/api/account/ws-ticket")).status, 401, "no session, no ticket");
+      const issued = await call("GET", "/api/account/ws-ticket", { cookie });
+      assert.equal(issued.status, 200, JSON.stringify(issued.body));
+      assert.match(issued.headers.get("cache-control") ?? "", /no-store/);
+      const stream = await StreamClient.connect(server.url);
+      const again = await StreamClient.connect(server.url);
+      try {
+        const login = await stream.request("LOGIN", { ticket: issued.body.ticket });
+        assert.deepEqual(login.result, { stream: "user", userId: account.userId });
+        const replayed = await again.request("LOGIN", { ticket: issued.body.ticket });
+        assert.equal(replayed.error?.code, "UNAUTHORIZED", "a ticket logs in once");
+        const forged = await again.request("LOGIN", { ticket: "forged" });
+        assert.equal(forged.error?.code, "UNAUTHORIZED");
+        const order = { currencyPairCode: "ETH_USDT", isBid: true, amount: "0.01", price: "100", postOnly: true };
+        const placed = await call("POST", "/api/orders", { cookie, csrf, body: order });
+        assert.equal(placed.status, 201, JSON.stringify(placed.body));
+        await stream.until(
+          () => stream.events.some((e) => e.stream === "user" && JSON.stringify(e.data).includes(placed.body.id)),
+          5_000,
+          "the order on the user stream",
+        );
+        assert.equal(
+          again.events.some((e) => e.stream === "user"),
+          false,
+          "nothing for the refused login",
+        );
+        await call("DELETE", `/api/orders/${placed.body.id}`, { cookie, csrf });
+      } finally {
+        stream.close();
+        again.close();
+      }
+    });
+
     it("keeps sessions and keys' last uses across a restart; sign-out ends a session", async () => {
       const { cookie, csrf, account } = await signIn();
       const { publicKey, privateKey } = (await call("POST", "/api/account/keys", { cookie, csrf })).body;

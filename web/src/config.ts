@@ -21,6 +21,8 @@ export const webConfigSchema = z.object({
   /** JSON-RPC endpoint of the chain, for reads and for the wallet's "add network". */
   rpcUrl: httpUrl,
   chainId: z.number().int().positive(),
+  /** A block explorer for the chain (transactions at `<explorerUrl>/tx/<hash>`); none on the local chain. */
+  explorerUrl: httpUrl.optional(),
   /**
    * `contracts` of deployments/<chainId>.json (lib/deployments.ts), keyed by contract name. The
    * app writes to AgentSpawner, WorkerVoting and Booster and reads AgentRegistry; the pools and

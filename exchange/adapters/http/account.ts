@@ -6,6 +6,7 @@ import { ApiError, type AuthFailureGuard, OpenAPIHono } from "../../../lib/http/
 import type { Exchange, WebSessionRow } from "../../application/index.ts";
 import { type SiweRefusal, verifySiwe } from "../auth/siwe.ts";
 import { serve } from "./serve.ts";
+import { WS_TICKET_TTL_MS, WsTickets } from "./ws-tickets.ts";
 
 // The exchange's web account: Sign in with Ethereum opens a session (an httpOnly, SameSite=Strict
 // cookie), and the session manages the account's API keys, the key pairs SPEC.md's signed
@@ -26,6 +27,8 @@ export interface AccountApiOptions {
   readonly chainId: number;
   readonly nowMs: () => number;
   readonly authFailures: AuthFailureGuard;
+  /** One-use tickets for the /ws user stream (shared with the stream server, server/start.ts). */
+  readonly wsTickets?: WsTickets;
 }
 
 /** The CSRF token of a session: derived from its secret token, so nothing more is stored. */
@@ -320,6 +323,22 @@ export function accountApi(options: AccountApiOptions) {
       await exchange.revokeApiKey(c.get("session").userId, params.publicKey);
       return c.json({ revoked: params.publicKey });
     },
+  );
+
+  const wsTickets = options.wsTickets ?? new WsTickets(options.nowMs);
+  serve(
+    app,
+    "",
+    {
+      method: "get",
+      path: "/api/account/ws-ticket",
+      tag: "Web account",
+      summary: `A one-use ticket (${WS_TICKET_TTL_MS / 1000} s) for the /ws user stream: send {"method":"LOGIN","params":{"ticket":…}}. The browser's WebSocket carries no session cookie`,
+      access: "public",
+      response: z.object({ ticket: z.string(), expiresAt: z.number().int().describe("Epoch ms") }),
+      errors: SESSION_ERRORS,
+    },
+    ({ c }) => c.json(wsTickets.issue(c.get("session").userId)),
   );
 
   return app;

@@ -1,6 +1,7 @@
 import { depthApi } from "./depth.ts";
 import type { Context, MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
+import { every } from "hono/combine";
 import { z } from "zod";
 import packageJson from "../../../package.json" with { type: "json" };
 import {
@@ -32,7 +33,7 @@ import {
 import type { MarketData } from "../marketdata/market-data.ts";
 import type { Exchange } from "../../application/index.ts";
 import { knownErrorAnswer } from "./domain-errors.ts";
-import { accountApi, CSRF_HEADER } from "./account.ts";
+import { accountApi, CSRF_HEADER, SESSION_COOKIE } from "./account.ts";
 import { adminApi } from "./admin.ts";
 import { aggregatorApi } from "./aggregator.ts";
 import { ALIAS_BASE } from "./alias.ts";
@@ -41,6 +42,8 @@ import { internalApi } from "./internal.ts";
 import { publicApi } from "./public.ts";
 import { requireSecret } from "./secret.ts";
 import { serve } from "./serve.ts";
+import { sessionAuth, wantsSession } from "./session-auth.ts";
+import type { WsTickets } from "./ws-tickets.ts";
 import { marketSummary } from "./summary.ts";
 import { ordersApi } from "./orders.ts";
 import { walletApi } from "./wallet.ts";
@@ -87,6 +90,8 @@ export interface ExchangeAppOptions {
   readonly webOrigins?: readonly string[];
   /** The chain a web account's Sign in with Ethereum message must name (CHAIN_ID). */
   readonly chainId?: number;
+  /** The web session's /ws tickets, shared with the stream server's LOGIN (server/start.ts). */
+  readonly wsTickets?: WsTickets;
   /** The exchange joined to its chain (CHAIN_GATEWAY): deposit addresses, pending deposits, reserves. */
   readonly gateway?: ChainGateway;
 }
@@ -192,9 +197,12 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
     requestUrl,
     replay,
   });
-  const perKey = rateLimit({
-    limiter: createRateLimiter({ limit: options.signedRateLimitPerMinute, now: options.rateLimitClock }),
-    keyOf: (c) => `key:${c.req.header("API-PublicKey")}`,
+  const signedLimiter = createRateLimiter({ limit: options.signedRateLimitPerMinute, now: options.rateLimitClock });
+  const perKey = rateLimit({ limiter: signedLimiter, keyOf: (c) => `key:${c.req.header("API-PublicKey")}` });
+  // A web session's calls count per user, at the signed quota: a browser tab is one more client.
+  const perUser = rateLimit({
+    limiter: signedLimiter,
+    keyOf: (c) => `user:${(c.get("auth" as never) as SignedVariables["auth"]).userId}`,
   });
   const perIp = rateLimit({
     limiter: createRateLimiter({ limit: options.rateLimitPerMinute, now: options.rateLimitClock }),
@@ -215,7 +223,11 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
     exchange.noteKeyUse(c.get("auth").publicKey);
     return next();
   };
-  for (const path of SIGNED) app.use(path, authFailures.wrap(signed), perKey, noteUse);
+  // "signed-or-session": a request with API-PublicKey, or without the session cookie, is checked
+  // as a signed one (as it always was: no signature and no session is 401); else as the session's.
+  const signedPath = every(authFailures.wrap(signed), perKey, noteUse);
+  const sessionPath = every(sessionAuth({ exchange, origins: options.webOrigins ?? [] }), perUser);
+  for (const path of SIGNED) app.use(path, (c, next) => (wantsSession(c) ? sessionPath(c, next) : signedPath(c, next)));
   app.use("/api/*", async (c, next) => (isSigned(c.req.path) ? next() : perIp(c, next)));
   // The /v1/spot/market aliases of the public routes count against the same per-IP quota.
   app.use(`${ALIAS_BASE}/*`, perIp);
@@ -253,6 +265,7 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
       nowMs: now,
       authFailures,
       requestUrl,
+      ...(options.wsTickets ? { wsTickets: options.wsTickets } : {}),
     }),
   );
   app.route("/api/orders", ordersApi(exchange));
@@ -281,6 +294,7 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
   // Generated once every route is mounted: the document is theirs.
   const document = openApiDocument(app, {
     openapi: "3.0",
+    sessionCookie: SESSION_COOKIE,
     info: {
       title: "Agent exchange API",
       version: `${packageJson.version}.0`,
@@ -288,7 +302,8 @@ export function createExchangeApp(options: ExchangeAppOptions): OpenAPIHono {
         "Public market data and the aggregator namespace (anonymous), and the signed trading and wallet API. Signing: API-PublicKey and API-Signature headers; " +
         "signature = lowercase hex HMAC-SHA256, keyed with the private key, of publicKey + full request URL + body (empty for GET and DELETE), with the " +
         "API-Timestamp header's value appended when that header is sent; a timestamped signature is accepted once (a replay is 401), one without the header " +
-        "can be replayed unless the server requires timestamps. Errors are {code, message}. Decimals are exact JSON numbers. " +
+        "can be replayed unless the server requires timestamps. The web app may call the trading and wallet routes with its web account's session instead " +
+        "(the exchange_session cookie, and X-CSRF-Token on writes, from the web app's origin only). Errors are {code, message}. Decimals are exact JSON numbers. " +
         "The operator's /admin endpoints (admin token) and the platform's /internal endpoint (service secret) are listed too.",
     },
   });

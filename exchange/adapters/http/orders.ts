@@ -7,7 +7,7 @@ import { serve } from "./serve.ts";
 import { cancelAllQuery, listOrdersQuery, orderIdParam, pageSchema, placeOrderBody } from "./schemas.ts";
 import { orderView, pageView } from "./views.ts";
 
-// /api/orders: place, list, inspect and cancel (signed; the auth middleware runs first).
+// /api/orders: place, list, inspect and cancel (signed, or a web session: app.ts authenticates first).
 
 const decimal = z.number().meta({ description: "Decimal, exact (JSON number)" });
 const fillSchema = z.object({
@@ -75,7 +75,7 @@ export function ordersApi(exchange: Exchange) {
         "Limit (default, GTC unless timeInForce says IOC/FOK, optional postOnly) or market (IOC or FOK; a buy locks quoteAmount, or what amount costs " +
         "on the book now). price and amount must fit the pair's digitsPrice and digitsAmount (never rounded). A repeated clientOrderId returns the first " +
         "order with 200 and Idempotent-Replay: true. An order the book turns away is kept as rejected and answered with its reason as the error code.",
-      access: "signed",
+      access: "signed-or-session",
       body: placeOrderBody,
       response: orderSchema,
       status: 201,
@@ -98,7 +98,7 @@ export function ordersApi(exchange: Exchange) {
       path: "/api/orders",
       tag: "Trading",
       summary: "The caller's orders, newest first",
-      access: "signed",
+      access: "signed-or-session",
       query: listOrdersQuery,
       response: orderPage,
       errors: [placeErrors[0]],
@@ -122,7 +122,7 @@ export function ordersApi(exchange: Exchange) {
       path: "/api/orders/{id}",
       tag: "Trading",
       summary: "One of the caller's orders with its fills",
-      access: "signed",
+      access: "signed-or-session",
       params: orderIdParam,
       response: orderSchema,
       errors: [{ status: 404, code: "NOT_FOUND", when: "no such order of the caller" }],
@@ -141,7 +141,7 @@ export function ordersApi(exchange: Exchange) {
       path: "/api/orders/{id}",
       tag: "Trading",
       summary: "Cancel one open order",
-      access: "signed",
+      access: "signed-or-session",
       params: orderIdParam,
       response: orderSchema,
       errors: [
@@ -160,7 +160,7 @@ export function ordersApi(exchange: Exchange) {
       path: "/api/orders",
       tag: "Trading",
       summary: "Cancel every open order of the caller, on one pair or on all",
-      access: "signed",
+      access: "signed-or-session",
       query: cancelAllQuery,
       response: z.object({ cancelled: z.array(orderSchema) }),
       errors: [placeErrors[0]],

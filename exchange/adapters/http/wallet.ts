@@ -9,7 +9,7 @@ import { pageQuery, pageSchema, withdrawalBody } from "./schemas.ts";
 import { balanceViews, commissionView, pageView, withdrawalView } from "./views.ts";
 import { depositsWithPending } from "./deposits.ts";
 
-// Balances, deposits, withdrawals and the caller's commissions (signed).
+// Balances, deposits, withdrawals and the caller's commissions (signed, or a web session: app.ts authenticates first).
 
 const decimal = z.number().meta({ description: "Decimal, exact (JSON number)" });
 export const balanceSchema = z.object({
@@ -85,7 +85,7 @@ export function walletApi(exchange: Exchange, gateway?: ChainGateway) {
       path: "/api/balances",
       tag: "Wallet",
       summary: "The caller's balance in every currency",
-      access: "signed",
+      access: "signed-or-session",
       response: z.array(balanceSchema),
     },
     ({ c }) => c.json(balanceViews(exchange, c.get("auth").userId)),
@@ -100,7 +100,7 @@ export function walletApi(exchange: Exchange, gateway?: ChainGateway) {
       tag: "Wallet",
       summary:
         "The caller's deposits, newest first: pending ones (seen on-chain, not deep enough yet) before credited ones",
-      access: "signed",
+      access: "signed-or-session",
       query: pageQuery,
       response: pageSchema(depositSchema),
     },
@@ -119,7 +119,7 @@ export function walletApi(exchange: Exchange, gateway?: ChainGateway) {
         "A per-user forwarder contract's CREATE2 address (counterfactual: nothing is deployed until it is swept), the same on every call and " +
         "for every currency. Send the currency's token (USDT, a listed agent token, the wrapped native coin) or the native coin to it with a " +
         "plain transfer; it is credited after `confirmations` blocks.",
-      access: "signed",
+      access: "signed-or-session",
       query: depositAddressQuery,
       response: depositAddressSchema,
       errors: [
@@ -157,7 +157,7 @@ export function walletApi(exchange: Exchange, gateway?: ChainGateway) {
       path: "/api/withdrawals",
       tag: "Wallet",
       summary: "The caller's withdrawals, newest first",
-      access: "signed",
+      access: "signed-or-session",
       query: pageQuery,
       response: pageSchema(withdrawalSchema),
     },
@@ -179,7 +179,7 @@ export function walletApi(exchange: Exchange, gateway?: ChainGateway) {
         "Debits amount at once; the withdrawal commission is taken from it and amount - fee is sent. min_withdraw and max_withdraw come from the " +
         "currency settings. The withdrawal stays pending until a chain adapter sends it. A repeated clientWithdrawalId returns the first withdrawal " +
         "with 200 and Idempotent-Replay: true, and debits nothing.",
-      access: "signed",
+      access: "signed-or-session",
       body: withdrawalBody,
       response: withdrawalSchema,
       status: 201,
@@ -213,7 +213,7 @@ export function walletApi(exchange: Exchange, gateway?: ChainGateway) {
       path: "/api/currencies/user/commissions",
       tag: "Wallet",
       summary: "The caller's effective commissions (lower tiers replace the defaults they shadow)",
-      access: "signed",
+      access: "signed-or-session",
       response: z.array(commissionSchema),
     },
     ({ c }) => c.json(exchange.commissionsOf(c.get("auth").userId).map(commissionView)),

@@ -13,7 +13,7 @@ export {
   natsSubjects,
   UserInterest,
 } from "./nats.ts";
-export { ALL_TICKERS, MARKET_STREAM, parseClientMessage } from "./protocol.ts";
+export { ALL_TICKERS, type LoginParams, MARKET_STREAM, parseClientMessage } from "./protocol.ts";
 export { type ExchangeStreams, type StreamSink, startExchangeStreams } from "./streams.ts";
 export {
   attachStreamServer,

@@ -18,13 +18,17 @@ const subscription = z.object({
   id,
 });
 const list = z.object({ method: z.literal("LIST_SUBSCRIPTIONS"), params: z.array(z.never()).max(0).optional(), id });
+/** A LOGIN: an API key's signature, or a web session's one-use ticket (GET /api/account/ws-ticket). */
+const signedLogin = z.object({
+  apiKey: z.string().min(1).max(256),
+  timestamp: z.union([z.string(), z.number().int()]).transform(String),
+  signature: z.string().min(1).max(128),
+});
+const ticketLogin = z.strictObject({ ticket: z.string().min(1).max(128) });
+export type LoginParams = z.infer<typeof signedLogin> | z.infer<typeof ticketLogin>;
 const login = z.object({
   method: z.literal("LOGIN"),
-  params: z.object({
-    apiKey: z.string().min(1).max(256),
-    timestamp: z.union([z.string(), z.number().int()]).transform(String),
-    signature: z.string().min(1).max(128),
-  }),
+  params: z.union([ticketLogin, signedLogin]),
   id,
 });
 

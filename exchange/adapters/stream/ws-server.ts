@@ -5,7 +5,7 @@ import { createConnectionSlots } from "../../../lib/connection-slots.ts";
 import { ApiError, type AuthFailureGuard } from "../../../lib/http/index.ts";
 import type { Hub, Subscriber } from "./hub.ts";
 import { userStream } from "./market-feed.ts";
-import { ALL_TICKERS, MARKET_STREAM, parseClientMessage, type ProtocolError } from "./protocol.ts";
+import { ALL_TICKERS, type LoginParams, MARKET_STREAM, parseClientMessage, type ProtocolError } from "./protocol.ts";
 
 /**
  * The exchange's WebSocket endpoint (`/ws`): subscriptions to market streams, a signed LOGIN for
@@ -38,10 +38,7 @@ export interface StreamServerOptions {
   /** Whether a pair code names an active pair (SUBSCRIBE refuses others with UNKNOWN_PAIR). */
   readonly isPair: (code: string) => boolean;
   /** Verifies a LOGIN; `url` is the WebSocket URL the client connected to (what it signs). */
-  readonly verifyLogin?: (
-    login: { apiKey: string; timestamp: string; signature: string },
-    url: string,
-  ) => Promise<LoginResult>;
+  readonly verifyLogin?: (login: LoginParams, url: string) => Promise<LoginResult>;
   /**
    * Failed LOGINs counted per client IP, with the same guard as failed signatures over HTTP, so a
    * client cannot try keys over /ws that its HTTP failures already locked it out of. Over the
@@ -265,7 +262,8 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
       }
       if (connection.userId !== undefined) hub.unsubscribe(userStream(connection.userId), connection);
       connection.userId = result.userId;
-      connection.loginKey = message.params.apiKey;
+      // A ticket's login has no key to revoke: it ends when the connection does.
+      connection.loginKey = "apiKey" in message.params ? message.params.apiKey : undefined;
       const stream = userStream(result.userId);
       hub.subscribe(stream, connection);
       try {

@@ -125,6 +125,23 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/account/ws-ticket": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** A one-use ticket (30 s) for the /ws user stream: send {"method":"LOGIN","params":{"ticket":…}}. The browser's WebSocket carries no session cookie */
+        get: operations["getAccountWsTicket"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/orders": {
         parameters: {
             query?: never;
@@ -1770,6 +1787,106 @@ export interface operations {
             };
         };
     };
+    getAccountWsTicket: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        ticket: string;
+                        /** @description Epoch ms */
+                        expiresAt: number;
+                    };
+                };
+            };
+            /** @description UNAUTHORIZED: no session cookie, or an unknown, expired or revoked session */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many failed authentications from this client; RATE_LIMITED: too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: an unexpected server error (no details are given) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the database is away or the commit queue is full (writes; reads that need the database) */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
     getOrders: {
         parameters: {
             query?: {
@@ -1778,13 +1895,15 @@ export interface operations {
                 pageNumber?: number;
                 pageSize?: number;
             };
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -1873,7 +1992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -1885,6 +2004,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -1951,13 +2088,15 @@ export interface operations {
     postOrders: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2065,7 +2204,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2077,6 +2216,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -2145,13 +2302,15 @@ export interface operations {
             query?: {
                 currencyPairCode?: string;
             };
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2237,7 +2396,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2249,6 +2408,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -2315,13 +2492,15 @@ export interface operations {
     getOrdersById: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 id: string;
@@ -2407,7 +2586,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2419,6 +2598,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -2503,13 +2700,15 @@ export interface operations {
     deleteOrdersById: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path: {
                 id: string;
@@ -2595,7 +2794,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2607,6 +2806,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -2709,13 +2926,15 @@ export interface operations {
     getBalances: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2742,7 +2961,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2754,6 +2973,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -2823,13 +3060,15 @@ export interface operations {
                 pageNumber?: number;
                 pageSize?: number;
             };
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -2893,7 +3132,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -2905,6 +3144,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -2973,13 +3230,15 @@ export interface operations {
             query: {
                 currencyCode: string;
             };
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3023,7 +3282,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3035,6 +3294,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -3104,13 +3381,15 @@ export interface operations {
                 pageNumber?: number;
                 pageSize?: number;
             };
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3181,7 +3460,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3193,6 +3472,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -3259,13 +3556,15 @@ export interface operations {
     postWithdrawals: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3341,7 +3640,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3353,6 +3652,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */
@@ -3419,13 +3736,15 @@ export interface operations {
     getCurrenciesUserCommissions: {
         parameters: {
             query?: never;
-            header: {
+            header?: {
                 /** @description Public key of the API key pair */
-                "API-PublicKey": string;
+                "API-PublicKey"?: string;
                 /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
-                "API-Signature": string;
+                "API-Signature"?: string;
                 /** @description Epoch milliseconds; when sent it is appended to the signature text and must be within the server's window */
                 "API-Timestamp"?: string;
+                /** @description A web session's CSRF token (from signing in); required on a session's writes, unused with a signature */
+                "X-CSRF-Token"?: string;
             };
             path?: never;
             cookie?: never;
@@ -3462,7 +3781,7 @@ export interface operations {
                     }[];
                 };
             };
-            /** @description UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            /** @description UNAUTHORIZED: no API-PublicKey and no live web session, or a missing, malformed or wrong signature, unknown key or stale API-Timestamp */
             401: {
                 headers: {
                     "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
@@ -3474,6 +3793,24 @@ export interface operations {
                     /**
                      * @example {
                      *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description FORBIDDEN: a web-session write without the session's X-CSRF-Token, or from an Origin that is not the web app's */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "FORBIDDEN",
                      *       "message": "…"
                      *     }
                      */

@@ -1,8 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useMemo, useState } from "react";
+import { useState } from "react";
 import { createSiweMessage } from "viem/siwe";
 import { useSignMessage } from "wagmi";
-import { type Account, createAccountClient, type NewKey } from "../account/client.ts";
+import { Balances } from "../account/Balances.tsx";
+import type { Account, NewKey } from "../account/client.ts";
+import { Deposit } from "../account/Deposit.tsx";
+import { useAccountClient, useExchangeAccount } from "../account/session.ts";
+import { Withdraw } from "../account/Withdraw.tsx";
 import { CopyableAddress } from "../components/address.tsx";
 import { Empty, ErrorState, Loading, QueryState } from "../components/states.tsx";
 import { RelativeTime } from "../components/time.tsx";
@@ -10,20 +14,13 @@ import { usePlatform } from "../context.ts";
 import { walletErrorText } from "../wallet/errors.ts";
 import { WithWallet } from "../wallet/guard.tsx";
 
-/** The exchange's web-account client, one per platform configuration. */
-function useAccountClient() {
-  const { config } = usePlatform();
-  return useMemo(() => createAccountClient(config), [config]);
-}
-
 /**
  * The exchange's web account: sign in with the wallet (an EIP-4361 message the exchange checks),
  * then the API-keys page SPEC.md names: create a key pair (the private key shown once), list the
  * live keys, revoke one. Keys made here sign requests as SPEC.md's Authentication says.
  */
 export default function AccountPage() {
-  const client = useAccountClient();
-  const account = useQuery({ queryKey: ["exchange-account"], queryFn: () => client.me(), retry: false });
+  const account = useExchangeAccount();
   return (
     <>
       <h1>Exchange account</h1>
@@ -93,7 +90,10 @@ function SignedIn({ me }: { me: Account }) {
         if ((error as { status?: number }).status !== 401) throw error;
       }),
     onSuccess: () => {
-      queryClient.removeQueries({ queryKey: ["exchange-keys"] });
+      // Keys, balances, deposits, withdrawals and orders: every per-user query of the exchange.
+      queryClient.removeQueries({
+        predicate: (q) => String(q.queryKey[0]).startsWith("exchange-") && q.queryKey[0] !== "exchange-account",
+      });
       queryClient.setQueryData(["exchange-account"], null);
     },
   });
@@ -130,6 +130,9 @@ function SignedIn({ me }: { me: Account }) {
         </button>
         {signOut.error && <ErrorState error={signOut.error} />}
       </section>
+      <Balances userId={me.userId} />
+      <Deposit userId={me.userId} />
+      <Withdraw userId={me.userId} csrf={me.csrfToken} />
       <ApiKeys csrf={me.csrfToken} userId={me.userId} />
     </>
   );

@@ -19,6 +19,7 @@ import {
 import { fromScaled, toScaled } from "../lib/decimal.ts";
 import { type SocketStatus, openExchangeSocket } from "../lib/exchange-socket.ts";
 import { formatAmount, formatCompact, formatPrice } from "../lib/format.ts";
+import { TradingPanel } from "../trading/TradingPanel.tsx";
 import { type DepthDiff, groupLevels, type Level, LocalBook } from "../lib/orderbook.ts";
 
 type Deals = ExchangeData<"/api/deals">;
@@ -90,7 +91,16 @@ export default function MarketPage({ pair }: { pair: string }) {
   });
   const pairSpec = pairs.data?.find((p) => p.code === pair);
   const title = `Market ${pair.replace("_", "/")}`;
-  if (pairSpec) return <PairScreen key={pair} pair={pair} digitsPrice={pairSpec.digitsPrice} title={title} />;
+  if (pairSpec)
+    return (
+      <PairScreen
+        key={pair}
+        pair={pair}
+        digitsPrice={pairSpec.digitsPrice}
+        digitsAmount={pairSpec.digitsAmount}
+        title={title}
+      />
+    );
   return (
     <>
       <h1>{title}</h1>
@@ -169,7 +179,17 @@ function PairsTable({ pair }: { pair: string }) {
   );
 }
 
-function PairScreen({ pair, digitsPrice, title }: { pair: string; digitsPrice: number; title: string }) {
+function PairScreen({
+  pair,
+  digitsPrice,
+  digitsAmount,
+  title,
+}: {
+  pair: string;
+  digitsPrice: number;
+  digitsAmount: number;
+  title: string;
+}) {
   const { api, config } = usePlatform();
   const queryClient = useQueryClient();
   const [interval, setChartInterval] = useState<Interval>("minute");
@@ -319,6 +339,7 @@ function PairScreen({ pair, digitsPrice, title }: { pair: string; digitsPrice: n
           </div>
         </dl>
       )}
+      <TradingPanel pair={{ code: pair, digitsPrice, digitsAmount }} />
       <section aria-labelledby="market-chart-heading">
         <h2 id="market-chart-heading">Chart</h2>
         <IntervalPicker value={interval} onChange={setChartInterval} />
