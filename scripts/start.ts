@@ -143,7 +143,9 @@ try {
       EXCHANGE_DEMO: "true",
       DEMO_CREDENTIALS: credentialsFile,
       ECOSYSTEM_API_URL: apiUrl,
+      // Joined to the chain: deposit addresses, the watcher, withdrawals, sweeps.
       CHAIN_GATEWAY: "true",
+      RPC_URL: rpcUrl,
     },
     ready: async () => (await fetch(`${exchangeUrl}/api/ready`, { signal: AbortSignal.timeout(2000) })).ok,
   });

@@ -39,7 +39,7 @@ import { freePort } from "../../support/net/free-port.ts";
 const MNEMONIC = "test test test test test test test test test test test junk";
 const HOT_WALLET = mnemonicToAccount(MNEMONIC, { addressIndex: 15 });
 const FUNDER = mnemonicToAccount(MNEMONIC, { addressIndex: 0 });
-/** What the hot wallet holds of USDT: a withdrawal of more reverts on-chain. */
+/** What the hot wallet holds of USDT at first: a withdrawal of more waits for a top-up. */
 const HOT_WALLET_USDT = 100_000n * 10n ** 6n;
 const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
 
@@ -179,9 +179,8 @@ describe("withdrawals on a local chain", () => {
     await until(res.body.id, (x) => x.status === "completed");
   });
 
-  it("waits for approval above the threshold; an approved one that reverts on-chain is failed and refunded exactly", async () => {
+  it("waits for approval above the threshold, then for the hot wallet to hold enough, then sends", async () => {
     const to = recipient();
-    const before = await balance("USDT");
     // 200,000 USDT: above the 50,000 threshold, and more than the hot wallet holds.
     const res = await withdraw({ currencyCode: "USDT", amount: "200000", address: to });
     assert.equal(res.status, 201, res.text);
@@ -199,12 +198,36 @@ describe("withdrawals on a local chain", () => {
     const again = await api.admin("POST", `/admin/withdrawals/${res.body.id}/approve`);
     assert.equal(again.status, 409, again.text);
     assert.equal(again.body.code, "WITHDRAWAL_NOT_PENDING");
+    // The hot wallet is short: the withdrawal waits (a transfer would revert), nothing is sent.
+    await sleep(1_500);
+    const short = await find(res.body.id);
+    assert.equal(short.status, "pending");
+    assert.equal(await transfersTo(to), 0);
+    assert.ok(logs.some((line) => line.includes("waiting for a sweep or a top-up")));
+    // A top-up (a sweep would do the same) and it goes.
+    const wallet = createWalletClient({ account: FUNDER, chain: hardhat, transport: http(chain.url) });
+    await publicClient().waitForTransactionReceipt({
+      hash: await wallet.writeContract({
+        address: usdt(),
+        abi: [parseAbiItem("function mint(address to, uint256 amount)")],
+        functionName: "mint",
+        args: [HOT_WALLET.address, 200_000n * 10n ** 6n],
+      }),
+    });
+    const { w } = await until(res.body.id, (x) => x.status === "completed", 60_000);
+    assert.equal(await usdtOf(to), parseUnits(String(w.sent), 6));
+  });
+
+  it("a withdrawal whose transaction reverts on-chain is failed and refunded exactly", async () => {
+    const before = await balance("ETH");
+    // The USDT contract takes no coin: sending ETH to it reverts.
+    const res = await withdraw({ currencyCode: "ETH", amount: "1", address: usdt() });
+    assert.equal(res.status, 201, res.text);
     const { w } = await until(res.body.id, (x) => x.status === "failed");
     assert.match(w.failureReason, /reverted/);
     assert.match(w.txHash, /^0x[0-9a-f]{64}$/);
     assert.equal((await publicClient().getTransactionReceipt({ hash: w.txHash })).status, "reverted");
-    assert.deepEqual(await balance("USDT"), before, "amount and fee back to available");
-    assert.equal(await usdtOf(to), 0n);
+    assert.deepEqual(await balance("ETH"), before, "amount and fee back to available");
     const ledger = await api.admin("GET", "/admin/ledger");
     assert.ok(
       (ledger.body as any[]).every((row) => row.balanced),

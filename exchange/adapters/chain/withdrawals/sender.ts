@@ -169,6 +169,9 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
         log(`exchange: withdrawal ${row.id} failed: ${call}`);
         return;
       }
+      // A hot wallet short of the coin would make the transfer revert (and the withdrawal fail):
+      // the withdrawal waits instead, with backoff, until a sweep or a top-up covers it.
+      await requireFunds(row);
       try {
         sent = await relayer.relayer.send(row.id, call, {
           newWrite: {
@@ -258,6 +261,20 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
   const finish = async (relayer: OpenRelayer, id: string, outcome: string) => {
     // The journal's write is done (kept for the record; nothing reads an open one of ours).
     await relayer.journal.finish(id, null, outcome).catch(() => {});
+  };
+
+  const requireFunds = async (row: WithdrawalRow) => {
+    const asset = withdrawalAsset(exchange.reference, config.deployment, row.currency);
+    const owner = config.hotWallet.address;
+    const need = row.amount - row.fee;
+    const have =
+      asset?.kind === "erc20"
+        ? await client.readContract({ address: asset.address, abi: erc20Abi, functionName: "balanceOf", args: [owner] })
+        : await client.getBalance({ address: owner });
+    if (have < need)
+      throw new Error(
+        `the hot wallet holds ${have} of the ${need} base units of ${row.currency} to send; waiting for a sweep or a top-up`,
+      );
   };
 
   const callOf = (row: WithdrawalRow): Call | string => {
