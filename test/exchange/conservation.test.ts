@@ -53,7 +53,7 @@ type Step =
   | { kind: "trade"; seller: number; buyer: number; sell: bigint; buy: bigint; price: bigint }
   | { kind: "withdraw"; user: number; units: bigint }
   | { kind: "overBalance"; user: number }
-  | { kind: "badAddress"; user: number; which: "malformed" | "checksum" | "ownDeposit" | "hotWallet" }
+  | { kind: "badAddress"; user: number; which: "malformed" | "checksum" | "ownDeposit" | "otherDeposit" | "hotWallet" }
   | { kind: "repeatClientId"; user: number; units: bigint }
   | { kind: "reorgedDeposit"; user: number; units: bigint };
 
@@ -86,7 +86,13 @@ const step: fc.Arbitrary<Step> = fc.oneof(
     arbitrary: fc.record({
       kind: fc.constant("badAddress" as const),
       user,
-      which: fc.constantFrom("malformed" as const, "checksum" as const, "ownDeposit" as const, "hotWallet" as const),
+      which: fc.constantFrom(
+        "malformed" as const,
+        "checksum" as const,
+        "ownDeposit" as const,
+        "otherDeposit" as const,
+        "hotWallet" as const,
+      ),
     }),
   },
   {
@@ -317,7 +323,8 @@ describe("money conservation: the exchange, its chain and an adversary", () => {
         const address = {
           malformed: "0x1234",
           checksum: getAddress(lower).replace("C51812", "c51812"),
-          ownDeposit: depositAddresses[(s.user + 1) % USERS]!,
+          ownDeposit: depositAddresses[s.user]!,
+          otherDeposit: depositAddresses[(s.user + 1) % USERS]!,
           hotWallet: HOT_WALLET.address,
         }[s.which];
         const res = await withdraw(s.user, { amount: "5", address });
