@@ -13,19 +13,40 @@
  * 3. Burst: BENCH_GATEWAY_BURST (500) deposits in one block, then its confirming block; credits
  *    per second are the deposits over the time from that block to the last credit (the watcher's
  *    read of a full block, the ledger and the group commits).
- * Target: credit lag p99 within one block time of the confirmation.
+ * 4. Withdrawals, automine on (a block per transaction, as a busy chain gives a sent transfer its
+ *    next block at once): first the baseline, BENCH_GATEWAY_WITHDRAWALS (200) direct USDT
+ *    transfers from a funded Hardhat account (consecutive nonces, all sent at once through
+ *    viem's walletClient), then the same number of USDT withdrawals through the exchange API
+ *    (signed POSTs, 16 in flight, from 20 users credited by admin deposits, 10 USDT each: under
+ *    the demo's approval threshold and daily limit) sent by the hot wallet (Hardhat #15, funded
+ *    with USDT by the mock's open mint) through the relayer. Both are timed from the first send
+ *    (POST) to the moment the sender's Transfer logs on-chain number them all (one getLogs poll
+ *    every 20 ms for both, so both are measured the same way), then per second.
+ * Targets: credit lag p99 within one block time of the confirmation; withdrawals >= 0.8x direct.
  */
 import { mkdtemp, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
-import { type Address, createPublicClient, createWalletClient, erc20Abi, http, parseAbi, parseUnits } from "viem";
+import {
+  type Address,
+  createPublicClient,
+  createWalletClient,
+  erc20Abi,
+  getAddress,
+  http,
+  parseAbi,
+  parseAbiItem,
+  parseUnits,
+} from "viem";
+import { mnemonicToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { exchangeEnv, parseEnv } from "../../config/env.ts";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
 import { startExchange } from "../../exchange/server/start.ts";
 import { deployAndSeed, startChain, stopAll } from "../../support/ecosystem/harness.ts";
 import { createBackend } from "../../support/exchange/backends.ts";
+import { SigningClient } from "../../support/exchange/signing-client.ts";
 import { percentile } from "./indexer/stats.ts";
 
 const int = (name: string, fallback: number) => {
@@ -38,6 +59,16 @@ const BLOCK_MS = int("BENCH_GATEWAY_BLOCK_MS", 1000);
 const PER_BLOCK = int("BENCH_GATEWAY_PER_BLOCK", 50);
 const BLOCKS = int("BENCH_GATEWAY_BLOCKS", 20);
 const BURST = int("BENCH_GATEWAY_BURST", 500);
+const WITHDRAWALS = int("BENCH_GATEWAY_WITHDRAWALS", 200);
+/** Withdrawing users, and requests in flight: each user withdraws WITHDRAWALS / 20 times. */
+const WITHDRAWING_USERS = 20;
+const IN_FLIGHT = 16;
+/** Per withdrawal: the demo USDT's minimum is 5, its approval threshold 50,000 (never reached). */
+const WITHDRAWAL_USDT = "10";
+const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
+const HOT_WALLET = mnemonicToAccount("test test test test test test test test test test test junk", {
+  addressIndex: 15,
+});
 const CONFIRMATIONS = 2;
 
 const began = performance.now();
@@ -67,7 +98,14 @@ try {
   });
 
   const server = await startExchange(
-    parseEnv(exchangeEnv, { ...backend.vars, CHAIN_GATEWAY: "true", RPC_URL: chain.url }),
+    // The signed and per-IP rate limits would throttle the withdrawal stage's one client, not the gateway.
+    parseEnv(exchangeEnv, {
+      ...backend.vars,
+      CHAIN_GATEWAY: "true",
+      RPC_URL: chain.url,
+      RATE_LIMIT_PER_MINUTE: "1000000",
+      SIGNED_RATE_LIMIT_PER_MINUTE: "1000000",
+    }),
     { log: () => {}, beforeLoad: seedDemoBeforeLoad, deploymentsRoot: tmp },
   );
   const users = await Promise.all(Array.from({ length: USERS }, () => server.exchange.createUser(0, null)));
@@ -158,7 +196,89 @@ try {
   const burstCredited = burst.filter((h) => creditedAt.has(h)).length;
   const burstSeconds = (Math.max(...burst.map((h) => creditedAt.get(h) ?? 0)) - burstConfirmed) / 1000;
   await chain.rpc("evm_setAutomine", [true]);
+
+  // Withdrawals. Every USDT transfer `from` makes after `fromBlock` counts as mined.
+  const minedCount = async (from: Address, fromBlock: bigint) =>
+    (await publicClient.getLogs({ address: usdt, event: TRANSFER, args: { from }, fromBlock, toBlock: "latest" }))
+      .length;
+  const untilMined = async (from: Address, fromBlock: bigint, count: number, started: number) => {
+    const deadline = performance.now() + 300_000;
+    for (;;) {
+      const mined = await minedCount(from, fromBlock);
+      if (mined >= count) return (performance.now() - started) / 1000;
+      if (performance.now() > deadline) throw new Error(`only ${mined} of ${count} transfers mined from ${from}`);
+      await sleep(20);
+    }
+  };
+  const recipient = (i: number): Address => getAddress(`0x${(0xbe4c0000 + i).toString(16).padStart(40, "0")}`);
+  await publicClient.waitForTransactionReceipt({
+    hash: await wallet.writeContract({
+      account: sender,
+      address: usdt,
+      abi: parseAbi(["function mint(address to, uint256 amount)"]),
+      functionName: "mint",
+      args: [HOT_WALLET.address, parseUnits("10000000", 6)],
+    }),
+  });
+
+  log(`withdrawals: ${WITHDRAWALS} direct transfers (the baseline), automine on`);
+  const directFrom = await publicClient.getBlockNumber();
+  nonce = await publicClient.getTransactionCount({ address: sender, blockTag: "pending" });
+  const directStarted = performance.now();
+  const directHashes = await Promise.all(
+    Array.from({ length: WITHDRAWALS }, (_, i) =>
+      wallet.writeContract({
+        account: sender,
+        address: usdt,
+        abi: erc20Abi,
+        functionName: "transfer",
+        args: [recipient(i), parseUnits("9", 6)],
+        nonce: nonce++,
+        gas: 80_000n,
+      }),
+    ),
+  );
+  const directSeconds = await untilMined(sender, directFrom + 1n, WITHDRAWALS, directStarted);
+  for (const hash of directHashes) await publicClient.waitForTransactionReceipt({ hash });
+
+  log(`withdrawals: ${WITHDRAWALS} through the exchange API and the relayer`);
+  const api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!, { timeoutMs: 60_000 });
+  const perUser = Math.ceil(WITHDRAWALS / WITHDRAWING_USERS);
+  const withdrawers = await Promise.all(
+    Array.from({ length: WITHDRAWING_USERS }, () => api.user(0, { USDT: String(perUser * Number(WITHDRAWAL_USDT)) })),
+  );
+  const viaFrom = await publicClient.getBlockNumber();
+  let next = 0;
+  let refused = 0;
+  const viaStarted = performance.now();
+  await Promise.all(
+    Array.from({ length: IN_FLIGHT }, async () => {
+      for (let i = next++; i < WITHDRAWALS; i = next++) {
+        const res = await api.signed(withdrawers[i % WITHDRAWING_USERS]!, "POST", "/api/withdrawals", {
+          currencyCode: "USDT",
+          amount: WITHDRAWAL_USDT,
+          address: recipient(WITHDRAWALS + i),
+        });
+        if (res.status !== 201) {
+          refused++;
+          log(`withdrawal ${i} refused: ${res.status} ${res.text}`);
+        }
+      }
+    }),
+  );
+  const postedSeconds = (performance.now() - viaStarted) / 1000;
+  const viaSeconds = await untilMined(HOT_WALLET.address, viaFrom + 1n, WITHDRAWALS - refused, viaStarted);
+  // Where a withdrawal's time goes (the sender drives at most 8 at once, each until completed;
+  // ISO times to the millisecond).
+  const done = await api.admin("GET", `/admin/withdrawals?status=completed&limit=${WITHDRAWALS + 10}`);
+  const spans = (from: string, to: string) =>
+    (done.body as Record<string, string>[]).map((w) => Date.parse(w[to]!) - Date.parse(w[from]!)).sort((a, b) => a - b);
+  const toSent = spans("createdAt", "sentAt");
+  const toCompleted = spans("sentAt", "completedAt");
   await server.close();
+  const directRate = WITHDRAWALS / directSeconds;
+  const viaRate = (WITHDRAWALS - refused) / viaSeconds;
+  const ratio = viaRate / directRate;
 
   console.log("");
   console.log(`| Measure (${backend.kind}) | Result | Target |`);
@@ -170,6 +290,15 @@ try {
   );
   console.log(
     `| credit lag after the confirming block, p50 / p99 | ${p50.toFixed(0)} / ${p99.toFixed(0)} ms | p99 <= ${BLOCK_MS} ms (one block): ${p99 <= BLOCK_MS && missing === 0 ? "MET" : "MISSED"} |`,
+  );
+  console.log(
+    `| direct USDT transfers from a script (automine), mined per second | ${WITHDRAWALS} in ${directSeconds.toFixed(2)} s: ${directRate.toFixed(0)}/s | baseline |`,
+  );
+  console.log(
+    `| withdrawals through the API and the relayer (automine), mined per second | ${WITHDRAWALS - refused} of ${WITHDRAWALS} in ${viaSeconds.toFixed(2)} s (all POSTs answered in ${postedSeconds.toFixed(2)} s): ${viaRate.toFixed(0)}/s, ${ratio.toFixed(2)}x direct | >= 0.8x direct: ${ratio >= 0.8 && refused === 0 ? "MET" : "MISSED"} |`,
+  );
+  console.log(
+    `| a withdrawal's time: created -> sent, sent -> completed (${toSent.length} completed by then), p50 / p99 | ${percentile(toSent, 50).toFixed(0)} / ${percentile(toSent, 99).toFixed(0)} ms, ${percentile(toCompleted, 50).toFixed(0)} / ${percentile(toCompleted, 99).toFixed(0)} ms | report |`,
   );
 } finally {
   await stopAll();
