@@ -1,4 +1,5 @@
 import { createHash, randomUUID } from "node:crypto";
+import { setTimeout as sleep } from "node:timers/promises";
 import { UnavailableError } from "../../../../lib/unavailable.ts";
 import {
   createPublicClient,
@@ -54,7 +55,11 @@ export interface WithdrawalSenderOptions {
     readonly schema: string;
     readonly timeoutMs: number;
   };
-  /** Withdrawals driven at once (default 8). */
+  /**
+   * Withdrawals being sent at once (default 32): from the funds check to `sent` committed. Sent
+   * ones wait for their confirmations outside this cap (at most MAX_AWAITING), so a slow
+   * confirmation never holds up the next send.
+   */
   readonly concurrency?: number;
   /** A transaction not mined after this is replaced with higher fees (default 60 s). */
   readonly replaceAfterMs?: number;
@@ -78,12 +83,14 @@ const ERC20_TRANSFER_GAS = 100_000n;
 const NATIVE_TRANSFER_GAS = 60_000n;
 const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
+/** Sent withdrawals waiting for their confirmations at once (beyond it, sends wait too). */
+const MAX_AWAITING = 1_000;
 /** Open withdrawals read per pass. */
 const PAGE = 500;
 
 export function startWithdrawalSender(options: WithdrawalSenderOptions): WithdrawalSender {
   const { exchange, config, log } = options;
-  const concurrency = options.concurrency ?? 8;
+  const concurrency = options.concurrency ?? 32;
   const client = createPublicClient({
     transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 0 }),
   }) as PublicClient;
@@ -96,16 +103,28 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
   });
 
   let closed = false;
-  const wake = new AbortController();
-  const pause = (ms: number) =>
+  // The loop sleeps between passes; a freed send slot or close() wakes it at once.
+  let wakeLoop: (() => void) | undefined;
+  const kick = () => wakeLoop?.();
+  const loopPause = (ms: number) =>
     new Promise<void>((resolve) => {
       if (closed) return resolve();
       const timer = setTimeout(resolve, ms);
-      wake.signal.addEventListener("abort", () => {
+      wakeLoop = () => {
         clearTimeout(timer);
         resolve();
-      });
+      };
     });
+  const pause = (ms: number) => (closed ? Promise.resolve() : sleep(ms));
+  // Withdrawals waiting for their confirmations read one shared chain head, not one each.
+  let headRead: { at: number; head: Promise<bigint> } | undefined;
+  const chainHead = () => {
+    const t = Date.now();
+    if (headRead === undefined || t - headRead.at >= Math.min(config.pollMs, 250))
+      headRead = { at: t, head: client.getBlockNumber({ cacheTime: 0 }) };
+    return headRead.head;
+  };
+  let sending = 0;
   let opened: OpenRelayer | undefined;
   const active = new Map<string, Promise<void>>();
   const backoff = new Map<string, { delayMs: number; nextAt: number }>();
@@ -155,8 +174,24 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
     return undefined;
   };
 
-  /** Drives one withdrawal from where it is to completed or failed. */
+  /** Drives one withdrawal from where it is to completed or failed; it holds a send slot until `sent`. */
   const drive = async (relayer: OpenRelayer, start: WithdrawalRow): Promise<void> => {
+    sending++;
+    let slot = true;
+    const release = () => {
+      if (!slot) return;
+      slot = false;
+      sending--;
+      kick();
+    };
+    try {
+      await driveHolding(relayer, start, release);
+    } finally {
+      release();
+    }
+  };
+
+  const driveHolding = async (relayer: OpenRelayer, start: WithdrawalRow, release: () => void): Promise<void> => {
     let row = await exchange.withdrawal(start.id);
     if (row.status === "completed" || row.status === "failed") return;
     if (row.status === "pending" && row.approvalRequired && row.approvedAt === null) return;
@@ -194,6 +229,7 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
     }
     row = await exchange.markWithdrawalSent(row.id, txs[txs.length - 1]!.hash);
     fault("sent");
+    release();
     await awaitCompletion(relayer, row, sent);
   };
 
@@ -243,7 +279,7 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
   /** Waits until the receipt's block is `confirmations` deep; false when the receipt vanished (a reorg). */
   const deepEnough = async (receipt: TransactionReceipt, id: string): Promise<boolean> => {
     while (!closed) {
-      const head = await client.getBlockNumber({ cacheTime: 0 });
+      const head = await chainHead();
       const depth = Number(head - receipt.blockNumber) + 1;
       confirmations.set(id, Math.max(0, depth));
       if (depth >= config.confirmations) {
@@ -293,10 +329,14 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
   };
 
   const pass = async (relayer: OpenRelayer) => {
-    const rows = await exchange.withdrawalsByStatus(["pending", "sent"], PAGE);
+    // Pending ones to send, and sent ones no one awaits (after a restart), each oldest first.
+    const rows = [
+      ...(await exchange.withdrawalsByStatus(["sent"], PAGE)).filter((row) => !active.has(row.id)),
+      ...(await exchange.withdrawalsByStatus(["pending"], PAGE)),
+    ];
     const t = Date.now();
     for (const row of rows) {
-      if (closed || active.size >= concurrency) break;
+      if (closed || sending >= concurrency || active.size >= concurrency + MAX_AWAITING) break;
       if (active.has(row.id)) continue;
       if (row.status === "pending" && row.approvalRequired && row.approvedAt === null) continue;
       if ((backoff.get(row.id)?.nextAt ?? 0) > t) continue;
@@ -321,7 +361,7 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
       try {
         await pass(opened);
         delay = BACKOFF_MIN_MS;
-        await pause(config.pollMs);
+        await loopPause(config.pollMs);
       } catch (error) {
         // The exchange's database away, or a bug reading: log, back off, go on.
         log(`exchange: withdrawal sender (retrying in ${delay} ms): ${describe(error)}`);
@@ -354,7 +394,7 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
     },
     close: async () => {
       closed = true;
-      wake.abort();
+      kick();
       await loop;
       await Promise.allSettled(active.values());
       await opened?.close();
