@@ -13,6 +13,7 @@ import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
 import { createPublicClient, createWalletClient, erc20Abi, http, parseAbi } from "viem";
 import { afterAll, beforeAll, describe, test } from "vitest";
 import { SigningClient } from "../../support/exchange/signing-client.ts";
+import { readDeployment } from "../../lib/deployments.ts";
 import { type PlatformUrls, startPlatform } from "../../support/platform.ts";
 import { launchChromium } from "../../support/browser/chromium.ts";
 import { waitFor as waitUntil } from "../../support/wait.ts";
@@ -411,6 +412,78 @@ describe("the exchange's web account: wallet and trading screen", () => {
     const id = mine!.replace("Cancel order ", "");
     assert.deepEqual([...accountProblems, ...marketProblems, ...problems.take()], []);
     console.log(`web account: deposit address ${depositAddress}; order ${id} placed and cancelled`);
+  });
+});
+
+describe("the exchange's web account: money in and out on-chain", () => {
+  test("a deposit sent on-chain is credited after its confirmations; a withdrawal reaches its address", async () => {
+    await page.goto(`${platform.urls.web}/account`);
+    const connect = page.getByRole("button", { name: "Connect wallet" });
+    const signIn = page.getByRole("button", { name: "Sign in with Ethereum" });
+    const signedIn = page.getByRole("heading", { name: "Balances" });
+    await shown(connect.or(signIn).or(signedIn));
+    if (await connect.isVisible()) {
+      await connect.click();
+      const choice = page.getByRole("button", { name: /Test Wallet/ });
+      if (await choice.isVisible().catch(() => false)) await choice.click();
+      await shown(signIn.or(signedIn));
+    }
+    if (await signIn.isVisible()) await signIn.click();
+    await shown(signedIn);
+    const deposit = page.locator("section[aria-labelledby=deposit-heading]");
+    await shown(deposit.getByRole("img", { name: /QR code of the USDT deposit address/ }));
+    const depositAddress = (await deposit.locator(".address code").textContent())!.trim() as `0x${string}`;
+
+    // The wallet sends 30 of the chain's stable token (the exchange's USDT) with a plain transfer.
+    const { contracts } = await readDeployment(CHAIN_ID);
+    const chain = {
+      id: CHAIN_ID,
+      name: "local",
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+      rpcUrls: { default: { http: [platform.urls.chain] } },
+    } as const;
+    const client = createPublicClient({ chain, transport: http(platform.urls.chain) });
+    const sender = createWalletClient({ chain, transport: http(platform.urls.chain) });
+    const usdt = contracts.MockStableToken as `0x${string}`;
+    const hash = await sender.writeContract({
+      account: WALLET,
+      address: usdt,
+      abi: erc20Abi,
+      functionName: "transfer",
+      args: [depositAddress, 30_000_000n],
+    });
+    await client.waitForTransactionReceipt({ hash });
+    await client.request({ method: "evm_mine" } as never);
+    // Listed pending with its confirmations, then credited (the page refreshes while pending).
+    const history = page
+      .locator("section[aria-labelledby=deposit-heading]")
+      .locator("tr")
+      .filter({
+        has: page.locator(`code[title="${hash}"]`),
+      });
+    await page.getByText("Deposit history").scrollIntoViewIfNeeded();
+    await history.getByText("credited").waitFor({ state: "visible", timeout: 60_000 });
+    await screenshot(page, "account-deposit-credited");
+
+    // Withdraw 10 to a fresh address: 9 arrive (the 1 USDT fee stays), once a sweep has
+    // brought the deposit into the hot wallet.
+    const recipient = `0x${Date.now().toString(16).padStart(40, "0")}` as `0x${string}`;
+    const form = page.getByRole("form", { name: "Withdraw form" });
+    await form.getByLabel("Currency to withdraw").selectOption("USDT");
+    await form.getByLabel("Amount").fill("10");
+    await form.getByLabel("Destination address").fill(recipient);
+    await form.getByRole("button", { name: "Withdraw" }).click();
+    await shown(page.getByRole("status").filter({ hasText: /Withdrawal of 10 USDT accepted/ }));
+    await waitUntil(
+      "the withdrawal's coins at the recipient",
+      async () =>
+        (await client.readContract({ address: usdt, abi: erc20Abi, functionName: "balanceOf", args: [recipient] })) ===
+        9_000_000n,
+      { timeoutMs: 120_000, intervalMs: 500 },
+    );
+    await shown(page.getByText("completed"));
+    await screenshot(page, "account-withdrawal-completed");
+    assert.deepEqual(problems.take(), []);
   });
 });
 
