@@ -113,6 +113,23 @@ async function visit(name: string, path: string, loaded: (page: Page) => Locator
   );
 }
 
+/** Opens /account signed in: connects the wallet and signs in when not yet (tests also run alone, -t). */
+async function signedInToAccount(): Promise<void> {
+  await page.goto(`${platform.urls.web}/account`);
+  const connect = page.getByRole("button", { name: "Connect wallet" });
+  const signIn = page.getByRole("button", { name: "Sign in with Ethereum" });
+  const signedIn = page.getByRole("heading", { name: "Balances" });
+  await shown(connect.or(signIn).or(signedIn));
+  if (await connect.isVisible()) {
+    await connect.click();
+    const choice = page.getByRole("button", { name: /Test Wallet/ });
+    if (await choice.isVisible().catch(() => false)) await choice.click();
+    await shown(signIn.or(signedIn));
+  }
+  if (await signIn.isVisible()) await signIn.click();
+  await shown(signedIn);
+}
+
 describe("every page", () => {
   test("opens without an error or a failed request, and passes axe-core; a screenshot of each", async () => {
     // Every page is visited before judging, so one page's problem hides no other's (or screenshot).
@@ -332,20 +349,7 @@ describe("the exchange's web account", () => {
 
 describe("the exchange's web account: wallet and trading screen", () => {
   test("signs in, sees balances and the deposit address, places a limit order on /market and cancels it", async () => {
-    // Runs alone too (-t): the wallet is connected and the account signed in here when not yet.
-    await page.goto(`${platform.urls.web}/account`);
-    const connect = page.getByRole("button", { name: "Connect wallet" });
-    const signIn = page.getByRole("button", { name: "Sign in with Ethereum" });
-    const signedIn = page.getByRole("heading", { name: "Balances" });
-    await shown(connect.or(signIn).or(signedIn));
-    if (await connect.isVisible()) {
-      await connect.click();
-      const choice = page.getByRole("button", { name: /Test Wallet/ });
-      if (await choice.isVisible().catch(() => false)) await choice.click();
-      await shown(signIn.or(signedIn));
-    }
-    if (await signIn.isVisible()) await signIn.click();
-    await shown(signedIn);
+    await signedInToAccount();
     const userId = (await page.locator("dt:text-is('Account id') + dd code").textContent())!.trim();
 
     // Credited by the operator (deposits from the chain are the gateway's), then seen on the page.
@@ -417,19 +421,7 @@ describe("the exchange's web account: wallet and trading screen", () => {
 
 describe("the exchange's web account: money in and out on-chain", () => {
   test("a deposit sent on-chain is credited after its confirmations; a withdrawal reaches its address", async () => {
-    await page.goto(`${platform.urls.web}/account`);
-    const connect = page.getByRole("button", { name: "Connect wallet" });
-    const signIn = page.getByRole("button", { name: "Sign in with Ethereum" });
-    const signedIn = page.getByRole("heading", { name: "Balances" });
-    await shown(connect.or(signIn).or(signedIn));
-    if (await connect.isVisible()) {
-      await connect.click();
-      const choice = page.getByRole("button", { name: /Test Wallet/ });
-      if (await choice.isVisible().catch(() => false)) await choice.click();
-      await shown(signIn.or(signedIn));
-    }
-    if (await signIn.isVisible()) await signIn.click();
-    await shown(signedIn);
+    await signedInToAccount();
     const deposit = page.locator("section[aria-labelledby=deposit-heading]");
     await shown(deposit.getByRole("img", { name: /QR code of the USDT deposit address/ }));
     const depositAddress = (await deposit.locator(".address code").textContent())!.trim() as `0x${string}`;
