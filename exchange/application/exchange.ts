@@ -300,6 +300,11 @@ export class Exchange {
     this.wallet.setWithdrawalGate(gate);
   }
 
+  /** Deposits of `code` are on and, with a chain gateway, seen on the chain (aggregator's can_deposit). */
+  canDeposit(code: string): boolean {
+    return this.wallet.canDeposit(code);
+  }
+
   /** Withdrawals of `code` are on and can be sent (aggregator's can_withdraw). */
   canWithdraw(code: string): boolean {
     return this.wallet.canWithdraw(code);

@@ -76,6 +76,12 @@ export class Wallet {
     this.gate = gate;
   }
 
+  /** Deposits of `code` are on and, with a chain gateway, it watches for them (the same asset it sends). */
+  canDeposit(code: string): boolean {
+    const currency = this.seq.reference.currencies.get(code);
+    return currency?.row.canDeposit === true && (this.gate?.sends(code) ?? true);
+  }
+
   /** Withdrawals of `code` are on and, with a chain gateway, it can send them. */
   canWithdraw(code: string): boolean {
     const currency = this.seq.reference.currencies.get(code);

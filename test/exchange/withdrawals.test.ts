@@ -317,7 +317,7 @@ describe("withdrawals on a local chain", () => {
     await until(now.body.id, (x) => x.status === "completed");
   });
 
-  it("tells the aggregator what the gateway can send, with the limits", async () => {
+  it("tells the aggregator what the gateway can send and watch for, with the limits", async () => {
     const res = await fetch(`${server!.url}/api/marketdata/getaggregator/asset`);
     const assets = (await res.json()) as Record<string, any>;
     assert.equal(assets.USDT.can_withdraw, true);
@@ -325,6 +325,8 @@ describe("withdrawals on a local chain", () => {
     assert.equal(assets.USDT.withdraw_approval_threshold, 50000);
     assert.equal(assets.ETH.can_withdraw, true);
     assert.equal(assets.ALPHA.can_withdraw, false, "the demo's ALPHA has no contract on this chain");
+    assert.equal(assets.USDT.can_deposit, true);
+    assert.equal(assets.ALPHA.can_deposit, false, "nothing to watch for without a contract");
   });
 
   describe("the kill test: SIGKILLed at each step, sent exactly once after a restart", () => {

@@ -199,7 +199,7 @@ export function aggregatorApi(deps: {
           unified_cryptoasset_id: row.unifiedCryptoassetId,
           // False also when the chain gateway cannot send the currency on its chain.
           can_withdraw: exchange.canWithdraw(row.code),
-          can_deposit: row.canDeposit,
+          can_deposit: exchange.canDeposit(row.code),
           min_withdraw: row.minWithdraw === null ? null : decimalJson(row.minWithdraw),
           max_withdraw: row.maxWithdraw === null ? null : decimalJson(row.maxWithdraw),
           maker_fee: tradeFee(COMMISSION_TYPES.tradeMaker, row.code),
