@@ -113,21 +113,28 @@ async function visit(name: string, path: string, loaded: (page: Page) => Locator
   );
 }
 
-/** Opens /account signed in: connects the wallet and signs in when not yet (tests also run alone, -t). */
+/**
+ * Opens /account signed in: connects the wallet and signs in when not yet (tests also run alone,
+ * -t). The page may still be settling (the wallet reconnecting, the session being read), so a
+ * button that goes away before it is clicked is looked for again rather than waited on.
+ */
 async function signedInToAccount(): Promise<void> {
   await page.goto(`${platform.urls.web}/account`);
   const connect = page.getByRole("button", { name: "Connect wallet" });
   const signIn = page.getByRole("button", { name: "Sign in with Ethereum" });
   const signedIn = page.getByRole("heading", { name: "Balances" });
-  await shown(connect.or(signIn).or(signedIn));
-  if (await connect.isVisible()) {
-    await connect.click();
-    const choice = page.getByRole("button", { name: /Test Wallet/ });
-    if (await choice.isVisible().catch(() => false)) await choice.click();
-    await shown(signIn.or(signedIn));
+  const choice = page.getByRole("button", { name: /Test Wallet/ });
+  const deadline = Date.now() + SHOWN_WITHIN_MS;
+  while (!(await signedIn.isVisible())) {
+    if (Date.now() > deadline) throw new Error("not signed in to the exchange's web account in time");
+    await shown(connect.or(signIn).or(signedIn).or(choice));
+    for (const button of [choice, signIn, connect])
+      if (await button.isVisible()) {
+        await button.click({ timeout: 2_000 }).catch(() => {});
+        break;
+      }
+    await page.waitForTimeout(250);
   }
-  if (await signIn.isVisible()) await signIn.click();
-  await shown(signedIn);
 }
 
 describe("every page", () => {
