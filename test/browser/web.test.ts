@@ -562,7 +562,20 @@ describe("live, without a reload", () => {
         continue;
       }
       // The ask was taken: a deal at its price, which a row on the page shows without a reload.
-      await waitFor(`a trade row at ${price}`, async () => (await rowsAt(price)) > before);
+      // On a timeout, say what the page showed: its stream badge and its newest trades.
+      let seen = "";
+      await waitUntil(
+        `a trade row at ${price} (deal ${bid.body.id ?? ""})`,
+        async () => {
+          const badge = await page.locator("h1").first().textContent();
+          const prices = await page
+            .locator("section[aria-labelledby=deals-heading] tbody tr td:nth-child(3)")
+            .allTextContents();
+          seen = `heading: ${badge}; newest trades: ${prices.slice(0, 8).join(" | ")}`;
+          return (await rowsAt(price)) > before;
+        },
+        { timeoutMs: SHOWN_WITHIN_MS, intervalMs: 250, context: () => seen },
+      );
       traded = price;
     }
     assert.ok(traded !== undefined, "three tries, and the bot crossed the test's orders each time");
