@@ -38,9 +38,25 @@ export class WebSessions {
   /** Signs nonces; a restart makes the outstanding ones invalid (a user signs in again). */
   private readonly nonceKey = randomBytes(32);
   private readonly options: WebSessionsOptions;
+  private readonly endedListeners: (() => void)[] = [];
 
   constructor(options: WebSessionsOptions) {
     this.options = options;
+  }
+
+  /** Calls `listener` after sessions end by sign-out or by a newer sign-in's trim (the /ws logins made with them end too). */
+  onEnded(listener: () => void): void {
+    this.endedListeners.push(listener);
+  }
+
+  /** Whether the session of token hash `tokenHash` is live (not revoked, not expired). */
+  isLive(tokenHash: string): boolean {
+    const row = this.sessions.get(tokenHash);
+    return row !== undefined && row.expiresAt > this.options.nowMs();
+  }
+
+  private ended(): void {
+    for (const listener of this.endedListeners) listener();
   }
 
   /** Replaces the live sessions with the database's (start-up and recovery). */
@@ -115,10 +131,10 @@ export class WebSessions {
       else if (row.userId === userId) mine.push(row);
     }
     mine.sort((a, b) => a.createdAt - b.createdAt);
-    for (const row of mine.slice(0, Math.max(0, mine.length - MAX_SESSIONS_PER_USER))) {
-      this.sessions.delete(row.tokenHash);
-      await this.options.store.revokeWebSession(row.tokenHash, now);
-    }
+    const ending = mine.slice(0, Math.max(0, mine.length - MAX_SESSIONS_PER_USER));
+    for (const row of ending) this.sessions.delete(row.tokenHash);
+    if (ending.length > 0) this.ended();
+    for (const row of ending) await this.options.store.revokeWebSession(row.tokenHash, now);
   }
 
   /** The live session a cookie's token opens, or undefined (unknown, revoked or expired). */
@@ -137,6 +153,7 @@ export class WebSessions {
   async close(token: string): Promise<void> {
     const hash = sessionTokenHash(token);
     if (!this.sessions.delete(hash)) return;
+    this.ended();
     await this.options.store.revokeWebSession(hash, this.options.nowMs());
   }
 }

@@ -36,6 +36,8 @@ import {
 
 /** How often keys' last uses are written (the key list may lag the last request by this much). */
 const KEY_USE_FLUSH_MS = 5_000;
+/** How often ticket logins are checked against their web sessions' expiry. */
+const SESSION_SWEEP_MS = 60_000;
 export interface RunningExchange {
   readonly url: string;
   readonly exchange: Exchange;
@@ -209,10 +211,10 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     // message could otherwise be replayed), once, like any timestamped request.
     verifyLogin: async (login, url) => {
       if ("ticket" in login) {
-        const userId = wsTickets.redeem(login.ticket);
-        return userId === undefined
+        const redeemed = wsTickets.redeem(login.ticket);
+        return redeemed === undefined || !exchange.webSessions.isLive(redeemed.session)
           ? { ok: false, error: { code: "UNAUTHORIZED", message: "unknown, used or expired ticket" } }
-          : { ok: true, userId };
+          : { ok: true, userId: redeemed.userId, session: redeemed.session };
       }
       const { apiKey, timestamp, signature } = login;
       const verdict = await verifySignedRequest({
@@ -235,6 +237,11 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
   });
   // A revoked key's WebSocket logins end with it (a gateway's: publishRevocations above).
   exchange.onKeyRevoked((publicKey) => streamServer.closeLogins(publicKey));
+  // A ticket login ends with its web session: at once on sign-out, and within a minute of expiry.
+  const closeEndedSessions = () => streamServer.closeEndedSessions((session) => exchange.webSessions.isLive(session));
+  exchange.webSessions.onEnded(closeEndedSessions);
+  const sessionSweep = setInterval(closeEndedSessions, SESSION_SWEEP_MS);
+  sessionSweep.unref();
   // Keys' last uses (the web account's key list) are written in batches, not per request.
   const flushKeyUses = () =>
     exchange.flushKeyUses().catch((error: unknown) => log(`exchange: key last-use not written yet: ${error}`));
@@ -262,6 +269,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     listing,
     gateway,
     close: async () => {
+      clearInterval(sessionSweep);
       await listing?.close();
       await withdrawalSender?.close();
       await gateway?.close();

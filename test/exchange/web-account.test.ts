@@ -299,6 +299,13 @@ for (const kind of backendKinds()) {
           "nothing for the refused login",
         );
         await call("DELETE", `/api/orders/${placed.body.id}`, { cookie, csrf });
+        // A ticket not yet used dies with its session; a login made with one ends with it.
+        const unused = await call("GET", "/api/account/ws-ticket", { cookie });
+        assert.equal((await call("DELETE", "/api/auth/session", { cookie, csrf })).status, 200);
+        await stream.until(() => stream.closed !== undefined, 5_000, "the ticket login closed by sign-out");
+        assert.deepEqual(stream.closed, { code: 4001, reason: "web session ended" });
+        const late = await again.request("LOGIN", { ticket: unused.body.ticket });
+        assert.equal(late.error?.code, "UNAUTHORIZED", "a signed-out session's ticket logs in no one");
       } finally {
         stream.close();
         again.close();

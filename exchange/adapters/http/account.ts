@@ -338,7 +338,7 @@ export function accountApi(options: AccountApiOptions) {
       response: z.object({ ticket: z.string(), expiresAt: z.number().int().describe("Epoch ms") }),
       errors: SESSION_ERRORS,
     },
-    ({ c }) => c.json(wsTickets.issue(c.get("session").userId)),
+    ({ c }) => c.json(wsTickets.issue(c.get("session").userId, c.get("session").tokenHash)),
   );
 
   return app;

@@ -5,21 +5,23 @@ import { randomBytes } from "node:crypto";
  * exchange does not carry the session cookie (it is scoped to Path=/api), and the page never
  * holds an API key: it asks GET /api/account/ws-ticket (its session) and sends the ticket in a
  * LOGIN. A ticket lives 30 s and is used up by the LOGIN it serves; tickets are kept in memory
- * (a restart drops them, and the page asks for another).
+ * (a restart drops them, and the page asks for another). A ticket names its session, so the
+ * login it makes ends when the session does (sign-out, revocation, expiry).
  */
 export const WS_TICKET_TTL_MS = 30_000;
 /** Most outstanding tickets: past that, the oldest go (a flood costs only the flooder's tickets). */
 const MAX_TICKETS = 10_000;
 
 export class WsTickets {
-  private readonly tickets = new Map<string, { userId: string; expiresAt: number }>();
+  private readonly tickets = new Map<string, { userId: string; session: string; expiresAt: number }>();
   private readonly now: () => number;
 
   constructor(now: () => number = Date.now) {
     this.now = now;
   }
 
-  issue(userId: string): { ticket: string; expiresAt: number } {
+  /** A ticket for `userId`'s session `session` (its token's hash). */
+  issue(userId: string, session: string): { ticket: string; expiresAt: number } {
     const now = this.now();
     for (const [ticket, entry] of this.tickets) {
       if (entry.expiresAt > now && this.tickets.size < MAX_TICKETS) break;
@@ -27,15 +29,15 @@ export class WsTickets {
     }
     const ticket = randomBytes(32).toString("base64url");
     const expiresAt = now + WS_TICKET_TTL_MS;
-    this.tickets.set(ticket, { userId, expiresAt });
+    this.tickets.set(ticket, { userId, session, expiresAt });
     return { ticket, expiresAt };
   }
 
-  /** The ticket's user, once: a second redeem, an unknown or an expired ticket is undefined. */
-  redeem(ticket: string): string | undefined {
+  /** The ticket's user and session, once: a second redeem, an unknown or an expired ticket is undefined. */
+  redeem(ticket: string): { userId: string; session: string } | undefined {
     const entry = this.tickets.get(ticket);
     if (entry === undefined) return undefined;
     this.tickets.delete(ticket);
-    return entry.expiresAt > this.now() ? entry.userId : undefined;
+    return entry.expiresAt > this.now() ? { userId: entry.userId, session: entry.session } : undefined;
   }
 }

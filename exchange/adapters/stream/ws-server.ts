@@ -30,7 +30,8 @@ export interface StreamLimits {
   readonly idleTimeoutMs: number;
 }
 
-export type LoginResult = { ok: true; userId: string } | { ok: false; error: ProtocolError };
+/** `session`: the web session a ticket login belongs to (its token's hash); the login ends with it. */
+export type LoginResult = { ok: true; userId: string; session?: string } | { ok: false; error: ProtocolError };
 
 export interface StreamServerOptions {
   readonly hub: Hub;
@@ -99,6 +100,8 @@ export interface StreamServer {
   closeAll(code: number, reason: string): void;
   /** Closes the connections logged in with `publicKey` (a revoked key): their user stream ends now. */
   closeLogins(publicKey: string): number;
+  /** Closes the ticket logins whose web session is no longer live (signed out, revoked, expired). */
+  closeEndedSessions(isLive: (session: string) => boolean): number;
   /** The keys of the open connections' logins (a gateway re-checks them with the exchange). */
   loginKeys(): Set<string>;
   close(): Promise<void>;
@@ -109,6 +112,8 @@ class Connection implements Subscriber {
   userId: string | undefined;
   /** The API key of its LOGIN, so revoking the key can end the user stream. */
   loginKey: string | undefined;
+  /** The web session of its ticket LOGIN, so signing out ends the user stream. */
+  loginSession: string | undefined;
   alive = true;
   closed = false;
   /** Requests refused in a row for the rate. */
@@ -266,8 +271,9 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
       }
       if (connection.userId !== undefined) hub.unsubscribe(userStream(connection.userId), connection);
       connection.userId = result.userId;
-      // A ticket's login has no key to revoke: it ends when the connection does.
+      // A ticket's login ends with its web session; a signed one with its key.
       connection.loginKey = "apiKey" in message.params ? message.params.apiKey : undefined;
+      connection.loginSession = result.session;
       const stream = userStream(result.userId);
       hub.subscribe(stream, connection);
       try {
@@ -345,6 +351,15 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
       for (const connection of connections)
         if (connection.loginKey === publicKey) {
           connection.shut(CLOSE_KEY_REVOKED, "API key revoked");
+          closed++;
+        }
+      return closed;
+    },
+    closeEndedSessions: (isLive) => {
+      let closed = 0;
+      for (const connection of connections)
+        if (connection.loginSession !== undefined && !connection.closed && !isLive(connection.loginSession)) {
+          connection.shut(CLOSE_KEY_REVOKED, "web session ended");
           closed++;
         }
       return closed;
