@@ -42,7 +42,7 @@ import {
 import { mnemonicToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { exchangeEnv, parseEnv } from "../../config/env.ts";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { startExchange } from "../../exchange/server/start.ts";
 import { deployAndSeed, startChain, stopAll } from "../../support/ecosystem/harness.ts";
 import { createBackend } from "../../support/exchange/backends.ts";
@@ -106,7 +106,7 @@ try {
       RATE_LIMIT_PER_MINUTE: "1000000",
       SIGNED_RATE_LIMIT_PER_MINUTE: "1000000",
     }),
-    { log: () => {}, beforeLoad: seedDemoBeforeLoad, deploymentsRoot: tmp },
+    { log: () => {}, beforeLoad: seedFixtureBeforeLoad, deploymentsRoot: tmp },
   );
   const users = await Promise.all(Array.from({ length: USERS }, () => server.exchange.createUser(0, null)));
   const addresses = users.map((u) => server.gateway!.depositAddress(u.id));

@@ -27,7 +27,7 @@ import {
 import { mnemonicToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { depositAddress } from "../../lib/deposit-address.ts";
 import { type Backend, createBackend } from "../../support/exchange/backends.ts";
@@ -88,7 +88,7 @@ describe("withdrawals on a local chain", () => {
     backend = await createBackend("pglite", chainVars());
     server = await startExchange(backend.env, {
       log: (line) => logs.push(line),
-      beforeLoad: seedDemoBeforeLoad,
+      beforeLoad: seedFixtureBeforeLoad,
       deploymentsRoot: runDir,
     });
     api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!, { timeoutMs: 10_000 });
