@@ -164,7 +164,7 @@ describe("deposits from the chain", () => {
     const unknown = await api.signed(user, "GET", "/api/deposits/address?currencyCode=NOPE");
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.code, "UNKNOWN_CURRENCY");
-    // The demo's ALPHA stands for a spawned token not listed here: no contract, no deposits.
+    // The fixture's ALPHA has no contract on this chain: no deposits.
     const alpha = await api.signed(user, "GET", "/api/deposits/address?currencyCode=ALPHA");
     assert.equal(alpha.status, 400);
     assert.equal(alpha.body.code, "DEPOSITS_DISABLED");

@@ -324,7 +324,7 @@ describe("withdrawals on a local chain", () => {
     assert.equal(assets.USDT.daily_withdraw_limit, 2000000);
     assert.equal(assets.USDT.withdraw_approval_threshold, 50000);
     assert.equal(assets.ETH.can_withdraw, true);
-    assert.equal(assets.ALPHA.can_withdraw, false, "the demo's ALPHA has no contract on this chain");
+    assert.equal(assets.ALPHA.can_withdraw, false, "the fixture's ALPHA has no contract on this chain");
     assert.equal(assets.USDT.can_deposit, true);
     assert.equal(assets.ALPHA.can_deposit, false, "nothing to watch for without a contract");
   });
