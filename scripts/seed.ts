@@ -6,7 +6,8 @@ import { seedDemo } from "./lib/seed-demo.ts";
 const { viem } = await network.create();
 const chainId = await (await viem.getPublicClient()).getChainId();
 const deployment = await readDeployment(chainId);
-const summary = await seedDemo(viem, deployment.contracts);
+// The exchange's hot wallet gets a float of the stable token, so the demo users' withdrawals go out.
+const summary = await seedDemo(viem, deployment.contracts, { hotWallet: deployment.accounts.hotWallet });
 console.log(
   `Seeded chain ${chainId}: ${summary.tokens.length} tokens (${summary.tokens.map((t) => t.symbol).join(", ")}), ` +
     `${summary.queens.length} queen, ${summary.scouts.length} scouts, ${summary.actions} actions ` +

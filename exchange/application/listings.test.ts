@@ -3,7 +3,7 @@ import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { createKeyVault, generateApiKeyPair, parseServerKey } from "../adapters/auth/index.ts";
 import { createCommitter, exchangeStore, type Db, type GroupCommitter } from "../adapters/store/index.ts";
-import { DEMO_REFERENCE_DATA } from "../demo/reference-data.ts";
+import { DEMO_BASE_MARKET } from "../demo/reference-data.ts";
 import { openDemoDb } from "../../support/exchange/demo-db.ts";
 import { Exchange } from "./exchange.ts";
 import { cleanName, LISTING_TEMPLATE } from "./listings.ts";
@@ -43,38 +43,15 @@ describe("Exchange.listToken", () => {
     await rm(dir, { recursive: true, force: true });
   });
 
-  it("uses the settings of the demo's agent tokens (ALPHA, ALPHA_USDT)", () => {
-    const alpha = DEMO_REFERENCE_DATA.currencies.find((c) => c.code === "ALPHA")!;
-    const pair = DEMO_REFERENCE_DATA.pairs.find((p) => p.code === "ALPHA_USDT")!;
-    const fee = DEMO_REFERENCE_DATA.commissions.find((c) => c.currencyCode === "ALPHA")!;
-    const t = LISTING_TEMPLATE;
+  it("lists against the demo market's quote currency, which has no agent token of its own", () => {
+    const codes = DEMO_BASE_MARKET.currencies.map((c) => c.code);
+    assert.ok(codes.includes(LISTING_TEMPLATE.quote));
+    // Every agent token of `npm start` is a listing: none is set up without a contract.
+    assert.deepEqual(codes, ["USDT", "ETH"]);
     assert.deepEqual(
-      [
-        t.decimals,
-        t.canDeposit,
-        t.canWithdraw,
-        t.minWithdraw,
-        t.maxWithdraw,
-        t.dailyWithdrawLimit,
-        t.withdrawApprovalThreshold,
-        t.adapterCode,
-      ],
-      [
-        alpha.decimals,
-        alpha.canDeposit,
-        alpha.canWithdraw,
-        alpha.minWithdraw,
-        alpha.maxWithdraw,
-        alpha.dailyWithdrawLimit,
-        alpha.withdrawApprovalThreshold,
-        alpha.adapterCode,
-      ],
+      DEMO_BASE_MARKET.pairs.map((p) => p.code),
+      ["ETH_USDT"],
     );
-    assert.deepEqual(
-      [t.quote, t.digitsPrice, t.digitsAmount, t.minQuoteAmount],
-      [pair.quote, pair.digitsPrice, pair.digitsAmount, pair.minQuoteAmount],
-    );
-    assert.deepEqual([fee.commissionTypeCode, fee.percent, fee.minimum], ["2", "0", t.withdrawalFeeMinimum]);
   });
 
   it("lists a token: currency, pair and withdrawal fee stored in one go, and the pair trades at once", async () => {
@@ -131,8 +108,7 @@ describe("Exchange.listToken", () => {
   it("lists a token exactly once: repeats, also racing, write nothing", async () => {
     const before = await count("currencies");
     const outcomes = await Promise.all([exchange.listToken(FOO), exchange.listToken({ ...FOO, name: "Other name" })]);
-    for (const outcome of outcomes)
-      assert.deepEqual(outcome, { status: "already-listed", currency: "FOO", bound: false });
+    for (const outcome of outcomes) assert.deepEqual(outcome, { status: "already-listed", currency: "FOO" });
     assert.equal(await count("currencies"), before);
     const race = await Promise.all([
       exchange.listToken({ symbol: "RACE", name: "Race", contractAddress: `0x${"01".repeat(20)}` }),
@@ -164,35 +140,25 @@ describe("Exchange.listToken", () => {
     assert.ok(logs.some((line) => line.includes("not listing") && line.includes("SYMBOL_TAKEN")));
   });
 
-  it("binds a demo agent token (no contract) to the spawned token of its symbol once", async () => {
-    const alpha = `0x${"aa".repeat(20)}`;
-    assert.deepEqual(await exchange.listToken({ symbol: "ALPHA", name: "Alpha", contractAddress: alpha }), {
-      status: "already-listed",
-      currency: "ALPHA",
-      bound: true,
-    });
-    assert.deepEqual(await exchange.listToken({ symbol: "ALPHA", name: "Alpha", contractAddress: alpha }), {
-      status: "already-listed",
-      currency: "ALPHA",
-      bound: false,
-    });
+  it("refuses the symbol of a currency set up without a contract (a fixture's ALPHA), leaving it as it was", async () => {
     const outcome = await exchange.listToken({
       symbol: "ALPHA",
       name: "Alpha",
-      contractAddress: `0x${"ee".repeat(20)}`,
+      contractAddress: `0x${"aa".repeat(20)}`,
     });
     assert.equal(outcome.status === "refused" && outcome.code, "SYMBOL_TAKEN");
+    assert.equal(exchange.reference.currency("ALPHA").row.contractAddress, undefined);
     assert.equal(exchange.reference.pairs.has("ALPHA_USDT"), true);
   });
 
-  it("keeps listings, their books and their bindings across a restart", async () => {
+  it("keeps listings and their books across a restart", async () => {
     const book = exchange.committed.levels("FOO_USDT", false, 10);
     await exchange.close();
     await committer.close();
     exchange = await open();
     assert.equal(exchange.reference.pair("FOO_USDT").row.base, "FOO");
     assert.equal(exchange.reference.currency("FOO").row.contractAddress, fooAddress);
-    assert.equal(exchange.reference.currency("ALPHA").row.contractAddress, `0x${"aa".repeat(20)}`);
+    assert.equal(exchange.reference.currency("ALPHA").row.contractAddress, undefined);
     assert.deepEqual(exchange.committed.levels("FOO_USDT", false, 10), book);
     assert.equal((await exchange.listToken(FOO)).status, "already-listed");
     assert.ok((await exchange.reconcile()).every((row) => row.balanced));

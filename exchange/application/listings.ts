@@ -6,21 +6,17 @@ import { ReferenceData, type Pair } from "./reference-data.ts";
 import type { Sequencer } from "./sequencer.ts";
 
 // Listing spawned agent tokens: a token the ecosystem indexed becomes a currency (bound to its
-// contract address) and a pair against the listing quote currency, with the settings the demo's
-// agent tokens have. A listing is written in one transaction and then added to the working state
+// contract address) and a pair against the listing quote currency, with one template's settings
+// (LISTING_TEMPLATE); this is how the demo market gets its agent tokens. A listing is written in one transaction and then added to the working state
 // (reference data and a new, empty book), so orders on the new pair are taken at once; a restart
 // or a reload after an outage loads it from the database like every other pair.
 //
 // Exactly once: listings run one at a time; a token already listed under its symbol and address is
 // answered "already-listed" and writes nothing. A symbol held by another currency (another
-// token's, or one that is not an agent token, such as USDT or ETH) and an address listed under
-// another symbol are refused with a stable code, never overwritten. A currency set up without a
-// contract (the demo's fixed agent tokens ALPHA, BETA, GAMMA) that looks like an agent token (18
-// decimals, ERC20, not the quote currency) is taken to stand for the spawned token of its
-// symbol, which the spawner keeps unique: it is bound to that token's address once, and a token
-// with the same symbol at another address is refused from then on.
+// token's, or one set up without a contract, such as USDT, ETH or a test fixture's agent token)
+// and an address listed under another symbol are refused with a stable code, never overwritten.
 
-/** The settings of a listed token's currency, pair and commissions (the demo's ALPHA's). */
+/** The settings of a listed token's currency, pair and commissions. */
 export const LISTING_TEMPLATE = {
   quote: "USDT",
   decimals: 18,
@@ -50,7 +46,7 @@ export type ListingRefusal = "INVALID_TOKEN" | "SYMBOL_TAKEN" | "ADDRESS_TAKEN" 
 
 export type ListingOutcome =
   | { readonly status: "listed"; readonly currency: string; readonly pairCode: string }
-  | { readonly status: "already-listed"; readonly currency: string; readonly bound: boolean }
+  | { readonly status: "already-listed"; readonly currency: string }
   | { readonly status: "refused"; readonly code: ListingRefusal; readonly message: string };
 
 const SYMBOL = /^[A-Z0-9]{1,16}$/;
@@ -98,24 +94,18 @@ export class Listings {
     if (quote === undefined) return refuse("NO_QUOTE_CURRENCY", `the exchange has no ${LISTING_TEMPLATE.quote}`);
     for (const currency of reference.currencies.values()) {
       if (currency.row.contractAddress !== address) continue;
-      if (currency.row.code === symbol) return { status: "already-listed", currency: symbol, bound: false };
+      if (currency.row.code === symbol) return { status: "already-listed", currency: symbol };
       return refuse("ADDRESS_TAKEN", `the contract is listed as ${currency.row.code}`);
     }
     const same = reference.currencies.get(symbol);
     if (same !== undefined) {
       const row = same.row;
-      if (row.contractAddress != null)
-        return refuse("SYMBOL_TAKEN", `${symbol} is the token at ${row.contractAddress}`);
-      const agentToken =
-        row.decimals === LISTING_TEMPLATE.decimals &&
-        row.adapterCode === LISTING_TEMPLATE.adapterCode &&
-        row.code !== LISTING_TEMPLATE.quote;
-      if (!agentToken) return refuse("SYMBOL_TAKEN", `${symbol} is a currency of the exchange, not an agent token`);
-      if (!(await store.bindCurrencyContract(symbol, address)))
-        throw new Error(`exchange: ${symbol} was bound to a contract meanwhile; retry after the reload`);
-      seq.reference.bindContract(symbol, address);
-      log(`exchange: ${symbol} stands for the spawned token at ${address} (bound)`);
-      return { status: "already-listed", currency: symbol, bound: true };
+      return refuse(
+        "SYMBOL_TAKEN",
+        row.contractAddress != null
+          ? `${symbol} is the token at ${row.contractAddress}`
+          : `${symbol} is a currency of the exchange, not a listed token`,
+      );
     }
     const rows = listingRows(symbol, cleanName(token.name, symbol), address, reference);
     // Checked against the reference data before anything is written, so memory cannot refuse

@@ -68,8 +68,6 @@ export interface ExchangeStore {
    * with the same code or contract is stored, writes nothing and returns it (`existing`).
    */
   insertListing(rows: TokenListingRows): Promise<{ inserted: boolean; existing: CurrencyRow[] }>;
-  /** Binds a currency without a contract to `contractAddress`; false when it already has one. */
-  bindCurrencyContract(code: string, contractAddress: string): Promise<boolean>;
   insertApiKey(row: ApiKeyRow): Promise<void>;
   /** Marks a key revoked at `atMs`; false when it was unknown or already revoked. */
   revokeApiKey(publicKey: string, atMs: number): Promise<boolean>;

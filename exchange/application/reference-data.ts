@@ -40,12 +40,6 @@ export class ReferenceData {
     this.currencies.set(row.code, { row, spec: { code: row.code, decimals: row.decimals } });
   }
 
-  /** Records the token contract a currency without one stands for (a listing bound it). */
-  bindContract(code: string, contractAddress: string): void {
-    const currency = this.currency(code);
-    this.currencies.set(code, { row: { ...currency.row, contractAddress }, spec: currency.spec });
-  }
-
   /** Validates the pair's settings against its currencies; throws INVALID_PARAM naming the problem. */
   setPair(row: PairRow): Pair {
     const base = this.currencies.get(row.base);

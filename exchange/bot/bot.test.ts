@@ -19,7 +19,9 @@ interface Call {
   body: Record<string, unknown> | null;
 }
 
-function fakeServer(options: { pairs?: Response; order?: (call: Call) => Response; limit?: number } = {}) {
+function fakeServer(
+  options: { pairs?: Response | (() => Response); order?: (call: Call) => Response; limit?: number } = {},
+) {
   const calls: Call[] = [];
   const secrets: Record<string, string> = { [maker.publicKey]: maker.privateKey, [taker.publicKey]: taker.privateKey };
   const fetchImpl = (async (input: string, init: RequestInit = {}) => {
@@ -39,7 +41,8 @@ function fakeServer(options: { pairs?: Response; order?: (call: Call) => Respons
     const json = (status: number, value: string) =>
       new Response(value, { status, headers: { "RateLimit-Limit": String(options.limit ?? 1200) } });
     const path = new URL(input).pathname;
-    if (path === "/api/currencies/pairs") return options.pairs ?? json(200, PAIRS);
+    if (path === "/api/currencies/pairs")
+      return typeof options.pairs === "function" ? options.pairs() : (options.pairs ?? json(200, PAIRS));
     if (method === "DELETE" && path === "/api/orders") return json(200, `{"cancelled":[]}`);
     if (method === "POST" && path === "/api/orders") {
       if (options.order) return options.order(call);
@@ -75,11 +78,34 @@ describe("MarketMakerBot", () => {
     assert.match(log.join("\n"), /no start price configured for ZZZ_USDT/);
   });
 
+  it("takes up pairs listed after it started, keeping the walks of the pairs it quotes", async () => {
+    const all = JSON.parse(PAIRS) as { code: string }[];
+    let listed = all.filter((pair) => pair.code === "ETH_USDT");
+    const { http } = fakeServer({ limit: 100_000, pairs: () => new Response(JSON.stringify(listed)) });
+    const log: string[] = [];
+    const b = bot(http, 1500, log);
+    await b.loadPairs();
+    assert.deepEqual(b.pairs, ["ETH_USDT"]);
+    await b.tick();
+    await b.tick();
+    const ethMid = b.mids()[0];
+    assert.notEqual(ethMid, "ETH_USDT 3000.00", "the walk moved");
+
+    listed = all;
+    await b.loadPairs();
+    await b.loadPairs();
+    assert.deepEqual(b.pairs, ["ALPHA_USDT", "ETH_USDT"]);
+    assert.deepEqual(b.mids(), ["ALPHA_USDT 0.5000", ethMid]);
+    assert.equal(log.filter((line) => line.includes("no start price configured for ZZZ_USDT")).length, 1);
+    const summary = await b.tick();
+    assert.deepEqual(summary.quoted.map((q) => q.split(" ")[0]).sort(), ["ALPHA_USDT", "ETH_USDT"]);
+  });
+
   it("falls back to the demo pairs without GET /api/currencies/pairs", async () => {
     const { http } = fakeServer({ pairs: new Response(`{"code":"NOT_FOUND","message":"no"}`, { status: 404 }) });
     const b = bot(http);
     await b.loadPairs();
-    assert.deepEqual(b.pairs, ["ETH_USDT", "ALPHA_USDT", "BETA_USDT", "GAMMA_ETH"]);
+    assert.deepEqual(b.pairs, ["ETH_USDT", "ALPHA_USDT", "BETA_USDT", "GAMMA_USDT", "GAMMA_ETH"]);
   });
 
   it("cancels and re-quotes a ladder, then the taker crosses it with a signed IOC order", async () => {

@@ -73,6 +73,8 @@ export class MarketMakerBot {
   private makerPausedUntil = 0;
   private takerPausedUntil = 0;
   private readonly errorCounts = new Map<string, number>();
+  /** Pairs already reported as not quoted, so a reload does not log them again. */
+  private readonly skipped = new Set<string>();
   /** Totals since start, for the periodic summary. */
   readonly totals = { ticks: 0, quotes: 0, takerOrders: 0, takerFills: 0, errors: 0 };
 
@@ -91,7 +93,11 @@ export class MarketMakerBot {
     return this.markets.map((market) => market.plan.code);
   }
 
-  /** Reads the pairs' digits and minimums (GET /api/currencies/pairs, else the demo's) and plans the configured ones. */
+  /**
+   * Reads the pairs' digits and minimums (GET /api/currencies/pairs, else the demo's) and plans
+   * the configured ones. Called again while running: the demo's agent-token pairs are listed
+   * after the bot may have started; a pair already quoted keeps its walk and ladder.
+   */
   async loadPairs(): Promise<void> {
     const configs = this.options.markets ?? DEFAULT_MARKETS;
     let settings: PairSettings[];
@@ -111,20 +117,31 @@ export class MarketMakerBot {
       this.log("bot: the exchange has no GET /api/currencies/pairs; using the demo pairs' settings");
       settings = [...DEFAULT_PAIR_SETTINGS];
     }
-    this.markets.length = 0;
+    const known = new Map(this.markets.map((market) => [market.plan.code, market]));
+    const skip = (code: string, why: string) => {
+      if (!this.skipped.has(code)) this.log(`bot: ${why}`);
+      this.skipped.add(code);
+    };
+    const markets: MarketState[] = [];
     for (const pair of settings) {
+      const kept = known.get(pair.code);
+      if (kept !== undefined) {
+        markets.push(kept);
+        continue;
+      }
       const config = configs[pair.code];
       if (config === undefined) {
-        this.log(`bot: no start price configured for ${pair.code}; not quoting it`);
+        skip(pair.code, `no start price configured for ${pair.code}; not quoting it`);
         continue;
       }
       const plan = planMarket(pair, config);
       if (!plan.ok) {
-        this.log(`bot: skipping ${pair.code}: ${plan.message}`);
+        skip(pair.code, `skipping ${pair.code}: ${plan.message}`);
         continue;
       }
-      this.markets.push({ plan: plan.value, mid: plan.value.startMid, ladder: undefined });
+      markets.push({ plan: plan.value, mid: plan.value.startMid, ladder: undefined });
     }
+    this.markets.splice(0, this.markets.length, ...markets);
   }
 
   /** One round: walk, re-quote some pairs, trade on every pair with a ladder. */

@@ -26,11 +26,16 @@ export interface MarketConfig {
   readonly takerQuote: string;
 }
 
-/** The demo pairs (exchange/demo/reference-data.ts) and how the bot quotes them. */
+/**
+ * How the bot quotes the demo's pairs: ETH_USDT (exchange/demo/reference-data.ts), the pairs
+ * the seed's agent tokens are listed as (scripts/lib/seed-demo.ts), and the test fixture's
+ * GAMMA_ETH (support/exchange/fixture-market.ts).
+ */
 export const DEFAULT_MARKETS: Readonly<Record<string, MarketConfig>> = {
   ETH_USDT: { startMid: "3000", levelQuote: "150", takerQuote: "40" },
   ALPHA_USDT: { startMid: "0.5", levelQuote: "50", takerQuote: "10" },
   BETA_USDT: { startMid: "0.25", levelQuote: "50", takerQuote: "10" },
+  GAMMA_USDT: { startMid: "0.6", levelQuote: "50", takerQuote: "10" },
   GAMMA_ETH: { startMid: "0.0002", levelQuote: "0.02", takerQuote: "0.005" },
 };
 
@@ -39,6 +44,7 @@ export const DEFAULT_PAIR_SETTINGS: readonly PairSettings[] = [
   { code: "ETH_USDT", digitsPrice: 2, digitsAmount: 4, minQuoteAmount: "1" },
   { code: "ALPHA_USDT", digitsPrice: 4, digitsAmount: 2, minQuoteAmount: "1" },
   { code: "BETA_USDT", digitsPrice: 4, digitsAmount: 2, minQuoteAmount: "1" },
+  { code: "GAMMA_USDT", digitsPrice: 4, digitsAmount: 2, minQuoteAmount: "1" },
   { code: "GAMMA_ETH", digitsPrice: 8, digitsAmount: 2, minQuoteAmount: "0.0005" },
 ];
 

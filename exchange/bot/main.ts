@@ -1,7 +1,9 @@
 // The demo market maker: `node exchange/bot/main.ts` (npm start runs it next to the exchange).
 // It trades through the public signed API with the demo users' keys (EXCHANGE_DEMO writes them
 // to DEMO_CREDENTIALS): the market maker quotes a ladder around a random-walking mid on every
-// pair and the taker crosses it with small orders, so the books, tickers and candles move.
+// pair and the taker crosses it with small orders, so the books, tickers and candles move. It
+// reads the pairs again every so often: the agent tokens' pairs are listed as the ecosystem API
+// indexes the chain's tokens, possibly after the bot started.
 import { randomBytes } from "node:crypto";
 import { botEnv, parseEnv } from "../../config/env.ts";
 import { readDemoCredentials, type DemoCredential } from "../demo/credentials.ts";
@@ -13,6 +15,7 @@ const MAKER_LABEL = "market-maker";
 const TAKER_LABEL = "market-taker";
 const STARTUP_TIMEOUT_MS = 60_000;
 const SUMMARY_EVERY_MS = 20_000;
+const PAIRS_RELOAD_MS = 10_000;
 
 const env = parseEnv(botEnv);
 const seed = env.BOT_SEED ?? randomBytes(4).toString("hex");
@@ -103,8 +106,20 @@ try {
   );
 
   let lastSummary = Date.now();
+  let lastPairs = Date.now();
   while (!stopping) {
     const started = Date.now();
+    if (started - lastPairs >= PAIRS_RELOAD_MS) {
+      lastPairs = started;
+      const before = new Set(bot.pairs);
+      try {
+        await bot.loadPairs();
+        const added = bot.pairs.filter((code) => !before.has(code));
+        if (added.length > 0) log(`bot: now quoting ${added.join(", ")} too`);
+      } catch (error) {
+        log(`bot: could not read the pairs again (${(error as Error).message}); quoting ${bot.pairs.join(", ")}`);
+      }
+    }
     try {
       const summary = await bot.tick();
       if (summary.tick === 1)

@@ -9,9 +9,12 @@ import {
   type PairRow,
 } from "../adapters/store/index.ts";
 
-// The demo market `npm start` opens: the chain's native asset, a stable coin and the seeded agent
-// tokens, pairs against the stable coin (and one against the native asset), and a commission table
-// with default rows and a lower tier for level 20 and above.
+// The demo market `npm start` opens: the chain's native asset and a stable coin, the pair
+// between them, and a commission table with default rows and a lower tier for level 20 and
+// above. The agent tokens come later, as ordinary listings of the tokens the chain's seed spawns
+// (application/listings.ts, adapters/listing): a currency <SYMBOL>, a pair <SYMBOL>_USDT and a
+// withdrawal fee in the token. Exchange-only tests, which have no chain, add fixed agent tokens
+// to this market (support/exchange/fixture-market.ts).
 
 export interface ReferenceDataSeed {
   readonly currencies: CurrencyRow[];
@@ -19,22 +22,7 @@ export interface ReferenceDataSeed {
   readonly commissions: Omit<CommissionRow, "commissionId">[];
 }
 
-const agentToken = (code: string, name: string, position: number): CurrencyRow => ({
-  code,
-  name,
-  decimals: 18,
-  canDeposit: true,
-  canWithdraw: true,
-  minWithdraw: "10",
-  maxWithdraw: "10000000",
-  dailyWithdrawLimit: "20000000",
-  withdrawApprovalThreshold: "1000000",
-  unifiedCryptoassetId: null,
-  adapterCode: "ERC20",
-  position,
-});
-
-export const DEMO_REFERENCE_DATA: ReferenceDataSeed = {
+export const DEMO_BASE_MARKET: ReferenceDataSeed = {
   currencies: [
     {
       code: "USDT",
@@ -65,9 +53,6 @@ export const DEMO_REFERENCE_DATA: ReferenceDataSeed = {
       adapterCode: "EVM",
       position: 2,
     },
-    agentToken("ALPHA", "Alpha Agent", 3),
-    agentToken("BETA", "Beta Agent", 4),
-    agentToken("GAMMA", "Gamma Agent", 5),
   ],
   pairs: [
     {
@@ -79,33 +64,6 @@ export const DEMO_REFERENCE_DATA: ReferenceDataSeed = {
       minQuoteAmount: "1",
       active: true,
     },
-    {
-      code: "ALPHA_USDT",
-      base: "ALPHA",
-      quote: "USDT",
-      digitsPrice: 4,
-      digitsAmount: 2,
-      minQuoteAmount: "1",
-      active: true,
-    },
-    {
-      code: "BETA_USDT",
-      base: "BETA",
-      quote: "USDT",
-      digitsPrice: 4,
-      digitsAmount: 2,
-      minQuoteAmount: "1",
-      active: true,
-    },
-    {
-      code: "GAMMA_ETH",
-      base: "GAMMA",
-      quote: "ETH",
-      digitsPrice: 8,
-      digitsAmount: 2,
-      minQuoteAmount: "0.0005",
-      active: true,
-    },
   ],
   commissions: [
     // Trades: maker and taker, default and from level 20 (SPEC.md: privileged traders pay less).
@@ -113,17 +71,15 @@ export const DEMO_REFERENCE_DATA: ReferenceDataSeed = {
     commission("4", null, null, "0.002", "0", 0),
     commission("3", null, null, "0.0005", "0", 20),
     commission("4", null, null, "0.001", "0", 20),
-    // Deposits (type 1, Refill) are free; withdrawals cost a flat minimum per currency.
+    // Deposits (type 1, Refill) are free; withdrawals cost a flat minimum per currency (a listed
+    // token's own row comes with its listing: LISTING_TEMPLATE.withdrawalFeeMinimum).
     commission("1", null, null, "0", "0", 0),
     commission("2", "USDT", "ERC20", "0", "1", 0),
     commission("2", "ETH", "EVM", "0", "0.001", 0),
-    commission("2", "ALPHA", "ERC20", "0", "5", 0),
-    commission("2", "BETA", "ERC20", "0", "5", 0),
-    commission("2", "GAMMA", "ERC20", "0", "5", 0),
   ],
 };
 
-function commission(
+export function commission(
   typeCode: string,
   currencyCode: string | null,
   adapterCode: string | null,
@@ -144,7 +100,7 @@ function commission(
 }
 
 /** Writes the reference data into an empty exchange; a database that has currencies is left alone. */
-export async function seedReferenceData(db: Db, data: ReferenceDataSeed = DEMO_REFERENCE_DATA): Promise<boolean> {
+export async function seedReferenceData(db: Db, data: ReferenceDataSeed = DEMO_BASE_MARKET): Promise<boolean> {
   const [{ count }] = await db.query<{ count: string }>("select count(*)::text as count from currencies");
   if (Number(count) > 0) return false;
   for (const row of data.currencies) await insertCurrency(db, row);
@@ -153,7 +109,7 @@ export async function seedReferenceData(db: Db, data: ReferenceDataSeed = DEMO_R
   return true;
 }
 
-/** startExchange's beforeLoad for the demo market: the demo reference data on an empty database. */
+/** startExchange's beforeLoad for the demo market (`npm start`): its base market on an empty database. */
 export async function seedDemoBeforeLoad(db: Db): Promise<void> {
   await seedReferenceData(db);
 }

@@ -5,14 +5,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, it } from "vitest";
 import { parseUnits } from "../core/money/index.ts";
-import type { Exchange } from "../application/index.ts";
+import { DomainError, type Exchange } from "../application/index.ts";
 import { parseDemoCredentials, readDemoCredentials } from "./credentials.ts";
-import { DEMO_USERS, demoDepositAmount, ensureDemoUsers } from "./users.ts";
+import { creditDemoDeposits, DEMO_USERS, demoDepositAmount, ensureDemoUsers } from "./users.ts";
 
 // ensureDemoUsers against a stand-in of the Exchange with the same methods: the real one
 // needs the store and is covered when the server runs with EXCHANGE_DEMO=true.
 
-/** The demo currencies (exchange/demo/reference-data.ts), without importing the store. */
+/** The demo market's currencies once the seed's first tokens are listed, without importing the store. */
 const DEMO_CURRENCIES = [
   { code: "USDT", decimals: 6, canDeposit: true },
   { code: "ETH", decimals: 18, canDeposit: true },
@@ -27,12 +27,14 @@ interface FakeUser {
   address: string | null;
 }
 
-function fakeExchange() {
+function fakeExchange(
+  currencyRows: readonly { code: string; decimals: number; canDeposit: boolean }[] = DEMO_CURRENCIES,
+) {
   const users = new Map<string, FakeUser>();
   const keys = new Map<string, { userId: string; privateKey: string }>();
   const deposits: { userId: string; currency: string; amount: string; depositId?: string }[] = [];
   const currencies = new Map(
-    DEMO_CURRENCIES.map((row) => [row.code, { row, spec: { code: row.code, decimals: row.decimals } }]),
+    currencyRows.map((row) => [row.code, { row, spec: { code: row.code, decimals: row.decimals } }]),
   );
   const fake = {
     reference: { currencies },
@@ -59,10 +61,14 @@ function fakeExchange() {
       const parsed = parseUnits(args.amount, spec.decimals, "exact");
       assert.ok(parsed.ok && parsed.value > 0n, `${args.amount} is not an exact ${args.currency} amount`);
       assert.ok(args.depositId === undefined || args.depositId.length <= 100);
+      if (args.depositId !== undefined && deposits.some((d) => d.depositId === args.depositId))
+        throw new DomainError("DUPLICATE_DEPOSIT", `Deposit ${args.depositId} was already credited`);
       deposits.push(args);
     },
   };
-  return { exchange: fake as unknown as Exchange, users, keys, deposits };
+  const list = (code: string) =>
+    currencies.set(code, { row: { code, decimals: 18, canDeposit: true }, spec: { code, decimals: 18 } });
+  return { exchange: fake as unknown as Exchange, users, keys, deposits, list };
 }
 
 const dirs: string[] = [];
@@ -174,6 +180,26 @@ describe("ensureDemoUsers", () => {
     await writeFile(file, "{not json");
     const result = await ensureDemoUsers(exchange, file);
     assert.equal(result.created.length, 6);
+  });
+});
+
+describe("creditDemoDeposits", () => {
+  it("gives every demo user its deposit in a token listed after it was created, once", async () => {
+    const base = DEMO_CURRENCIES.filter((c) => c.code === "USDT" || c.code === "ETH");
+    const { exchange, deposits, list } = fakeExchange(base);
+    const { credentials } = await ensureDemoUsers(exchange, await tempFile());
+    assert.equal(deposits.length, 6 * 2);
+    list("ALPHA");
+    list("DELTA");
+    const credited = await creditDemoDeposits(exchange, credentials, ["ALPHA"]);
+    assert.equal(credited.length, 6);
+    assert.ok(credited.includes("market-maker ALPHA"));
+    const maker = credentials.find((entry) => entry.label === "market-maker")!.userId;
+    assert.equal(deposits.find((d) => d.userId === maker && d.currency === "ALPHA")!.amount, "5000000");
+    // Everything, again: only DELTA is new; repeats credit nothing.
+    assert.equal((await creditDemoDeposits(exchange, credentials)).length, 6);
+    assert.deepEqual(await creditDemoDeposits(exchange, credentials), []);
+    assert.equal(deposits.length, 6 * 4);
   });
 });
 

@@ -1,13 +1,14 @@
 import { chmod, mkdir, rename, writeFile } from "node:fs/promises";
 import { dirname } from "node:path";
-import type { Exchange } from "../application/index.ts";
+import { DomainError, type Exchange } from "../application/index.ts";
 import { readDemoCredentials, type DemoCredential } from "./credentials.ts";
 
 // The demo market's users (EXCHANGE_DEMO=true): two traders for people trying the API, the
 // market maker and taker the bot (exchange/bot) trades with, and two users for the ecosystem's
 // signed writes (a voter holding no agent tokens, and a low-level newcomer). Each gets one API key and a large
-// deposit in every currency; their keys go to a file readable by the owner only, which later
-// starts keep as long as the exchange still knows every user and key in it.
+// deposit in every currency, also in each agent token listed after it was created
+// (creditDemoDeposits); their keys go to a file readable by the owner only, which later starts
+// keep as long as the exchange still knows every user and key in it.
 
 export const DEFAULT_DEMO_CREDENTIALS_FILE = ".data/demo-credentials.json";
 
@@ -112,6 +113,42 @@ async function createDemoUser(exchange: Exchange, spec: DemoUserSpec): Promise<D
     privateKey: key.privateKey,
     label: spec.label,
   };
+}
+
+/**
+ * Gives each demo user its deposit in `currencies` (default: every currency that takes deposits)
+ * unless it has it: the agent tokens are listed after the users exist (from the chain, as the
+ * ecosystem API indexes them). Idempotent: one deposit id per user and currency, the one
+ * createDemoUser uses. Returns what it credited, as "label CODE".
+ */
+export async function creditDemoDeposits(
+  exchange: Exchange,
+  credentials: readonly DemoCredential[],
+  currencies?: readonly string[],
+  users: readonly DemoUserSpec[] = DEMO_USERS,
+): Promise<string[]> {
+  const credited: string[] = [];
+  const codes = currencies ?? [...exchange.reference.currencies.keys()];
+  for (const entry of credentials) {
+    const spec = users.find((user) => user.label === entry.label);
+    if (spec === undefined || exchange.user(entry.userId) === undefined) continue;
+    for (const code of codes) {
+      if (exchange.reference.currencies.get(code)?.row.canDeposit !== true) continue;
+      try {
+        await exchange.deposit({
+          userId: entry.userId,
+          currency: code,
+          amount: demoDepositAmount(code, spec.role),
+          reference: `demo ${spec.label}`,
+          depositId: `demo-${entry.userId}-${code}`,
+        });
+        credited.push(`${entry.label} ${code}`);
+      } catch (error) {
+        if (!(error instanceof DomainError && error.code === "DUPLICATE_DEPOSIT")) throw error;
+      }
+    }
+  }
+  return credited;
 }
 
 /** Written whole under a temporary name, then renamed, so a reader never sees half a file. */

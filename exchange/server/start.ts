@@ -6,7 +6,7 @@ import { createExchangeApp } from "../adapters/http/app.ts";
 import { WsTickets } from "../adapters/http/ws-tickets.ts";
 import { createKeyVault, createReplayGuard, generateApiKeyPair, parseServerKey } from "../adapters/auth/index.ts";
 import { MarketData } from "../adapters/marketdata/market-data.ts";
-import { Exchange } from "../application/index.ts";
+import { Exchange, type ListingOutcome, type TokenToList } from "../application/index.ts";
 import {
   createCommitter,
   exchangeStore,
@@ -69,6 +69,11 @@ export interface StartOptions {
   readonly deploymentsRoot?: string;
   /** How long a gateway's interest in a user stream lasts unless renewed (nats.ts; tests shorten it). */
   readonly natsInterestTtlMs?: number;
+  /**
+   * With ECOSYSTEM_API_URL: called with the currency of each token the follower finds listed
+   * (newly or before), once per token and process (the demo credits its users). A failure is logged.
+   */
+  readonly onListed?: (currency: string) => Promise<void>;
 }
 
 /** Opens the database, migrates it, rebuilds the books and the ledger, and serves HTTP. */
@@ -248,8 +253,18 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
   const keyUseTimer = setInterval(() => void flushKeyUses(), KEY_USE_FLUSH_MS);
   keyUseTimer.unref();
   // Spawned agent tokens are listed as the ecosystem API indexes them (adapters/listing).
+  const listToken = async (token: TokenToList): Promise<ListingOutcome> => {
+    const outcome = await exchange.listToken(token);
+    if (outcome.status !== "refused")
+      await options
+        .onListed?.(outcome.currency)
+        .catch((error: unknown) =>
+          log(`exchange: after listing ${outcome.currency}: ${(error as Error)?.message ?? error}`),
+        );
+    return outcome;
+  };
   const listing = env.ECOSYSTEM_API_URL
-    ? startListingFollower({ apiUrl: env.ECOSYSTEM_API_URL, listToken: (token) => exchange.listToken(token), log })
+    ? startListingFollower({ apiUrl: env.ECOSYSTEM_API_URL, listToken, log })
     : undefined;
   const address = server.address();
   const port = typeof address === "object" && address !== null ? address.port : env.EXCHANGE_PORT;

@@ -6,6 +6,7 @@ import autocannon from "autocannon";
 import pg from "pg";
 import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { mulberry32 } from "../../lib/random.ts";
+import { seedFixtureMarketFor } from "../../support/exchange/fixture-market.ts";
 import { startExchangeProcess } from "../../support/exchange/process.ts";
 import { freePort } from "../../support/net/free-port.ts";
 
@@ -153,6 +154,8 @@ export async function benchFullPath(options: {
     DATABASE_URL: options.databaseUrl ?? "",
     ...(options.databaseUrl ? { EXCHANGE_DB_SCHEMA: schema } : {}),
   };
+  // ALPHA_USDT is the fixture market's (the demo market lists agent tokens from a chain).
+  await seedFixtureMarketFor(vars);
   const server = await startExchangeProcess(port, vars, profileArgs());
   const serverUp = Date.now();
   const base = `http://127.0.0.1:${port}`;

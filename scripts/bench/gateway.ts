@@ -46,7 +46,7 @@ import {
 import { mnemonicToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { exchangeEnv, parseEnv } from "../../config/env.ts";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { startExchange } from "../../exchange/server/start.ts";
 import { deployAndSeed, startChain, stopAll } from "../../support/ecosystem/harness.ts";
 import { createBackend } from "../../support/exchange/backends.ts";
@@ -112,7 +112,7 @@ try {
     });
   let server = await startExchange(exchangeVars(true), {
     log: () => {},
-    beforeLoad: seedDemoBeforeLoad,
+    beforeLoad: seedFixtureBeforeLoad,
     deploymentsRoot: tmp,
   });
   const users = await Promise.all(Array.from({ length: USERS }, () => server.exchange.createUser(0, null)));

@@ -7,7 +7,8 @@ import { artifactPath, CONTRACT_NAMES, type Deployment, writeDeployment } from "
 /**
  * Well-known roles of the local node's accounts, so seed, agents and the exchange can find their
  * keys. 4..14 are the demo's users, queen and scouts (scripts/lib/seed-demo.ts, exchange/demo);
- * the hot wallet takes #15, which nothing else uses, so its balance is only what sweeps sent it.
+ * the hot wallet takes #15, which nothing else uses: its balance is the demo seed's stable-token
+ * float (scripts/lib/seed-demo.ts) and what sweeps sent it.
  */
 export const LOCAL_ACCOUNT_INDEX = { admin: 0, relayer: 1, workerOperator: 2, treasury: 3, hotWallet: 15 } as const;
 

@@ -42,6 +42,19 @@ const STATUS = { idle: 1, suspended: 2 } as const;
 
 type Viem = HardhatViemHelpers;
 
+/**
+ * The exchange hot wallet's float of the chain's stable token (the exchange's USDT): on a chain
+ * of its own the exchange's demo users were credited without a deposit on-chain, so without it
+ * their USDT withdrawals would wait for sweeps that never come. Its native coin it has (a
+ * Hardhat account starts with 10 000).
+ */
+export const HOT_WALLET_STABLE_FLOAT = parseUnits("1000000", 6);
+
+export interface SeedOptions {
+  /** The exchange's hot wallet (deployments/<chainId>.json accounts.hotWallet): funded with stable tokens. */
+  readonly hotWallet?: Address;
+}
+
 export interface SeedSummary {
   tokens: { symbol: string; token: Address; pool: Address; nftId: bigint; workerId: bigint; side: number }[];
   queens: bigint[];
@@ -56,7 +69,11 @@ export interface SeedSummary {
   clockAheadSeconds: number;
 }
 
-export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): Promise<SeedSummary> {
+export async function seedDemo(
+  viem: Viem,
+  contracts: Deployment["contracts"],
+  options: SeedOptions = {},
+): Promise<SeedSummary> {
   const publicClient = await viem.getPublicClient();
   const testClient = await viem.getTestClient();
   const wallets = await viem.getWalletClients();
@@ -310,6 +327,10 @@ export async function seedDemo(viem: Viem, contracts: Deployment["contracts"]): 
   await swap("BETA", 9, true, parseEther("0.4"));
   await swap("GAMMA", 4, true, usd("150"));
   await swap("GAMMA", 7, false, parseEther("10000"));
+
+  // The stable token's mint is open (a mock): the hot wallet's float, minted by the admin.
+  if (options.hotWallet !== undefined)
+    await wait(stable.write.mint([options.hotWallet, HOT_WALLET_STABLE_FLOAT], as(0)));
 
   // A last block at the wall clock: the node's clock then follows it (Hardhat keeps the offset
   // the last set timestamp gave it), so "now" on the chain is now.

@@ -2,15 +2,16 @@ import { mkdtemp } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { seedReferenceData } from "../../exchange/demo/reference-data.ts";
+import { FIXTURE_MARKET } from "./fixture-market.ts";
 import { type Db, migrate, openDb } from "../../exchange/adapters/store/index.ts";
 import type { Exchange } from "../../exchange/application/index.ts";
 
-/** A migrated PGlite database in a new temporary directory, holding the demo currencies and pairs. */
+/** A migrated PGlite database in a new temporary directory, holding the fixture market (fixture-market.ts). */
 export async function openDemoDb(prefix: string): Promise<{ dir: string; db: Db }> {
   const dir = await mkdtemp(join(tmpdir(), prefix));
   const db = await openDb({ dataDir: dir, schema: "exchange" });
   await migrate(db);
-  await seedReferenceData(db);
+  await seedReferenceData(db, FIXTURE_MARKET);
   return { dir, db };
 }
 

@@ -464,8 +464,8 @@ describe("the exchange's web account: money in and out on-chain", () => {
     await history.getByText("credited").waitFor({ state: "visible", timeout: 60_000 });
     await screenshot(page, "account-deposit-credited");
 
-    // Withdraw 10 to a fresh address: 9 arrive (the 1 USDT fee stays), once a sweep has
-    // brought the deposit into the hot wallet.
+    // Withdraw 10 to a fresh address: 9 arrive (the 1 USDT fee stays), from the hot wallet's
+    // float the seed gave it (or the deposit, once a sweep has brought it in).
     const recipient = `0x${Date.now().toString(16).padStart(40, "0")}` as `0x${string}`;
     const form = page.getByRole("form", { name: "Withdraw form" });
     await form.getByLabel("Currency to withdraw").selectOption("USDT");

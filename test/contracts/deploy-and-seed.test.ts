@@ -10,7 +10,7 @@ import { parseEnv, chainEnv } from "../../config/env.ts";
 import { deployAndRecord } from "../../scripts/lib/deploy-and-record.ts";
 import { readDeployment } from "../../lib/deployments.ts";
 import { DEMO_HISTORY_SECONDS } from "../../scripts/lib/demo-clock.ts";
-import { DEMO_TOKENS, seedDemo } from "../../scripts/lib/seed-demo.ts";
+import { DEMO_TOKENS, HOT_WALLET_STABLE_FLOAT, seedDemo } from "../../scripts/lib/seed-demo.ts";
 
 // The scripts behind `npm start`: deploy records what the indexer needs, and the seed leaves
 // the demo activity the README promises, on the demo network `npm start` runs its node on (its
@@ -19,7 +19,7 @@ describe("deploy and seed", async () => {
   const { viem } = await network.create({ network: "demo" });
   const root = await mkdtemp(join(tmpdir(), "deploy-test-"));
   const { deployment, ecosystem } = await deployAndRecord(viem, parseEnv(chainEnv, {}), root);
-  const summary = await seedDemo(viem, deployment.contracts);
+  const summary = await seedDemo(viem, deployment.contracts, { hotWallet: deployment.accounts.hotWallet });
   const publicClient = await viem.getPublicClient();
   const wallets = await viem.getWalletClients();
 
@@ -32,8 +32,11 @@ describe("deploy and seed", async () => {
     }
     assert.equal(onDisk.accounts.relayer, getAddress(wallets[1].account.address));
     assert.equal(onDisk.accounts.workerOperator, getAddress(wallets[2].account.address));
-    // The hot wallet is account #15, which neither the seed nor the demo users touch; it sweeps too.
+    // The hot wallet is account #15, which the demo users do not use; it sweeps too. The seed
+    // gives it a float of the stable token, for the exchange's withdrawals.
     assert.equal(onDisk.accounts.hotWallet, getAddress(wallets[15].account.address));
+    const stable = await viem.getContractAt("MockStableToken", onDisk.contracts.MockStableToken);
+    assert.equal(await stable.read.balanceOf([onDisk.accounts.hotWallet!]), HOT_WALLET_STABLE_FLOAT);
     assert.equal(onDisk.accounts.sweeper, onDisk.accounts.hotWallet);
     assert.equal(await ecosystem.depositFactory.read.hotWallet(), onDisk.accounts.hotWallet);
     assert.equal(

@@ -25,7 +25,7 @@ import { parseSpawnBody } from "../../api/writes/index.ts";
 import { type WriteStep, Writes } from "../../api/writes/service.ts";
 import { createRateLimiter } from "../../lib/http/index.ts";
 import { exchangeEnv, parseEnv } from "../../config/env.ts";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { AgentSpawnerAbi } from "../../indexer/abis.ts";
 import {
@@ -114,7 +114,7 @@ for (const kind of backendKinds()) {
       }
       exchange = await startExchange(parseEnv(exchangeEnv, vars), {
         log: () => {},
-        beforeLoad: seedDemoBeforeLoad,
+        beforeLoad: seedFixtureBeforeLoad,
       });
       admin = new SigningClient(exchange.url, ADMIN_TOKEN);
       sql = await openSql({

@@ -21,7 +21,7 @@ import { ExchangeClient as ApiExchange } from "../../api/writes/exchange-client.
 import { parseSpawnBody } from "../../api/writes/index.ts";
 import { type WriteOutcome, Writes, type WritesOptions } from "../../api/writes/service.ts";
 import { exchangeEnv, parseEnv } from "../../config/env.ts";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { AgentSpawnerAbi } from "../../indexer/abis.ts";
 import { createRateLimiter } from "../../lib/http/index.ts";
@@ -84,7 +84,7 @@ beforeAll(async () => {
       RATE_LIMIT_PER_MINUTE: "100000",
       SIGNED_RATE_LIMIT_PER_MINUTE: "100000",
     }),
-    { log: () => {}, beforeLoad: seedDemoBeforeLoad },
+    { log: () => {}, beforeLoad: seedFixtureBeforeLoad },
   );
   ctx.admin = new SigningClient(ctx.exchange.url, ADMIN_TOKEN);
   ctx.sql = await openSql({

@@ -11,7 +11,7 @@ import { type Address, createPublicClient, erc20Abi, type Hex, http, keccak256, 
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe } from "vitest";
 import { exchangeEnv, parseEnv } from "../../config/env.ts";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { WorkerVotingAbi } from "../../indexer/abis.ts";
 import {
@@ -195,7 +195,7 @@ for (const backend of BACKENDS) {
       }
       exchange = await startExchange(parseEnv(exchangeEnv, vars), {
         log: () => {},
-        beforeLoad: seedDemoBeforeLoad,
+        beforeLoad: seedFixtureBeforeLoad,
       });
       const started = await startPonderFor(label, backend, exchange.url);
       ponder = started.ponder;

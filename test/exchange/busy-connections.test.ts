@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { afterAll, describe, it } from "vitest";
 import pg from "pg";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { DB_DEFAULTS } from "../../exchange/adapters/store/index.ts";
 import { createBackend, type Backend } from "../../support/exchange/backends.ts";
@@ -36,7 +36,7 @@ describe("exchange with every pooled connection busy", {
     });
     server = await startExchange(backend.env, {
       log: () => {},
-      beforeLoad: seedDemoBeforeLoad,
+      beforeLoad: seedFixtureBeforeLoad,
     });
     const running = server;
     const api = new SigningClient(running.url, backend.env.EXCHANGE_ADMIN_TOKEN!);

@@ -28,7 +28,7 @@ import { mnemonicToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { exchangeEnv, parseEnv } from "../../config/env.ts";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { type Backend, createBackend } from "../../support/exchange/backends.ts";
 import { type Credentials, SigningClient } from "../../support/exchange/signing-client.ts";
@@ -246,7 +246,7 @@ describe("money conservation: the exchange, its chain and an adversary", () => {
     });
     server = await startExchange(env, {
       log: (line) => logs.push(line),
-      beforeLoad: seedDemoBeforeLoad,
+      beforeLoad: seedFixtureBeforeLoad,
       deploymentsRoot: runDir,
     });
     api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!, { timeoutMs: 15_000 });

@@ -11,6 +11,7 @@ import { afterAll, describe, it } from "vitest";
 import { mulberry32 } from "../../lib/random.ts";
 import { freePort } from "../../support/net/free-port.ts";
 import { backendKinds, createBackend, type Backend } from "../../support/exchange/backends.ts";
+import { seedFixtureMarketFor } from "../../support/exchange/fixture-market.ts";
 import { startExchangeProcess } from "../../support/exchange/process.ts";
 import { SigningClient, type Credentials } from "../../support/exchange/signing-client.ts";
 
@@ -29,12 +30,15 @@ for (const kind of backendKinds()) {
     it("keeps every acknowledged order and fill across a SIGKILL, and the ledger reconciles", async () => {
       backend = await createBackend(kind);
       const port = await freePort();
-      ({ child } = await startExchangeProcess(port, {
+      const vars = {
         ...backend.vars,
         EXCHANGE_PORT: String(port),
         EXCHANGE_DEMO: "true",
         DATABASE_URL: backend.vars.DATABASE_URL ?? "",
-      }));
+      };
+      // The demo market has no agent tokens until a chain's are listed: ALPHA_USDT is the fixture's.
+      await seedFixtureMarketFor(vars);
+      ({ child } = await startExchangeProcess(port, vars));
       const api = new SigningClient(`http://127.0.0.1:${port}`, backend.vars.EXCHANGE_ADMIN_TOKEN);
       const users: Credentials[] = [];
       for (let i = 0; i < 4; i++) users.push(await api.user(0, { ALPHA: "100000", USDT: "100000" }));

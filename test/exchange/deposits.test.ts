@@ -13,7 +13,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Address, createPublicClient, createWalletClient, erc20Abi, http, parseAbi, parseUnits } from "viem";
 import { hardhat } from "viem/chains";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { depositSaltOf } from "../../exchange/adapters/chain/index.ts";
 import { type Backend, createBackend } from "../../support/exchange/backends.ts";
@@ -64,7 +64,7 @@ describe("deposits from the chain", () => {
     });
     server = await startExchange(env, {
       log: (line) => logs.push(line),
-      beforeLoad: seedDemoBeforeLoad,
+      beforeLoad: seedFixtureBeforeLoad,
       deploymentsRoot: runDir,
     });
     api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!, { timeoutMs: 10_000 });
@@ -164,7 +164,7 @@ describe("deposits from the chain", () => {
     const unknown = await api.signed(user, "GET", "/api/deposits/address?currencyCode=NOPE");
     assert.equal(unknown.status, 400);
     assert.equal(unknown.body.code, "UNKNOWN_CURRENCY");
-    // The demo's ALPHA stands for a spawned token not listed here: no contract, no deposits.
+    // The fixture's ALPHA has no contract on this chain: no deposits.
     const alpha = await api.signed(user, "GET", "/api/deposits/address?currencyCode=ALPHA");
     assert.equal(alpha.status, 400);
     assert.equal(alpha.body.code, "DEPOSITS_DISABLED");

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { gatewayEnv, parseEnv } from "../../config/env.ts";
 import { connectNats, natsSubjects } from "../../exchange/adapters/stream/index.ts";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { type RunningGateway, startGateway } from "../../exchange/gateway/start.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { createBackend, type Backend } from "../../support/exchange/backends.ts";
@@ -44,7 +44,7 @@ describe.skipIf(!natsUp)("two WebSocket gateways fed by NATS", () => {
     backend = await createBackend("pglite", { NATS_URL, NATS_SUBJECT_PREFIX });
     server = await startExchange(backend.env, {
       log: () => {},
-      beforeLoad: seedDemoBeforeLoad,
+      beforeLoad: seedFixtureBeforeLoad,
       natsInterestTtlMs: INTEREST_TTL_MS,
     });
     api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);

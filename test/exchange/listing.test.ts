@@ -2,9 +2,10 @@
  * Spawned agent tokens listed over real HTTP, on PGlite and (with DATABASE_URL) on PostgreSQL: the
  * exchange follows an ecosystem API's spawn stream and token list (a fake one here) and lists
  * each new token as `<SYMBOL>` and `<SYMBOL>_USDT` within seconds; the pair shows in
- * /api/currencies, /api/currencies/pairs and the aggregator's /asset and takes orders. A symbol of
- * another currency (USDT) is refused; a demo agent token (ALPHA) is already listed. After a
- * restart with the ecosystem API down, the listing and its book are still there.
+ * /api/currencies, /api/currencies/pairs and the aggregator's /asset and takes orders. It starts
+ * on the demo's base market, as `npm start` does: a token spawned before it started (ALPHA) is
+ * listed like any other, and a symbol of another currency (USDT) is refused. After a restart
+ * with the ecosystem API down, the listing and its book are still there.
  */
 import assert from "node:assert/strict";
 import { createServer, type Server, type ServerResponse } from "node:http";
@@ -136,10 +137,11 @@ for (const kind of backendKinds()) {
       assert.equal(bid.body.status ?? bid.body.order?.status, "filled", bid.text);
     });
 
-    it("refuses a symbol held by another currency and keeps the demo's ALPHA as it was", async () => {
+    it("lists a token spawned before it started like any other, and refuses a symbol held by another currency", async () => {
       const codes = await pairCodes();
       assert.ok(!codes.includes("USDT_USDT"));
       assert.ok(codes.includes("ALPHA_USDT"));
+      assert.equal(server.exchange.reference.pair("ALPHA_USDT").row.quote, "USDT");
       assert.ok(
         logs.some((line) => line.includes("not listing") && line.includes("SYMBOL_TAKEN")),
         logs.join("\n"),

@@ -6,7 +6,7 @@
  */
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { backendKinds, createBackend, type Backend } from "../../support/exchange/backends.ts";
 import { SigningClient, type Credentials } from "../../support/exchange/signing-client.ts";
@@ -48,7 +48,7 @@ for (const kind of backendKinds()) {
       backend = await createBackend(kind);
       server = await startExchange(backend.env, {
         log: quiet,
-        beforeLoad: seedDemoBeforeLoad,
+        beforeLoad: seedFixtureBeforeLoad,
       });
       api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
       maker = await api.user(0, { ALPHA: "100000", USDT: "100000" });
@@ -563,7 +563,7 @@ describe("rate limit of the public endpoints", () => {
     const backend = await createBackend("pglite", { RATE_LIMIT_PER_MINUTE: "3" });
     const server = await startExchange(backend.env, {
       log: quiet,
-      beforeLoad: seedDemoBeforeLoad,
+      beforeLoad: seedFixtureBeforeLoad,
     });
     try {
       const statuses = [];

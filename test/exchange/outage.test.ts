@@ -13,7 +13,7 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { afterAll, describe, it } from "vitest";
 import { TcpProxy } from "../../support/net/tcp-proxy.ts";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { CommittedView } from "../../exchange/application/index.ts";
 import { loadState, openDb } from "../../exchange/adapters/store/index.ts";
@@ -81,7 +81,7 @@ describe("exchange with PostgreSQL behind a failing network", {
         });
         server = await startExchange(backend.env, {
           log: () => {},
-          beforeLoad: seedDemoBeforeLoad,
+          beforeLoad: seedFixtureBeforeLoad,
           recoveryDelayMs: { min: 50, max: 500 },
         });
         const running = server;

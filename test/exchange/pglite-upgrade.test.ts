@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { PGlite } from "@electric-sql/pglite";
 import { PGlite as PGlite16 } from "pglite-0.2";
 import { afterAll, describe, it } from "vitest";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { type Db, migrate, openDb } from "../../exchange/adapters/store/index.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { type Backend, createBackend } from "../../support/exchange/backends.ts";
@@ -81,7 +81,7 @@ describe("an exchange store written by PGlite 0.2", () => {
     backend = await createBackend("pglite");
     const dir = backend.env.EXCHANGE_DATA_DIR;
     const schema = backend.env.EXCHANGE_DB_SCHEMA;
-    let server: RunningExchange = await startExchange(backend.env, { log: quiet, beforeLoad: seedDemoBeforeLoad });
+    let server: RunningExchange = await startExchange(backend.env, { log: quiet, beforeLoad: seedFixtureBeforeLoad });
     let api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     const secret = backend.env.EXCHANGE_SERVICE_SECRET!;
     const internal = (path: string, body: unknown) =>
@@ -140,7 +140,7 @@ describe("an exchange store written by PGlite 0.2", () => {
     assert.deepEqual(await dump(upgraded, schema), rows);
     await upgraded.close();
 
-    server = await startExchange(backend.env, { log: quiet, beforeLoad: seedDemoBeforeLoad });
+    server = await startExchange(backend.env, { log: quiet, beforeLoad: seedFixtureBeforeLoad });
     api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     assert.deepEqual({ seller: await seen(seller), buyer: await seen(buyer) }, before);
     // The open hold is still held, and settles.

@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { signRequest } from "../../exchange/adapters/auth/index.ts";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { freePort } from "../../support/net/free-port.ts";
 import { backendKinds, createBackend, type Backend } from "../../support/exchange/backends.ts";
@@ -28,7 +28,7 @@ for (const kind of backendKinds()) {
       server = await startExchange(backend.env, {
         log: quiet,
         onFatal: (error) => fatal.push(error),
-        beforeLoad: seedDemoBeforeLoad,
+        beforeLoad: seedFixtureBeforeLoad,
       });
       api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     };

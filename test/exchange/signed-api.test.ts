@@ -7,7 +7,7 @@
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { signRequest } from "../../exchange/adapters/auth/index.ts";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { openDb } from "../../exchange/adapters/store/index.ts";
 import { backendKinds, createBackend, type Backend } from "../../support/exchange/backends.ts";
@@ -27,7 +27,7 @@ for (const kind of backendKinds()) {
     const start = async () => {
       server = await startExchange(backend.env, {
         log: quiet,
-        beforeLoad: seedDemoBeforeLoad,
+        beforeLoad: seedFixtureBeforeLoad,
       });
       api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     };

@@ -8,7 +8,7 @@ import assert from "node:assert/strict";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { createBackend, type Backend } from "../../support/exchange/backends.ts";
 import { SigningClient, type Credentials } from "../../support/exchange/signing-client.ts";
@@ -36,7 +36,7 @@ describe("SPEC.md consumer against a server with real trades (PGlite)", () => {
     backend = await createBackend("pglite");
     server = await startExchange(backend.env, {
       log: quiet,
-      beforeLoad: seedDemoBeforeLoad,
+      beforeLoad: seedFixtureBeforeLoad,
     });
     api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     const funds = { ALPHA: "100000", USDT: "100000", ETH: "100", GAMMA: "100000" };

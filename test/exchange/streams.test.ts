@@ -9,7 +9,7 @@ import { setTimeout as sleep } from "node:timers/promises";
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import WebSocket from "ws";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { mulberry32 } from "../../lib/random.ts";
 import { backendKinds, createBackend, type Backend } from "../../support/exchange/backends.ts";
@@ -31,7 +31,7 @@ for (const kind of backendKinds()) {
 
     beforeAll(async () => {
       backend = await createBackend(kind, { WS_MAX_BUFFERED_BYTES: "65536", WS_MAX_MESSAGES_PER_SECOND: "50" });
-      server = await startExchange(backend.env, { log: quiet, beforeLoad: seedDemoBeforeLoad });
+      server = await startExchange(backend.env, { log: quiet, beforeLoad: seedFixtureBeforeLoad });
       api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
       traders = [];
       for (let i = 0; i < 4; i++) traders.push(await api.user(0, { ALPHA: "1000000", USDT: "1000000" }));
@@ -264,7 +264,7 @@ describe("exchange stream limits", () => {
       WS_IDLE_TIMEOUT_MS: "300",
       WS_PING_INTERVAL_MS: "200",
     });
-    server = await startExchange(backend.env, { log: quiet, beforeLoad: seedDemoBeforeLoad });
+    server = await startExchange(backend.env, { log: quiet, beforeLoad: seedFixtureBeforeLoad });
   });
   afterAll(async () => {
     await server?.close();
@@ -355,7 +355,7 @@ describe("failed /ws LOGINs", () => {
 
   it("count with failed signatures per client IP: past the limit a LOGIN, and a signed request, are refused before their check", async () => {
     backend = await createBackend("pglite", { AUTH_FAILURE_LIMIT_PER_MINUTE: "3" });
-    server = await startExchange(backend.env, { log: quiet, beforeLoad: seedDemoBeforeLoad });
+    server = await startExchange(backend.env, { log: quiet, beforeLoad: seedFixtureBeforeLoad });
     const api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
     const trader = await api.user(0, { USDT: "10" });
     const stranger = { ...trader, privateKey: `${trader.privateKey}x` };
@@ -382,7 +382,7 @@ describe("an IPv6 /64 is one client of the exchange", () => {
       WS_MAX_CONNECTIONS_PER_IP: "2",
       RATE_LIMIT_PER_MINUTE: "5",
     });
-    server = await startExchange(backend.env, { log: quiet, beforeLoad: seedDemoBeforeLoad });
+    server = await startExchange(backend.env, { log: quiet, beforeLoad: seedFixtureBeforeLoad });
   });
   afterAll(async () => {
     await server?.close();

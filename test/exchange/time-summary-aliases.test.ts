@@ -8,7 +8,7 @@
 import assert from "node:assert/strict";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { signRequest } from "../../exchange/adapters/auth/index.ts";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { startExchange, type RunningExchange } from "../../exchange/server/start.ts";
 import { backendKinds, createBackend, type Backend } from "../../support/exchange/backends.ts";
 import { SigningClient, type Credentials } from "../../support/exchange/signing-client.ts";
@@ -50,7 +50,7 @@ for (const kind of backendKinds()) {
 
     beforeAll(async () => {
       backend = await createBackend(kind);
-      server = await startExchange(backend.env, { log: quiet, beforeLoad: seedDemoBeforeLoad });
+      server = await startExchange(backend.env, { log: quiet, beforeLoad: seedFixtureBeforeLoad });
       api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!);
       maker = await api.user(0, { ALPHA: "100000", USDT: "100000" });
       taker = await api.user(0, { ALPHA: "100000", USDT: "100000" });
@@ -349,7 +349,7 @@ for (const kind of backendKinds()) {
 describe("rate limit of /api/time and the aliases", () => {
   it("share the public endpoints' per-IP quota", async () => {
     const backend = await createBackend("pglite", { RATE_LIMIT_PER_MINUTE: "3" });
-    const server = await startExchange(backend.env, { log: quiet, beforeLoad: seedDemoBeforeLoad });
+    const server = await startExchange(backend.env, { log: quiet, beforeLoad: seedFixtureBeforeLoad });
     try {
       const statuses = [];
       for (const path of ["/api/time", `${ALIAS}/time`, `${ALIAS}/currencies`, "/api/currencies", `${ALIAS}/summary`]) {

@@ -10,7 +10,7 @@ import assert from "node:assert/strict";
 import { privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { type Backend, backendKinds, createBackend } from "../../support/exchange/backends.ts";
 import { SigningClient } from "../../support/exchange/signing-client.ts";
@@ -31,7 +31,7 @@ for (const kind of backendKinds()) {
         { ...backend.env, WEB_ORIGIN: [WEB], CHAIN_ID: 31337 },
         {
           log: quiet,
-          beforeLoad: seedDemoBeforeLoad,
+          beforeLoad: seedFixtureBeforeLoad,
         },
       );
     };

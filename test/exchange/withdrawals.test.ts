@@ -27,7 +27,7 @@ import {
 import { mnemonicToAccount } from "viem/accounts";
 import { hardhat } from "viem/chains";
 import { afterAll, beforeAll, describe, it } from "vitest";
-import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { depositAddress } from "../../lib/deposit-address.ts";
 import { type Backend, createBackend } from "../../support/exchange/backends.ts";
@@ -88,7 +88,7 @@ describe("withdrawals on a local chain", () => {
     backend = await createBackend("pglite", chainVars());
     server = await startExchange(backend.env, {
       log: (line) => logs.push(line),
-      beforeLoad: seedDemoBeforeLoad,
+      beforeLoad: seedFixtureBeforeLoad,
       deploymentsRoot: runDir,
     });
     api = new SigningClient(server.url, backend.env.EXCHANGE_ADMIN_TOKEN!, { timeoutMs: 10_000 });
@@ -330,7 +330,7 @@ describe("withdrawals on a local chain", () => {
     assert.equal(assets.USDT.daily_withdraw_limit, 2000000);
     assert.equal(assets.USDT.withdraw_approval_threshold, 50000);
     assert.equal(assets.ETH.can_withdraw, true);
-    assert.equal(assets.ALPHA.can_withdraw, false, "the demo's ALPHA has no contract on this chain");
+    assert.equal(assets.ALPHA.can_withdraw, false, "the fixture's ALPHA has no contract on this chain");
     assert.equal(assets.USDT.can_deposit, true);
     assert.equal(assets.ALPHA.can_deposit, false, "nothing to watch for without a contract");
   });

@@ -14,7 +14,7 @@ import WebSocket from "ws";
 import { createPublicClient, http, parseAbi } from "viem";
 import { readDeployment } from "../../lib/deployments.ts";
 import { indexedBlock } from "../../lib/ponder-status.ts";
-import { SigningClient } from "../../support/exchange/signing-client.ts";
+import { type Credentials, SigningClient } from "../../support/exchange/signing-client.ts";
 import { BANNER, type Platform, type PlatformUrls, startPlatform } from "../../support/platform.ts";
 import { waitFor } from "../../support/wait.ts";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -201,6 +201,78 @@ test("the web app answers first in the banner: its page on every app route, its 
 test("the exchange answers with the demo market and the bot's quotes", async () => {
   const levels = await getJson<{ isBid: boolean }[]>(`${urls.exchange}/api/orderbook?currencyPairCode=ETH_USDT`);
   assert.ok(levels.some((level) => level.isBid) && levels.some((level) => !level.isBid));
+});
+
+test("the demo market's agent tokens are listings of the seed's spawns, held by the demo users and quoted by the bot", async () => {
+  const seeded = ["ALPHA", "BETA", "GAMMA", "DELTA", "OMEGA"];
+  const pairs = async () =>
+    (await getJson<{ code?: string; currencyPairCode?: string }[]>(`${urls.exchange}/api/currencies/pairs`)).map(
+      (pair) => pair.currencyPairCode ?? pair.code,
+    );
+  await waitFor("the seed's tokens listed", async () => (await pairs()).includes("OMEGA_USDT"), {
+    timeoutMs: 30_000,
+    intervalMs: 500,
+  });
+  const codes = await pairs();
+  for (const symbol of seeded) assert.ok(codes.includes(`${symbol}_USDT`), `${symbol}_USDT in ${codes}`);
+  assert.ok(!codes.includes("GAMMA_ETH"), "no fixed agent-token pair");
+  const asset = await getJson<Record<string, { can_deposit: boolean; can_withdraw: boolean }>>(
+    `${urls.exchange}/api/marketdata/getaggregator/asset`,
+  );
+  assert.equal(asset.ALPHA?.can_deposit, true, "ALPHA is the chain's token, deposits watched");
+
+  const credentials = JSON.parse(await readFile(join(dataDir, "demo-credentials.json"), "utf8")) as (Credentials & {
+    label: string;
+  })[];
+  const trader = credentials.find((c) => c.label === "trader-1")!;
+  const exchange = new SigningClient(urls.exchange, "", { timeoutMs: 30_000 });
+  await waitFor(
+    "trader-1's deposit in every listed token",
+    async () => {
+      const balances = (await exchange.signed(trader, "GET", "/api/balances")).body as {
+        currencyCode: string;
+        available: unknown;
+      }[];
+      return seeded.every((symbol) => balances.some((b) => b.currencyCode === symbol && Number(b.available) > 0));
+    },
+    { timeoutMs: 30_000, intervalMs: 500 },
+  );
+  await waitFor(
+    "the bot's quotes on both sides of ALPHA_USDT",
+    async () => {
+      const levels = await getJson<{ isBid: boolean }[]>(`${urls.exchange}/api/orderbook?currencyPairCode=ALPHA_USDT`);
+      return levels.some((level) => level.isBid) && levels.some((level) => !level.isBid);
+    },
+    { timeoutMs: 30_000, intervalMs: 500 },
+  );
+});
+
+test("a demo user's USDT withdrawal goes out from the seeded hot wallet", async () => {
+  const credentials = JSON.parse(await readFile(join(dataDir, "demo-credentials.json"), "utf8")) as (Credentials & {
+    label: string;
+  })[];
+  const trader = credentials.find((c) => c.label === "trader-2")!;
+  const exchange = new SigningClient(urls.exchange, "", { timeoutMs: 30_000 });
+  const recipient = `0x${Date.now().toString(16).padStart(40, "0")}` as `0x${string}`;
+  const created = await exchange.signed(trader, "POST", "/api/withdrawals", {
+    currencyCode: "USDT",
+    amount: "10",
+    address: recipient,
+  });
+  assert.equal(created.status, 201, created.text);
+  const { contracts } = await readDeployment(31337);
+  const chain = createPublicClient({ transport: http(urls.chain) });
+  await waitFor(
+    "the withdrawal's 9 USDT (10 less the 1 USDT fee) at the recipient",
+    async () =>
+      (await chain.readContract({
+        address: contracts.MockStableToken,
+        abi: parseAbi(["function balanceOf(address) view returns (uint256)"]),
+        functionName: "balanceOf",
+        args: [recipient],
+      })) === 9_000_000n,
+    { timeoutMs: 60_000, intervalMs: 500 },
+  );
 });
 
 test("the README's WebSocket example: live ETH_USDT trades and book diffs of the demo market", async () => {

@@ -88,7 +88,7 @@ function fakeExchange() {
         failNext--;
         throw new Error("database unavailable");
       }
-      if (listed.has(token.contractAddress)) return { status: "already-listed", currency: token.symbol, bound: false };
+      if (listed.has(token.contractAddress)) return { status: "already-listed", currency: token.symbol };
       listed.set(token.contractAddress, token.symbol);
       return { status: "listed", currency: token.symbol, pairCode: `${token.symbol}_USDT` };
     },

@@ -3,7 +3,6 @@ import type { ExchangeStore } from "../../application/ports.ts";
 import { readCandles } from "./candles.ts";
 import { dealsPage, latestDeals, recentDeals } from "./deal-queries.ts";
 import {
-  bindCurrencyContract,
   insertApiKey,
   insertListing,
   insertUser,
@@ -38,7 +37,6 @@ export function exchangeStore(db: Db): ExchangeStore {
     fence: () => db.fence(),
     insertUser: (row) => insertUser(db, row),
     insertListing: (rows) => insertListing(db, rows),
-    bindCurrencyContract: (code, contractAddress) => bindCurrencyContract(db, code, contractAddress),
     insertApiKey: (row) => insertApiKey(db, row),
     revokeApiKey: (publicKey, atMs) => revokeApiKey(db, publicKey, atMs),
     touchApiKeys: (uses) => touchApiKeys(db, uses),

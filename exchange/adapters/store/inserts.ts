@@ -135,12 +135,3 @@ export async function insertListing(
     return { inserted: true, existing: [] };
   });
 }
-
-/** Binds a currency that has no contract yet to `contractAddress`; false when it has one (or is gone). */
-export async function bindCurrencyContract(db: Queryable, code: string, contractAddress: string): Promise<boolean> {
-  const rows = await db.query(
-    `update currencies set contract_address = $2 where code = $1 and contract_address is null returning code`,
-    [code, contractAddress],
-  );
-  return rows.length > 0;
-}

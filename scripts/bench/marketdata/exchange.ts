@@ -3,7 +3,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import pg from "pg";
 import { exchangeEnv, parseEnv } from "../../../config/env.ts";
-import { seedDemoBeforeLoad } from "../../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../../support/exchange/fixture-market.ts";
 import { startExchange, type RunningExchange } from "../../../exchange/server/start.ts";
 import type { BenchConfig } from "./config.ts";
 
@@ -43,7 +43,7 @@ export async function startBenchExchange(cfg: BenchConfig): Promise<BenchExchang
   try {
     const running = await startExchange(parseEnv(exchangeEnv, vars), {
       log: () => {},
-      beforeLoad: seedDemoBeforeLoad,
+      beforeLoad: seedFixtureBeforeLoad,
     });
     let closed = false;
     return {

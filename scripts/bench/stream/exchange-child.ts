@@ -5,7 +5,7 @@
  * pages it already holds. With NATS_URL it publishes to NATS (startExchange reads it).
  */
 import { exchangeEnv, parseEnv } from "../../../config/env.ts";
-import { seedDemoBeforeLoad } from "../../../exchange/demo/reference-data.ts";
+import { seedFixtureBeforeLoad } from "../../../support/exchange/fixture-market.ts";
 import { startExchange } from "../../../exchange/server/start.ts";
 
 export interface ChildMemory {
@@ -16,7 +16,7 @@ export interface ChildMemory {
   readonly slowConsumers: number;
 }
 
-const running = await startExchange(parseEnv(exchangeEnv), { beforeLoad: seedDemoBeforeLoad });
+const running = await startExchange(parseEnv(exchangeEnv), { beforeLoad: seedFixtureBeforeLoad });
 
 process.on("message", (request: { id: number }) => {
   const gc = (globalThis as { gc?: () => void }).gc;
