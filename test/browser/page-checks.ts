@@ -1,7 +1,7 @@
 import { mkdir, readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import { join } from "node:path";
-import type { Page, Request } from "playwright-core";
+import type { Locator, Page, Request } from "playwright-core";
 
 /** Where every page's screenshot goes (gitignored; README, "Tests"). */
 export const SCREENSHOT_DIR = join("test", "browser", "screenshots");
@@ -74,9 +74,11 @@ export async function seriousAxeViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.impact} ${v.id}: ${v.help} (${v.nodes.map((n) => n.target.join(" ")).join(", ")})`);
 }
 
-export async function screenshot(page: Page, name: string): Promise<string> {
+/** A photograph of the whole page, or of one part of it (a locator). */
+export async function screenshot(target: Page | Locator, name: string): Promise<string> {
   await mkdir(SCREENSHOT_DIR, { recursive: true });
   const path = join(SCREENSHOT_DIR, `${name}.png`);
-  await page.screenshot({ path, fullPage: true });
+  if ("page" in target) await target.screenshot({ path });
+  else await target.screenshot({ path, fullPage: true });
   return path;
 }

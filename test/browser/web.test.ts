@@ -158,6 +158,22 @@ describe("every page", () => {
   });
 });
 
+describe("the market chart", () => {
+  test("draws ETH/USDT's candles at every interval without an error; a screenshot of each", async () => {
+    await page.goto(`${platform.urls.web}/market/ETH_USDT`);
+    const chart = page.locator("section[aria-labelledby=market-chart-heading]");
+    problems.take();
+    for (const label of ["1m", "5m", "15m", "1h", "4h", "1D"]) {
+      await chart.getByRole("button", { name: label, exact: true }).click();
+      await shown(chart.getByRole("figure", { name: `ETH_USDT candles, ${label}` }));
+      // The chart paints on the next animation frames, after its range is set.
+      await page.waitForTimeout(500);
+      await screenshot(chart, `market-chart-${label}`);
+    }
+    assert.deepEqual(problems.take(), []);
+  });
+});
+
 describe("what is not there", () => {
   test("an unknown pair is said, with no request or stream for it", async () => {
     const found = await visit("market-unknown", "/market/NOPE_USDT", (p) => p.getByText(/has no pair NOPE_USDT/));

@@ -1,5 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { Empty, QueryState } from "../components/states.tsx";
+import { useId } from "react";
+import { type Column, DataTable } from "../components/DataTable.tsx";
+import { QueryState } from "../components/states.tsx";
 import { RelativeTime } from "../components/time.tsx";
 import { formatAmount } from "../lib/format.ts";
 import { useSessionApi } from "./session.ts";
@@ -14,6 +16,16 @@ export function confirmationText(deposit: Deposit): string {
   return required == null ? `pending (${seen})` : `pending ${Math.min(seen, required)}/${required}`;
 }
 
+const COLUMNS: readonly Column<Deposit>[] = [
+  { header: "When", cell: (d) => <RelativeTime time={Math.floor(Date.parse(d.createdAt) / 1000)} clock="wall" /> },
+  { header: "Currency", cell: (d) => d.currencyCode },
+  { header: "Amount", numeric: true, cell: (d) => formatAmount(d.amount, 18) },
+  { header: "Fee", numeric: true, cell: (d) => formatAmount(d.fee, 18) },
+  { header: "Credited", numeric: true, cell: (d) => formatAmount(d.credited, 18) },
+  { header: "Status", cell: confirmationText },
+  { header: "Transaction", cell: (d) => <TxHash hash={d.txHash} /> },
+];
+
 /** The account's deposits, newest first, refreshed while any is pending. */
 export function DepositHistory({ userId }: { userId: string }) {
   const api = useSessionApi();
@@ -22,54 +34,20 @@ export function DepositHistory({ userId }: { userId: string }) {
     queryFn: () => api.get<Page<Deposit>>("/api/deposits", { pageSize: 20 }),
     refetchInterval: (query) => (query.state.data?.items.some((d) => d.status === "pending") ? 2_000 : 10_000),
   });
+  const heading = useId();
   return (
     <>
-      <h3>Deposit history</h3>
+      <h3 id={heading}>Deposit history</h3>
       <QueryState query={deposits} loading="Loading your deposits…">
-        {(page) =>
-          page.items.length === 0 ? (
-            <Empty>No deposit yet.</Empty>
-          ) : (
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Currency</th>
-                    <th scope="col" className="num">
-                      Amount
-                    </th>
-                    <th scope="col" className="num">
-                      Fee
-                    </th>
-                    <th scope="col" className="num">
-                      Credited
-                    </th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Transaction</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.items.map((d) => (
-                    <tr key={d.id}>
-                      <td>
-                        <RelativeTime time={Math.floor(Date.parse(d.createdAt) / 1000)} clock="wall" />
-                      </td>
-                      <td>{d.currencyCode}</td>
-                      <td className="num">{formatAmount(d.amount, 18)}</td>
-                      <td className="num">{formatAmount(d.fee, 18)}</td>
-                      <td className="num">{formatAmount(d.credited, 18)}</td>
-                      <td>{confirmationText(d)}</td>
-                      <td>
-                        <TxHash hash={d.txHash} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {(page) => (
+          <DataTable
+            labelledBy={heading}
+            columns={COLUMNS}
+            rows={page.items}
+            rowKey={(d) => d.id}
+            empty="No deposit yet."
+          />
+        )}
       </QueryState>
     </>
   );

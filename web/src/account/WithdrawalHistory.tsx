@@ -1,6 +1,8 @@
 import { useQuery } from "@tanstack/react-query";
+import { useId } from "react";
 import { ShortAddress } from "../components/address.tsx";
-import { Empty, QueryState } from "../components/states.tsx";
+import { type Column, DataTable } from "../components/DataTable.tsx";
+import { QueryState } from "../components/states.tsx";
 import { RelativeTime } from "../components/time.tsx";
 import { formatAmount } from "../lib/format.ts";
 import { useSessionApi } from "./session.ts";
@@ -8,6 +10,21 @@ import { TxHash } from "./TxHash.tsx";
 import type { Page, Withdrawal } from "./types.ts";
 
 const SETTLED = new Set(["completed", "failed"]);
+
+const COLUMNS: readonly Column<Withdrawal>[] = [
+  { header: "When", cell: (w) => <RelativeTime time={Math.floor(Date.parse(w.createdAt) / 1000)} clock="wall" /> },
+  { header: "Currency", cell: (w) => w.currencyCode },
+  { header: "Amount", numeric: true, cell: (w) => formatAmount(w.amount, 18) },
+  { header: "Fee", numeric: true, cell: (w) => formatAmount(w.fee, 18) },
+  { header: "Sent", numeric: true, cell: (w) => formatAmount(w.sent, 18) },
+  { header: "To", cell: (w) => <ShortAddress address={w.address} /> },
+  {
+    header: "Status",
+    cell: (w) => w.status,
+    cellProps: (w) => ({ className: w.status === "failed" ? "sell-text" : undefined }),
+  },
+  { header: "Transaction", cell: (w) => <TxHash hash={w.txHash} /> },
+];
 
 /** The account's withdrawals, newest first; refreshed every 2 s while one is on its way. */
 export function WithdrawalHistory({ userId }: { userId: string }) {
@@ -17,58 +34,20 @@ export function WithdrawalHistory({ userId }: { userId: string }) {
     queryFn: () => api.get<Page<Withdrawal>>("/api/withdrawals", { pageSize: 20 }),
     refetchInterval: (query) => (query.state.data?.items.some((w) => !SETTLED.has(w.status)) ? 2_000 : 10_000),
   });
+  const heading = useId();
   return (
     <>
-      <h3>Withdrawal history</h3>
+      <h3 id={heading}>Withdrawal history</h3>
       <QueryState query={withdrawals} loading="Loading your withdrawals…">
-        {(page) =>
-          page.items.length === 0 ? (
-            <Empty>No withdrawal yet.</Empty>
-          ) : (
-            <div className="table-wrap">
-              <table>
-                <thead>
-                  <tr>
-                    <th scope="col">When</th>
-                    <th scope="col">Currency</th>
-                    <th scope="col" className="num">
-                      Amount
-                    </th>
-                    <th scope="col" className="num">
-                      Fee
-                    </th>
-                    <th scope="col" className="num">
-                      Sent
-                    </th>
-                    <th scope="col">To</th>
-                    <th scope="col">Status</th>
-                    <th scope="col">Transaction</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.items.map((w) => (
-                    <tr key={w.id}>
-                      <td>
-                        <RelativeTime time={Math.floor(Date.parse(w.createdAt) / 1000)} clock="wall" />
-                      </td>
-                      <td>{w.currencyCode}</td>
-                      <td className="num">{formatAmount(w.amount, 18)}</td>
-                      <td className="num">{formatAmount(w.fee, 18)}</td>
-                      <td className="num">{formatAmount(w.sent, 18)}</td>
-                      <td>
-                        <ShortAddress address={w.address} />
-                      </td>
-                      <td className={w.status === "failed" ? "sell-text" : undefined}>{w.status}</td>
-                      <td>
-                        <TxHash hash={w.txHash} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {(page) => (
+          <DataTable
+            labelledBy={heading}
+            columns={COLUMNS}
+            rows={page.items}
+            rowKey={(w) => w.id}
+            empty="No withdrawal yet."
+          />
+        )}
       </QueryState>
     </>
   );

@@ -1,6 +1,7 @@
 import { CandlestickSeries, createChart, type IChartApi, type ISeriesApi, type UTCTimestamp } from "lightweight-charts";
 import { useEffect, useRef } from "react";
 import type { Candle } from "../lib/candles.ts";
+import { chartFrame, type Framed, MIN_SLOTS, reframes } from "../lib/chart-frame.ts";
 import { formatPrice } from "../lib/format.ts";
 
 /**
@@ -11,6 +12,7 @@ export function CandleChart({ candles, label }: { candles: Candle[]; label: stri
   const container = useRef<HTMLElement>(null);
   const chart = useRef<IChartApi | null>(null);
   const series = useRef<ISeriesApi<"Candlestick"> | null>(null);
+  const framed = useRef<Framed | null>(null);
 
   useEffect(() => {
     if (!container.current) return;
@@ -18,7 +20,8 @@ export function CandleChart({ candles, label }: { candles: Candle[]; label: stri
       autoSize: true,
       layout: { background: { color: "#161b22" }, textColor: "#c9d1d9", attributionLogo: true },
       grid: { vertLines: { color: "#21262d" }, horzLines: { color: "#21262d" } },
-      timeScale: { timeVisible: true, secondsVisible: false },
+      // A gap after the newest candle, so it is not flush with the price scale when fitted.
+      timeScale: { timeVisible: true, secondsVisible: false, rightOffset: 2 },
       localization: { priceFormatter: (price: number) => formatPrice(price.toFixed(20)) },
     });
     series.current = created.addSeries(CandlestickSeries, {
@@ -32,7 +35,19 @@ export function CandleChart({ candles, label }: { candles: Candle[]; label: stri
       priceFormat: { type: "custom", formatter: (price: number) => formatPrice(price.toFixed(20)), base: 1e18 },
     });
     chart.current = created;
+    // A range in bars becomes pixels at the width the chart has when it applies it: framed before
+    // the chart is first laid out, it would be framed for no width. Few candles keep their layout
+    // as the width changes too; a full chart keeps what a person scrolled to.
+    let laidOut = false;
+    const onResize = (width: number) => {
+      if (width <= 0 || !framed.current || (laidOut && framed.current.count >= MIN_SLOTS)) return;
+      laidOut = true;
+      applyFrame(created, framed.current.count);
+    };
+    created.timeScale().subscribeSizeChange(onResize);
     return () => {
+      created.timeScale().unsubscribeSizeChange(onResize);
+      framed.current = null;
       created.remove();
       chart.current = null;
       series.current = null;
@@ -49,9 +64,18 @@ export function CandleChart({ candles, label }: { candles: Candle[]; label: stri
         close: Number(c.close),
       })),
     );
+    const next = { count: candles.length, first: candles[0]?.time ?? 0 };
+    if (chart.current && reframes(framed.current, next)) applyFrame(chart.current, next.count);
+    if (next.count > 0) framed.current = next;
   }, [candles]);
 
   // A figure, not an img: the chart holds a link (TradingView's attribution), and an img's
   // children are presentational, so the link would be hidden from assistive technology.
   return <figure ref={container} className="chart" aria-label={label} />;
+}
+
+function applyFrame(chart: IChartApi, count: number) {
+  const frame = chartFrame(count);
+  if (frame.kind === "fit") chart.timeScale().fitContent();
+  else chart.timeScale().setVisibleLogicalRange({ from: frame.from, to: frame.to });
 }

@@ -16,9 +16,10 @@ import {
   type Interval,
   intervalSeconds,
 } from "../lib/candles.ts";
-import { fromScaled, toScaled } from "../lib/decimal.ts";
+import { fromScaled, isZeroDecimal, toScaled } from "../lib/decimal.ts";
 import { type SocketStatus, openExchangeSocket } from "../lib/exchange-socket.ts";
 import { formatAmount, formatCompact, formatPrice } from "../lib/format.ts";
+import { type ChangeView, changeView } from "../lib/market-change.ts";
 import { TradingPanel } from "../trading/TradingPanel.tsx";
 import { type DepthDiff, groupLevels, type Level, LocalBook } from "../lib/orderbook.ts";
 
@@ -120,6 +121,16 @@ export default function MarketPage({ pair }: { pair: string }) {
   );
 }
 
+type PairSummary = ExchangeData<"/api/summary">[number];
+
+/** The 24 h high is null when the pair has no trade in the window (its last may be older). */
+const pairChange = (r: PairSummary) =>
+  changeView(r.price_change_percent_24h, r.last_price !== null && r.highest_price_24h !== null);
+
+function ChangeCell({ change }: { change: ChangeView }) {
+  return <td className={change.className ? `num ${change.className}` : "num"}>{change.text}</td>;
+}
+
 /** Every pair with its 24 h strip, the current one marked. */
 function PairsTable({ pair }: { pair: string }) {
   const { api } = usePlatform();
@@ -162,9 +173,7 @@ function PairsTable({ pair }: { pair: string }) {
                       <Link href={`/market/${r.trading_pairs}`}>{r.trading_pairs.replace("_", "/")}</Link>
                     </td>
                     <td className="num">{r.last_price === null ? "—" : formatPrice(r.last_price, 6)}</td>
-                    <td className={`num ${r.price_change_percent_24h?.startsWith("-") ? "sell-text" : "buy-text"}`}>
-                      {r.price_change_percent_24h === null ? "—" : `${formatAmount(r.price_change_percent_24h, 2)}%`}
-                    </td>
+                    <ChangeCell change={pairChange(r)} />
                     <td className="num">{r.highest_price_24h === null ? "—" : formatPrice(r.highest_price_24h, 6)}</td>
                     <td className="num">{r.lowest_price_24h === null ? "—" : formatPrice(r.lowest_price_24h, 6)}</td>
                     <td className="num">{formatCompact(r.base_volume)}</td>
@@ -309,6 +318,10 @@ function PairScreen({
   }, [pair, api, config.exchangeWsUrl, queryClient]);
 
   const t = ticker.data;
+  // The ticker says 0 for a price it does not have (never traded, no bid, no ask).
+  const priceOrDash = (price: string) => (isZeroDecimal(price) ? "—" : formatPrice(price, 8));
+  const tickerChange =
+    t && changeView(t.priceChangePercentage24h, !isZeroDecimal(t.price) && !isZeroDecimal(t.volume24h));
   return (
     <>
       <h1>
@@ -319,18 +332,16 @@ function PairScreen({
         <dl className="stats">
           <div>
             <dt>Last price</dt>
-            <dd>{formatPrice(t.price, 8)}</dd>
+            <dd>{priceOrDash(t.price)}</dd>
           </div>
           <div>
             <dt>24h change</dt>
-            <dd className={t.priceChangePercentage24h.startsWith("-") ? "sell-text" : "buy-text"}>
-              {formatAmount(t.priceChangePercentage24h, 2)}%
-            </dd>
+            <dd className={tickerChange?.className}>{tickerChange?.text}</dd>
           </div>
           <div>
             <dt>Bid · ask</dt>
             <dd>
-              {formatPrice(t.bidPrice, 8)} · {formatPrice(t.askPrice, 8)}
+              {priceOrDash(t.bidPrice)} · {priceOrDash(t.askPrice)}
             </dd>
           </div>
           <div>
@@ -355,9 +366,9 @@ function PairScreen({
       </section>
       <div className="grid two">
         <section aria-labelledby="book-heading">
-          <div className="row">
+          <div className="section-head">
             <h2 id="book-heading">Order book</h2>
-            <label>
+            <label className="inline">
               Group by
               <select value={stepIndex} onChange={(e) => setStepIndex(Number(e.target.value))}>
                 {steps.map((s, i) => (

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useSessionApi } from "../account/session.ts";
 import type { Order } from "../account/types.ts";
-import { Empty, ErrorState, QueryState } from "../components/states.tsx";
+import { type Column, DataTable } from "../components/DataTable.tsx";
+import { ErrorState, QueryState } from "../components/states.tsx";
 import { RelativeTime } from "../components/time.tsx";
 import { formatAmount } from "../lib/format.ts";
-import { useOrders } from "./orders.ts";
+import { sideColour, useOrders } from "./orders.ts";
 
 /** The user's open orders on the pair, each with a cancel button, and cancel-all. */
 export function OpenOrders({
@@ -30,6 +31,29 @@ export function OpenOrders({
     mutationFn: () => api.write("DELETE", "/api/orders", csrf, undefined, { currencyPairCode: pair }),
     onSettled: refresh,
   });
+  const columns: readonly Column<Order>[] = [
+    { header: "Placed", cell: (o) => <RelativeTime time={Math.floor(Date.parse(o.createdAt) / 1000)} clock="wall" /> },
+    { header: "Side", cell: (o) => (o.isBid ? "buy" : "sell"), cellProps: sideColour },
+    { header: "Price", numeric: true, cell: (o) => o.price ?? "market" },
+    { header: "Amount", numeric: true, cell: (o) => o.amount },
+    { header: "Filled", numeric: true, cell: (o) => formatAmount(o.filledAmount, 18) },
+    { header: "Options", cell: (o) => `${o.timeInForce}${o.postOnly ? " · post-only" : ""}` },
+    {
+      header: "Actions",
+      hideHeader: true,
+      cell: (o) => (
+        <button
+          type="button"
+          className="small"
+          aria-label={`Cancel order ${o.id}`}
+          disabled={cancel.isPending}
+          onClick={() => cancel.mutate(o.id)}
+        >
+          Cancel
+        </button>
+      ),
+    },
+  ];
   return (
     <section aria-labelledby="open-orders-heading">
       <div className="row">
@@ -47,63 +71,15 @@ export function OpenOrders({
       {cancel.error && <ErrorState error={cancel.error} />}
       {cancelAll.error && <ErrorState error={cancelAll.error} />}
       <QueryState query={orders} loading="Loading your open orders…">
-        {(page) =>
-          page.items.length === 0 ? (
-            <Empty>No open order on {pair.replace("_", "/")}.</Empty>
-          ) : (
-            <div className="table-wrap">
-              <table aria-label="Open orders">
-                <thead>
-                  <tr>
-                    <th scope="col">Placed</th>
-                    <th scope="col">Side</th>
-                    <th scope="col" className="num">
-                      Price
-                    </th>
-                    <th scope="col" className="num">
-                      Amount
-                    </th>
-                    <th scope="col" className="num">
-                      Filled
-                    </th>
-                    <th scope="col">Options</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Actions</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.items.map((o) => (
-                    <tr key={o.id}>
-                      <td>
-                        <RelativeTime time={Math.floor(Date.parse(o.createdAt) / 1000)} clock="wall" />
-                      </td>
-                      <td className={o.isBid ? "buy-text" : "sell-text"}>{o.isBid ? "buy" : "sell"}</td>
-                      <td className="num">{o.price ?? "market"}</td>
-                      <td className="num">{o.amount}</td>
-                      <td className="num">{formatAmount(o.filledAmount, 18)}</td>
-                      <td>
-                        {o.timeInForce}
-                        {o.postOnly ? " · post-only" : ""}
-                      </td>
-                      <td>
-                        <button
-                          type="button"
-                          className="small"
-                          aria-label={`Cancel order ${o.id}`}
-                          disabled={cancel.isPending}
-                          onClick={() => cancel.mutate(o.id)}
-                        >
-                          Cancel
-                        </button>
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {(page) => (
+          <DataTable
+            label="Open orders"
+            columns={columns}
+            rows={page.items}
+            rowKey={(o) => o.id}
+            empty={`No open order on ${pair.replace("_", "/")}.`}
+          />
+        )}
       </QueryState>
     </section>
   );

@@ -1,98 +1,73 @@
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
 import { useSessionApi } from "../account/session.ts";
-import type { Order } from "../account/types.ts";
-import { Empty, ErrorState, Loading, QueryState } from "../components/states.tsx";
+import type { Fill, Order } from "../account/types.ts";
+import { type Column, DataTable } from "../components/DataTable.tsx";
+import { ErrorState, Loading, QueryState } from "../components/states.tsx";
 import { RelativeTime } from "../components/time.tsx";
 import { formatAmount } from "../lib/format.ts";
-import { useOrders } from "./orders.ts";
+import { sideColour, useOrders } from "./orders.ts";
+
+const COLUMNS: readonly Column<Order>[] = [
+  { header: "Placed", cell: (o) => <RelativeTime time={Math.floor(Date.parse(o.createdAt) / 1000)} clock="wall" /> },
+  { header: "Side", cell: (o) => (o.isBid ? "buy" : "sell"), cellProps: sideColour },
+  { header: "Type", cell: (o) => o.type },
+  { header: "Price", numeric: true, cell: (o) => o.price ?? "—" },
+  { header: "Amount", numeric: true, cell: (o) => o.amount },
+  { header: "Filled", numeric: true, cell: (o) => formatAmount(o.filledAmount, 18) },
+  {
+    header: "Status",
+    cell: (o) => `${o.status}${o.reason ? ` (${o.reason})` : ""}`,
+    cellProps: (o) => ({ title: o.reason ?? undefined }),
+  },
+];
+
+const FILL_COLUMNS: readonly Column<Fill>[] = [
+  { header: "When", cell: (f) => <RelativeTime time={Math.floor(Date.parse(f.dealDateUtc) / 1000)} clock="wall" /> },
+  { header: "Price", numeric: true, cell: (f) => f.price },
+  { header: "Amount", numeric: true, cell: (f) => f.amount },
+  { header: "Role", cell: (f) => (f.isMaker ? "maker" : "taker") },
+  { header: "Fee", numeric: true, cell: (f) => `${formatAmount(f.fee, 18)} ${f.feeCurrencyCode}` },
+];
 
 /** The user's closed orders on the pair, newest first; an order's fills on demand. */
 export function OrderHistory({ pair, userId, live }: { pair: string; userId: string; live: boolean }) {
   const orders = useOrders(userId, pair, "history", live);
   const [shown, setShown] = useState<string | null>(null);
+  const columns: readonly Column<Order>[] = [
+    ...COLUMNS,
+    {
+      header: "Fills",
+      hideHeader: true,
+      cell: (o) =>
+        o.filledAmount !== "0" && (
+          <button
+            type="button"
+            className="small"
+            aria-expanded={shown === o.id}
+            onClick={() => setShown(shown === o.id ? null : o.id)}
+          >
+            {shown === o.id ? "Hide fills" : "Fills"}
+          </button>
+        ),
+    },
+  ];
   return (
     <section aria-labelledby="order-history-heading">
       <h2 id="order-history-heading">Order history</h2>
       <QueryState query={orders} loading="Loading your order history…">
-        {(page) =>
-          page.items.length === 0 ? (
-            <Empty>No closed order on {pair.replace("_", "/")} yet.</Empty>
-          ) : (
-            <div className="table-wrap">
-              <table aria-label="Order history">
-                <thead>
-                  <tr>
-                    <th scope="col">Placed</th>
-                    <th scope="col">Side</th>
-                    <th scope="col">Type</th>
-                    <th scope="col" className="num">
-                      Price
-                    </th>
-                    <th scope="col" className="num">
-                      Amount
-                    </th>
-                    <th scope="col" className="num">
-                      Filled
-                    </th>
-                    <th scope="col">Status</th>
-                    <th scope="col">
-                      <span className="visually-hidden">Fills</span>
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {page.items.map((o) => (
-                    <OrderRow
-                      key={o.id}
-                      order={o}
-                      open={shown === o.id}
-                      onToggle={() => setShown(shown === o.id ? null : o.id)}
-                    />
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )
-        }
+        {(page) => (
+          <DataTable
+            label="Order history"
+            columns={columns}
+            rows={page.items}
+            rowKey={(o) => o.id}
+            empty={`No closed order on ${pair.replace("_", "/")} yet.`}
+            detail={(o) => shown === o.id && <Fills id={o.id} />}
+          />
+        )}
       </QueryState>
     </section>
-  );
-}
-
-function OrderRow({ order, open, onToggle }: { order: Order; open: boolean; onToggle: () => void }) {
-  const filled = order.filledAmount !== "0";
-  return (
-    <>
-      <tr>
-        <td>
-          <RelativeTime time={Math.floor(Date.parse(order.createdAt) / 1000)} clock="wall" />
-        </td>
-        <td className={order.isBid ? "buy-text" : "sell-text"}>{order.isBid ? "buy" : "sell"}</td>
-        <td>{order.type}</td>
-        <td className="num">{order.price ?? "—"}</td>
-        <td className="num">{order.amount}</td>
-        <td className="num">{formatAmount(order.filledAmount, 18)}</td>
-        <td title={order.reason ?? undefined}>
-          {order.status}
-          {order.reason ? ` (${order.reason})` : ""}
-        </td>
-        <td>
-          {filled && (
-            <button type="button" className="small" aria-expanded={open} onClick={onToggle}>
-              {open ? "Hide fills" : "Fills"}
-            </button>
-          )}
-        </td>
-      </tr>
-      {open && (
-        <tr>
-          <td colSpan={8}>
-            <Fills id={order.id} />
-          </td>
-        </tr>
-      )}
-    </>
   );
 }
 
@@ -101,40 +76,13 @@ function Fills({ id }: { id: string }) {
   const order = useQuery({ queryKey: ["exchange-order", id], queryFn: () => api.get<Order>(`/api/orders/${id}`) });
   if (order.error) return <ErrorState error={order.error} />;
   if (!order.data) return <Loading label="Loading fills…" />;
-  const fills = order.data.fills ?? [];
-  if (fills.length === 0) return <Empty>No fill.</Empty>;
   return (
-    <table aria-label={`Fills of order ${id}`}>
-      <thead>
-        <tr>
-          <th scope="col">When</th>
-          <th scope="col" className="num">
-            Price
-          </th>
-          <th scope="col" className="num">
-            Amount
-          </th>
-          <th scope="col">Role</th>
-          <th scope="col" className="num">
-            Fee
-          </th>
-        </tr>
-      </thead>
-      <tbody>
-        {fills.map((f) => (
-          <tr key={f.dealId}>
-            <td>
-              <RelativeTime time={Math.floor(Date.parse(f.dealDateUtc) / 1000)} clock="wall" />
-            </td>
-            <td className="num">{f.price}</td>
-            <td className="num">{f.amount}</td>
-            <td>{f.isMaker ? "maker" : "taker"}</td>
-            <td className="num">
-              {formatAmount(f.fee, 18)} {f.feeCurrencyCode}
-            </td>
-          </tr>
-        ))}
-      </tbody>
-    </table>
+    <DataTable
+      label={`Fills of order ${id}`}
+      columns={FILL_COLUMNS}
+      rows={order.data.fills ?? []}
+      rowKey={(f) => f.dealId}
+      empty="No fill."
+    />
   );
 }

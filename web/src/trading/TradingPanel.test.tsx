@@ -86,6 +86,42 @@ describe("the trading panel", () => {
     expect(cancel.headers["x-csrf-token"]).toBe(ME.csrfToken);
   });
 
+  it("lists closed orders with their status, and a filled one's fills on demand", async () => {
+    const filled = order({ status: "filled", filledAmount: 0.1234, remainingAmount: 0, postOnly: false });
+    const fill = {
+      dealId: "33333333-3333-4333-8333-333333333333",
+      tradeId: 7,
+      price: 2990.97,
+      amount: 0.1234,
+      quoteAmount: 369.085698,
+      isMaker: true,
+      fee: 0.000123,
+      feeCurrencyCode: "ETH",
+      dealDateUtc: new Date().toISOString(),
+    };
+    const { api } = fakeExchange((r) => {
+      if (r.path === "/api/auth/session") return [200, JSON.stringify({ account: ME })];
+      if (r.path === "/api/orders" && r.method === "GET")
+        return [200, page(r.query.get("status") === "history" ? [filled] : [])];
+      if (r.path === `/api/orders/${ORDER_ID}`) return [200, JSON.stringify({ ...filled, fills: [fill] })];
+      return undefined;
+    });
+    render(renderWith(<TradingPanel pair={PAIR} />, api, "/market/ETH_USDT"));
+    const history = await screen.findByRole("table", { name: "Order history" });
+    const [, row] = within(history).getAllByRole("row");
+    expect(within(row!).getByText("filled")).toBeTruthy();
+    expect(within(row!).getByText("buy").className).toBe("buy-text");
+    const toggle = within(row!).getByRole("button", { name: "Fills" });
+    expect(toggle.getAttribute("aria-expanded")).toBe("false");
+    fireEvent.click(toggle);
+    const fills = await screen.findByRole("table", { name: `Fills of order ${ORDER_ID}` });
+    expect(within(fills).getByText("maker")).toBeTruthy();
+    expect(within(fills).getByText("0.000123 ETH")).toBeTruthy();
+    fireEvent.click(within(history).getByRole("button", { name: "Hide fills" }));
+    expect(screen.queryByRole("table", { name: `Fills of order ${ORDER_ID}` })).toBeNull();
+    expect(screen.getByText("No open order on ETH/USDT.")).toBeTruthy();
+  });
+
   it("shows the exchange's code and message when it refuses an order, and refuses bad input itself", async () => {
     const { sent, api } = fakeExchange((r) => {
       if (r.path === "/api/auth/session") return [200, JSON.stringify({ account: ME })];

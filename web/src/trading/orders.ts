@@ -20,3 +20,6 @@ export function useOrders(userId: string, pair: string, scope: "open" | "history
     refetchInterval: live ? ORDERS_LIVE_POLL_MS : ORDERS_POLL_MS,
   });
 }
+
+/** An order's side column in the user's colours: green for a buy, red for a sell. */
+export const sideColour = (order: Pick<Order, "isBid">) => ({ className: order.isBid ? "buy-text" : "sell-text" });
