@@ -22,6 +22,7 @@ import {
 } from "../../../../relayer/index.ts";
 import { hasChainAsset, withdrawalAsset } from "../assets.ts";
 import type { ChainGatewayConfig } from "../config.ts";
+import type { DepositAddresses } from "../deposit-addresses.ts";
 import { WithdrawalGuard } from "./guard.ts";
 
 // Sends the exchange's pending withdrawals from the hot wallet through the platform's relayer
@@ -48,6 +49,9 @@ export interface WithdrawalSenderOptions {
   readonly exchange: Exchange;
   readonly config: ChainGatewayConfig;
   readonly log: (message: string) => void;
+  /** The chain gateway's client of the node and deposit addresses (built here when not given). */
+  readonly client?: PublicClient;
+  readonly addresses?: DepositAddresses;
   /** The hot wallet's journal: PGlite in dataDir without databaseUrl, else schema there. */
   readonly journal: {
     readonly databaseUrl?: string;
@@ -91,10 +95,12 @@ const PAGE = 500;
 export function startWithdrawalSender(options: WithdrawalSenderOptions): WithdrawalSender {
   const { exchange, config, log } = options;
   const concurrency = options.concurrency ?? 32;
-  const client = createPublicClient({
-    transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 0 }),
-  }) as PublicClient;
-  const guard = new WithdrawalGuard(exchange, config);
+  const client =
+    options.client ??
+    (createPublicClient({
+      transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 0 }),
+    }) as PublicClient);
+  const guard = new WithdrawalGuard(exchange, config, options.addresses);
   const confirmations = new Map<string, number>();
   exchange.setWithdrawalGate({
     check: (request) => guard.check(request),
