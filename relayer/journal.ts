@@ -278,6 +278,22 @@ export class Journal {
     ).map(toTx);
   }
 
+  /** The transactions of each of `writeIds` (one read for many: the hot wallet's send rounds), oldest first; writes without one are absent. */
+  async txsOfWrites(writeIds: readonly string[]): Promise<Map<string, TxRow[]>> {
+    const byWrite = new Map<string, TxRow[]>();
+    if (writeIds.length === 0) return byWrite;
+    const rows = await this.sql.query<TxRecord>(
+      "select * from relayer_tx where write_id = any($1::text[]) order by sent_at",
+      [writeIds],
+    );
+    for (const tx of rows.map(toTx)) {
+      const txs = byWrite.get(tx.writeId);
+      if (txs === undefined) byWrite.set(tx.writeId, [tx]);
+      else txs.push(tx);
+    }
+    return byWrite;
+  }
+
   /** Every transaction signed with `nonce` (versions of one write, normally), oldest first. */
   async txsAt(nonce: number): Promise<TxRow[]> {
     return (await this.sql.query<TxRecord>("select * from relayer_tx where nonce = $1 order by sent_at", [nonce])).map(

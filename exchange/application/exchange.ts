@@ -109,6 +109,7 @@ export class Exchange {
       recoveryDelayMs: options.recoveryDelayMs,
       log: options.log,
     });
+    this.recovery.onReload(async () => this.withdrawalsRole.forget());
     this.listings = new Listings({
       sequencer: this.sequencer,
       store: this.store,
@@ -315,8 +316,18 @@ export class Exchange {
     return this.wallet.confirmationsOf(id);
   }
 
+  /** Why the chain gateway holds a pending withdrawal back, when it does. */
+  withdrawalWaitingReason(id: string): string | undefined {
+    return this.wallet.waitingReasonOf(id);
+  }
+
   withdrawal(id: string): Promise<WithdrawalRow> {
     return this.withdrawalsRole.get(id);
+  }
+
+  /** The withdrawals of `ids` as committed (those that exist), in the order asked. */
+  withdrawalsById(ids: readonly string[]): Promise<WithdrawalRow[]> {
+    return this.withdrawalsRole.getMany(ids);
   }
 
   /** Withdrawals in one of `statuses`, oldest first. */

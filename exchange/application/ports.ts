@@ -87,6 +87,8 @@ export interface ExchangeStore {
   getDeposit(depositId: string): Promise<DepositRow | null>;
   getWithdrawalByClientId(userId: string, clientWithdrawalId: string): Promise<WithdrawalRow | null>;
   getWithdrawal(id: string): Promise<WithdrawalRow | null>;
+  /** The withdrawals of `ids` that exist, in any order. */
+  getWithdrawals(ids: readonly string[]): Promise<WithdrawalRow[]>;
   /** Withdrawals in one of `statuses`, oldest first, at most `limit`. */
   listWithdrawalsByStatus(statuses: readonly WithdrawalStatus[], limit: number): Promise<WithdrawalRow[]>;
   /** The sum of a user's non-failed withdrawals of `currency` created at or after `sinceMs` (base units). */

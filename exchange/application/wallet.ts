@@ -34,6 +34,8 @@ export interface WithdrawalGate {
   sends(currency: string): boolean;
   /** How deep a sent withdrawal's transaction is, as last seen (blocks, its own counted); undefined when not known. */
   confirmationsOf(withdrawalId: string): number | undefined;
+  /** Why a pending withdrawal is not sent yet (the hot wallet short of the coin, the node refusing); undefined when nothing holds it. */
+  waitingReasonOf(withdrawalId: string): string | undefined;
 }
 
 /** The daily limit's window: a rolling 24 h. */
@@ -91,6 +93,11 @@ export class Wallet {
   /** The gate's confirmation count of a sent withdrawal, when it knows one. */
   confirmationsOf(withdrawalId: string): number | undefined {
     return this.gate?.confirmationsOf(withdrawalId);
+  }
+
+  /** The gate's reason for holding a pending withdrawal back, when there is one. */
+  waitingReasonOf(withdrawalId: string): string | undefined {
+    return this.gate?.waitingReasonOf(withdrawalId);
   }
 
   /** A user's committed balances in every currency. */

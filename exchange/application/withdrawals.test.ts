@@ -132,6 +132,7 @@ describe("withdrawals: statuses, refunds, approval, daily limit, gate", () => {
       },
       sends: (currency) => currency === "USDT",
       confirmationsOf: (id) => (id === "x" ? 3 : undefined),
+      waitingReasonOf: (id) => (id === "y" ? "the hot wallet is short" : undefined),
     });
     await assert.rejects(exchange.withdraw({ userId, currency: "USDT", amount: "10", address: "0xabc" }), {
       code: "INVALID_PARAM",
@@ -140,6 +141,8 @@ describe("withdrawals: statuses, refunds, approval, daily limit, gate", () => {
     assert.equal(exchange.canWithdraw("USDT"), true);
     assert.equal(exchange.canWithdraw("ETH"), false);
     assert.equal(exchange.withdrawalConfirmations("x"), 3);
+    assert.equal(exchange.withdrawalWaitingReason("y"), "the hot wallet is short");
+    assert.equal(exchange.withdrawalWaitingReason("x"), undefined);
     exchange.setWithdrawalGate(undefined);
     assert.equal(exchange.canWithdraw("ETH"), true);
   });

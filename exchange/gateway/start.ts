@@ -9,8 +9,10 @@ import {
   type LoginParams,
   type LoginResult,
   relayFromNats,
+  type RevocationWatch,
   type StreamServer,
   streamLimits,
+  watchRevocations,
   wsFrame,
 } from "../adapters/stream/index.ts";
 
@@ -18,8 +20,8 @@ import {
  * A WebSocket gateway (`npm run gateway`): the exchange's /ws protocol served from NATS, so client
  * connections spread over processes and machines while matching stays in the exchange. Pairs
  * come from the exchange's REST API; logins are verified by the exchange (/internal/verify-
- * signature), so the gateway holds no user secret. Depth snapshots stay on the exchange's
- * GET /api/depth.
+ * signature), so the gateway holds no user secret; a key revoked later ends its logins here as on
+ * the exchange (revocations.ts). Depth snapshots stay on the exchange's GET /api/depth.
  */
 
 export interface RunningGateway {
@@ -30,9 +32,15 @@ export interface RunningGateway {
 
 const REQUEST_TIMEOUT_MS = 5_000;
 
+export interface GatewayOptions {
+  /** How often the keys of the logins served are re-checked with the exchange (tests shorten it). */
+  readonly revocationCheckMs?: number;
+}
+
 export async function startGateway(
   env: GatewayEnv,
   log: (message: string) => void = console.log,
+  options: GatewayOptions = {},
 ): Promise<RunningGateway> {
   const nc = await connectNats(env.NATS_URL, "exchange-gateway");
   let pairs = new Set<string>();
@@ -59,6 +67,15 @@ export async function startGateway(
     { subjectPrefix: env.NATS_SUBJECT_PREFIX },
   );
   hub = new Hub(relay, { encode: wsFrame, flushMs: env.WS_FLUSH_MS });
+  // Subscribed before the first LOGIN can be served: no revocation pushed from then on is missed.
+  const revocations = watchRevocations(nc, {
+    subjectPrefix: env.NATS_SUBJECT_PREFIX,
+    loginKeys: () => streamServer.loginKeys(),
+    revoke: (publicKey) => streamServer.closeLogins(publicKey),
+    checkMs: options.revocationCheckMs,
+    timeoutMs: REQUEST_TIMEOUT_MS,
+    log,
+  });
 
   const server: Server = createServer((request, response) => {
     const ready = request.url === "/ready";
@@ -75,7 +92,7 @@ export async function startGateway(
     publicUrl: env.GATEWAY_PUBLIC_URL,
     // The exchange publishes a user's stream only once asked: a LOGIN waits for its answer.
     userStreamReady: (stream) => relay.ready(stream),
-    verifyLogin: env.EXCHANGE_SERVICE_SECRET ? verifyThroughExchange(env) : undefined,
+    verifyLogin: env.EXCHANGE_SERVICE_SECRET ? verifyThroughExchange(env, revocations) : undefined,
     // The exchange sees the gateway's address, not the client's: the gateway counts its clients' failures.
     loginGuard: createAuthFailureGuard({ limit: env.AUTH_FAILURE_LIMIT_PER_MINUTE }),
     log,
@@ -89,6 +106,7 @@ export async function startGateway(
     streamServer,
     close: async () => {
       clearInterval(refresh);
+      revocations.close();
       await streamServer.close();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await nc.close();
@@ -97,7 +115,7 @@ export async function startGateway(
 }
 
 /** A LOGIN checked by the exchange, as a GET of the gateway's WebSocket URL with a timestamp. */
-function verifyThroughExchange(env: GatewayEnv) {
+function verifyThroughExchange(env: GatewayEnv, revocations: Pick<RevocationWatch, "wasRevoked">) {
   // The ecosystem API's client too: checks made while one is out share the next request.
   const exchange = new ExchangeInternalClient({
     baseUrl: env.EXCHANGE_URL,
@@ -118,6 +136,9 @@ function verifyThroughExchange(env: GatewayEnv) {
         body: "",
         headers: { "API-PublicKey": login.apiKey, "API-Signature": login.signature, "API-Timestamp": login.timestamp },
       });
+      // Verified before a revocation whose push got here first: closeLogins has already run.
+      if (revocations.wasRevoked(login.apiKey))
+        return { ok: false, error: { code: "UNAUTHORIZED", message: "Unknown or revoked API key" } };
       return { ok: true, userId: caller.userId };
     } catch (error) {
       if (error instanceof ApiError && error.status === 401)

@@ -26,6 +26,7 @@ import {
   attachStreamServer,
   type ExchangeStreams,
   connectNats,
+  publishRevocations,
   publishToNats,
   type UserInterest,
   type StreamServer,
@@ -159,6 +160,13 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
         log,
       })
     : undefined;
+  // Gateways end their logins with a revoked key too: pushed, and re-checked (revocations.ts).
+  if (nats)
+    publishRevocations(nats, {
+      subjectPrefix: env.NATS_SUBJECT_PREFIX,
+      onKeyRevoked: (listener) => exchange.onKeyRevoked(listener),
+      isLive: (publicKey) => exchange.resolveKey(publicKey) !== undefined,
+    });
   // One count of failed authentications per client IP for signed HTTP requests and /ws LOGINs.
   const authFailures = createAuthFailureGuard({
     limit: env.AUTH_FAILURE_LIMIT_PER_MINUTE,
@@ -230,7 +238,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     },
     log,
   });
-  // A revoked key's WebSocket logins end with it (gateways' own connections: see exchange/README.md).
+  // A revoked key's WebSocket logins end with it (a gateway's: publishRevocations above).
   exchange.onKeyRevoked((publicKey) => streamServer.closeLogins(publicKey));
   // Keys' last uses (the web account's key list) are written in batches, not per request.
   const flushKeyUses = () =>

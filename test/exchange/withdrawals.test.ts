@@ -189,6 +189,7 @@ describe("withdrawals on a local chain", () => {
     const waiting = await find(res.body.id);
     assert.equal(waiting.status, "pending", "not sent before an operator approves");
     assert.equal(waiting.txHash, null);
+    assert.equal(waiting.waitingReason, undefined, "an operator's approval is shown by approvalRequired, not a reason");
     const listed = await api.admin("GET", "/admin/withdrawals?awaiting=true");
     assert.equal(listed.status, 200, listed.text);
     assert.ok((listed.body as any[]).some((x) => x.id === res.body.id && x.userId === user.userId));
@@ -204,6 +205,10 @@ describe("withdrawals on a local chain", () => {
     assert.equal(short.status, "pending");
     assert.equal(await transfersTo(to), 0);
     assert.ok(logs.some((line) => line.includes("waiting for a sweep or a top-up")));
+    assert.match(
+      short.waitingReason,
+      /^the hot wallet holds \d+ of the \d+ base units of USDT to send; waiting for a sweep or a top-up$/,
+    );
     // A top-up (a sweep would do the same) and it goes.
     const wallet = createWalletClient({ account: FUNDER, chain: hardhat, transport: http(chain.url) });
     await publicClient().waitForTransactionReceipt({
@@ -216,6 +221,7 @@ describe("withdrawals on a local chain", () => {
     });
     const { w } = await until(res.body.id, (x) => x.status === "completed", 60_000);
     assert.equal(await usdtOf(to), parseUnits(String(w.sent), 6));
+    assert.equal(w.waitingReason, undefined);
   });
 
   it("a withdrawal whose transaction reverts on-chain is failed and refunded exactly", async () => {

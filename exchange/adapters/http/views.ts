@@ -108,6 +108,7 @@ export function withdrawalView(exchange: Exchange, row: WithdrawalRow) {
     status: row.status,
     txHash: row.txHash,
     ...(row.status === "sent" ? confirmationsOf(exchange, row.id) : {}),
+    ...(row.status === "pending" ? waitingReasonOf(exchange, row.id) : {}),
     approvalRequired: row.approvalRequired,
     approvedAt: row.approvedAt === null ? null : isoFromMs(row.approvedAt),
     failureReason: row.failureReason,
@@ -116,6 +117,11 @@ export function withdrawalView(exchange: Exchange, row: WithdrawalRow) {
     completedAt: row.completedAt === null ? null : isoFromMs(row.completedAt),
     failedAt: row.failedAt === null ? null : isoFromMs(row.failedAt),
   };
+}
+
+function waitingReasonOf(exchange: Exchange, id: string): { waitingReason?: string } {
+  const waitingReason = exchange.withdrawalWaitingReason(id);
+  return waitingReason === undefined ? {} : { waitingReason };
 }
 
 function confirmationsOf(exchange: Exchange, id: string): { confirmations?: number } {

@@ -65,6 +65,10 @@ export const withdrawalSchema = z.object({
     .int()
     .optional()
     .meta({ description: "While sent: blocks deep its transaction is (its own counted), when known" }),
+  waitingReason: z.string().optional().meta({
+    description:
+      "While pending: why the chain gateway has not sent it yet (the hot wallet short of the coin until a sweep or a top-up, the node refusing); absent when nothing holds it",
+  }),
   approvalRequired: z.boolean().meta({ description: "Above the currency's approval threshold: waits for an operator" }),
   approvedAt: z.string().nullable(),
   failureReason: z.string().nullable(),

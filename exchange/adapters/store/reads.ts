@@ -169,6 +169,16 @@ export async function getWithdrawal(db: Queryable, id: string): Promise<Withdraw
   return record === undefined ? null : withdrawalOf(record);
 }
 
+/** The withdrawals of `ids` that exist (in no particular order). */
+export async function getWithdrawals(db: Queryable, ids: readonly string[]): Promise<WithdrawalRow[]> {
+  if (ids.length === 0) return [];
+  const records = await db.query<DriverRow>(
+    `select ${WITHDRAWAL_COLUMNS} from withdrawals where id = any($1::uuid[])`,
+    [ids],
+  );
+  return records.map(withdrawalOf);
+}
+
 /** Withdrawals in one of `statuses`, oldest first (the sender's queue, the operator's list). */
 export async function listWithdrawalsByStatus(
   db: Queryable,

@@ -13,11 +13,18 @@ export {
   natsSubjects,
   UserInterest,
 } from "./nats.ts";
+export {
+  CHECK_MS as REVOCATION_CHECK_MS,
+  publishRevocations,
+  type RevocationWatch,
+  watchRevocations,
+} from "./revocations.ts";
 export { ALL_TICKERS, type LoginParams, MARKET_STREAM, parseClientMessage } from "./protocol.ts";
 export { type ExchangeStreams, type StreamSink, startExchangeStreams } from "./streams.ts";
 export {
   attachStreamServer,
   CLOSE_IDLE,
+  CLOSE_KEY_REVOKED,
   CLOSE_SLOW_CONSUMER,
   type LoginResult,
   type StreamLimits,

@@ -31,8 +31,9 @@ const RENEW_CHUNK = 1_000;
 
 /**
  * The subjects of one exchange: `<prefix>.stream.<name>` per stream (`ETH_USDT@depth`, `!ticker@arr`,
- * `user:<id>`: no dots or wildcards) and `<prefix>.interest.want|renew|drop`. Exchanges that share a
- * NATS need different prefixes: their user ids overlap, and one's gateways would steer the other.
+ * `user:<id>`: no dots or wildcards), `<prefix>.interest.want|renew|drop` and
+ * `<prefix>.keys.revoked|check` (revocations.ts). Exchanges that share a NATS need different
+ * prefixes: their user ids overlap, and one's gateways would steer the other.
  */
 export function natsSubjects(prefix = DEFAULT_SUBJECT_PREFIX) {
   return {
@@ -40,6 +41,8 @@ export function natsSubjects(prefix = DEFAULT_SUBJECT_PREFIX) {
     want: `${prefix}.interest.want`,
     renew: `${prefix}.interest.renew`,
     drop: `${prefix}.interest.drop`,
+    revoked: `${prefix}.keys.revoked`,
+    checkKeys: `${prefix}.keys.check`,
   };
 }
 

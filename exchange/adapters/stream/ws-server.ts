@@ -83,6 +83,8 @@ export function wsFrame(text: string): Buffer {
 export const CLOSE_SLOW_CONSUMER = 4008;
 export const CLOSE_IDLE = 4000;
 export const CLOSE_TOO_MANY_MESSAGES = 4029;
+/** A login's key was revoked (the exchange's /ws and the gateways' alike). */
+export const CLOSE_KEY_REVOKED = 4001;
 /** Largest request frame accepted (a LOGIN is ~300 bytes; 100 stream names ~2 KB). */
 const MAX_FRAME_BYTES = 8 * 1024;
 
@@ -97,6 +99,8 @@ export interface StreamServer {
   closeAll(code: number, reason: string): void;
   /** Closes the connections logged in with `publicKey` (a revoked key): their user stream ends now. */
   closeLogins(publicKey: string): number;
+  /** The keys of the open connections' logins (a gateway re-checks them with the exchange). */
+  loginKeys(): Set<string>;
   close(): Promise<void>;
 }
 
@@ -340,10 +344,16 @@ export function attachStreamServer(server: Server, options: StreamServerOptions,
       let closed = 0;
       for (const connection of connections)
         if (connection.loginKey === publicKey) {
-          connection.shut(4001, "API key revoked");
+          connection.shut(CLOSE_KEY_REVOKED, "API key revoked");
           closed++;
         }
       return closed;
+    },
+    loginKeys: () => {
+      const keys = new Set<string>();
+      for (const connection of connections)
+        if (!connection.closed && connection.loginKey !== undefined) keys.add(connection.loginKey);
+      return keys;
     },
     bufferedBytes: () => {
       let bytes = 0;

@@ -3427,6 +3427,8 @@ export interface operations {
                             txHash: string | null;
                             /** @description While sent: blocks deep its transaction is (its own counted), when known */
                             confirmations?: number;
+                            /** @description While pending: why the chain gateway has not sent it yet (the hot wallet short of the coin until a sweep or a top-up, the node refusing); absent when nothing holds it */
+                            waitingReason?: string;
                             /** @description Above the currency's approval threshold: waits for an operator */
                             approvalRequired: boolean;
                             approvedAt: string | null;
@@ -3611,6 +3613,8 @@ export interface operations {
                         txHash: string | null;
                         /** @description While sent: blocks deep its transaction is (its own counted), when known */
                         confirmations?: number;
+                        /** @description While pending: why the chain gateway has not sent it yet (the hot wallet short of the coin until a sweep or a top-up, the node refusing); absent when nothing holds it */
+                        waitingReason?: string;
                         /** @description Above the currency's approval threshold: waits for an operator */
                         approvalRequired: boolean;
                         approvedAt: string | null;

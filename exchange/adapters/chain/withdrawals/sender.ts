@@ -2,6 +2,7 @@ import { createHash, randomUUID } from "node:crypto";
 import { setTimeout as sleep } from "node:timers/promises";
 import { UnavailableError } from "../../../../lib/unavailable.ts";
 import {
+  type Address,
   createPublicClient,
   encodeFunctionData,
   erc20Abi,
@@ -20,6 +21,7 @@ import {
   TxPendingError,
   type TxRow,
 } from "../../../../relayer/index.ts";
+import { span, traceRequest } from "../../../../lib/stage-trace.ts";
 import { hasChainAsset, withdrawalAsset } from "../assets.ts";
 import type { ChainGatewayConfig } from "../config.ts";
 import type { DepositAddresses } from "../deposit-addresses.ts";
@@ -60,7 +62,7 @@ export interface WithdrawalSenderOptions {
     readonly timeoutMs: number;
   };
   /**
-   * Withdrawals being sent at once (default 32): from the funds check to `sent` committed. Sent
+   * Withdrawals being sent at once (default 128): from the funds check to `sent` committed. Sent
    * ones wait for their confirmations outside this cap (at most MAX_AWAITING), so a slow
    * confirmation never holds up the next send.
    */
@@ -89,12 +91,33 @@ const BACKOFF_MIN_MS = 500;
 const BACKOFF_MAX_MS = 30_000;
 /** Sent withdrawals waiting for their confirmations at once (beyond it, sends wait too). */
 const MAX_AWAITING = 1_000;
-/** Open withdrawals read per pass. */
+/** Open withdrawals read per scan of the database. */
 const PAGE = 500;
+/** Between scans of the database for open withdrawals (commits announce new ones at once). */
+const SCAN_MS = 5_000;
+/** A withdrawal the hot wallet cannot cover is looked at again after this long. */
+const FUNDS_RETRY_MS = 2_000;
+
+/** The transfer that carries a withdrawal: its call, and the coin ("native" or a token address) and amount leaving the hot wallet. */
+interface Transfer {
+  readonly call: Call;
+  readonly asset: string;
+  readonly value: bigint;
+}
+
+/** A round's read of one withdrawal: the row as committed, its journalled transactions, and what to send when there are none. */
+interface Plan {
+  readonly row: WithdrawalRow;
+  readonly txs: TxRow[];
+  readonly transfer: Transfer | string | undefined;
+}
+
+const awaitingApproval = (row: WithdrawalRow) =>
+  row.status === "pending" && row.approvalRequired && row.approvedAt === null;
 
 export function startWithdrawalSender(options: WithdrawalSenderOptions): WithdrawalSender {
   const { exchange, config, log } = options;
-  const concurrency = options.concurrency ?? 32;
+  const concurrency = options.concurrency ?? 128;
   const client =
     options.client ??
     (createPublicClient({
@@ -106,20 +129,32 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
     check: (request) => guard.check(request),
     sends: (currency) => hasChainAsset(exchange.reference, config.deployment, currency),
     confirmationsOf: (id) => confirmations.get(id),
+    waitingReasonOf: (id) => waiting.get(id),
   });
 
   let closed = false;
-  // The loop sleeps between passes; a freed send slot or close() wakes it at once.
+  // The loop sleeps between rounds; a freed send slot, a new withdrawal or close() wakes it at
+  // once, and a wake while a round runs makes the next round start at once.
+  let woken = false;
   let wakeLoop: (() => void) | undefined;
-  const kick = () => wakeLoop?.();
+  const kick = () => {
+    woken = true;
+    wakeLoop?.();
+  };
   const loopPause = (ms: number) =>
     new Promise<void>((resolve) => {
-      if (closed) return resolve();
-      const timer = setTimeout(resolve, ms);
-      wakeLoop = () => {
+      if (closed || woken) {
+        woken = false;
+        return resolve();
+      }
+      const timer = setTimeout(done, ms);
+      function done() {
         clearTimeout(timer);
+        wakeLoop = undefined;
+        woken = false;
         resolve();
-      };
+      }
+      wakeLoop = done;
     });
   const pause = (ms: number) => (closed ? Promise.resolve() : sleep(ms));
   // Withdrawals waiting for their confirmations read one shared chain head, not one each.
@@ -134,6 +169,32 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
   let opened: OpenRelayer | undefined;
   const active = new Map<string, Promise<void>>();
   const backoff = new Map<string, { delayMs: number; nextAt: number }>();
+  /** Why a pending withdrawal is not sent yet (the hot wallet short of its coin, the node refusing), by id. */
+  const waiting = new Map<string, string>();
+  /**
+   * Withdrawals to look at, in arrival order: pending ones as their commits announce them (the
+   * debit, an operator's approval), and what a scan of the database finds (at the start, then
+   * every SCAN_MS: sent ones no one awaits after a restart, anything a commit did not announce).
+   */
+  const queued = new Map<string, WithdrawalRow>();
+  let nextScanAt = 0;
+  exchange.onCommitted((units) => {
+    if (closed) return;
+    let fresh = false;
+    for (const unit of units)
+      for (const row of unit.withdrawals ?? [])
+        if (row.status === "pending" && !awaitingApproval(row) && !active.has(row.id)) {
+          queued.set(row.id, row);
+          fresh = true;
+        }
+    if (fresh) kick();
+  });
+  /**
+   * What this process sent and has not seen mined, by withdrawal: a balance read before they
+   * are mined still holds them, so the funds check counts them spent (too careful for the ones
+   * mined just before the read, never too lax).
+   */
+  const unmined = new Map<string, { readonly asset: string; readonly value: bigint }>();
   let faultArmed = options.faultAt !== undefined;
   const die =
     options.die ??
@@ -180,8 +241,12 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
     return undefined;
   };
 
-  /** Drives one withdrawal from where it is to completed or failed; it holds a send slot until `sent`. */
-  const drive = async (relayer: OpenRelayer, start: WithdrawalRow): Promise<void> => {
+  /**
+   * Drives one withdrawal from where it is to completed or failed; it holds a send slot until
+   * `sent`. `plan`: the round's read of it (as committed, its journalled transactions, and what
+   * to send when there are none).
+   */
+  const drive = async (relayer: OpenRelayer, plan: Plan): Promise<void> => {
     sending++;
     let slot = true;
     const release = () => {
@@ -191,49 +256,48 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
       kick();
     };
     try {
-      await driveHolding(relayer, start, release);
+      await traceRequest("withdrawal", () => driveHolding(relayer, plan, release));
     } finally {
       release();
     }
   };
 
-  const driveHolding = async (relayer: OpenRelayer, start: WithdrawalRow, release: () => void): Promise<void> => {
-    let row = await exchange.withdrawal(start.id);
-    if (row.status === "completed" || row.status === "failed") return;
-    if (row.status === "pending" && row.approvalRequired && row.approvedAt === null) return;
-    let txs = await relayer.journal.txsOf(row.id);
+  const driveHolding = async (relayer: OpenRelayer, plan: Plan, release: () => void): Promise<void> => {
+    let { row, txs } = plan;
     let sent: TxRow | undefined;
     if (txs.length === 0) {
-      const call = callOf(row);
-      if (typeof call === "string") {
-        await exchange.markWithdrawalFailed(row.id, call);
-        log(`exchange: withdrawal ${row.id} failed: ${call}`);
+      const { transfer } = plan;
+      if (transfer === undefined) throw new Error(`withdrawal ${row.id}: no transfer planned`);
+      if (typeof transfer === "string") {
+        await exchange.markWithdrawalFailed(row.id, transfer);
+        log(`exchange: withdrawal ${row.id} failed: ${transfer}`);
         return;
       }
-      // A hot wallet short of the coin would make the transfer revert (and the withdrawal fail):
-      // the withdrawal waits instead, with backoff, until a sweep or a top-up covers it.
-      await requireFunds(row);
       try {
-        sent = await relayer.relayer.send(row.id, call, {
-          newWrite: {
-            id: row.id,
-            userId: row.userId,
-            kind: "withdrawal",
-            idempotencyKey: null,
-            requestHash: requestHashOf(row),
-            feeHeld: false,
-            createdAt: Date.now(),
-          },
-        });
+        sent = await span("send", () =>
+          relayer.relayer.send(row.id, transfer.call, {
+            newWrite: {
+              id: row.id,
+              userId: row.userId,
+              kind: "withdrawal",
+              idempotencyKey: null,
+              requestHash: requestHashOf(row),
+              feeHeld: false,
+              createdAt: Date.now(),
+            },
+          }),
+        );
       } catch (error) {
         // The node refused the bytes: the nonce was filled and nothing was sent; try again later.
         txs = await relayer.journal.txsOf(row.id);
         if (txs.length === 0) throw error;
       }
+      unmined.set(row.id, { asset: transfer.asset, value: transfer.value });
       fault("broadcast");
       txs = sent ? [sent] : txs;
     }
-    row = await exchange.markWithdrawalSent(row.id, txs[txs.length - 1]!.hash);
+    waiting.delete(row.id);
+    row = await span("markSent", () => exchange.markWithdrawalSent(row.id, txs[txs.length - 1]!.hash));
     fault("sent");
     release();
     await awaitCompletion(relayer, row, sent);
@@ -257,6 +321,7 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
           continue;
         }
         if (error instanceof TxDroppedError) {
+          unmined.delete(row.id);
           await exchange.markWithdrawalFailed(row.id, `dropped: ${error.message}`, error.hash);
           log(`exchange: withdrawal ${row.id} failed: its transaction was dropped`);
           return finish(relayer, row.id, "failed");
@@ -265,6 +330,7 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
       }
       sent = undefined;
       nudge = false;
+      unmined.delete(row.id);
       if (receipt.status !== "success") {
         await exchange.markWithdrawalFailed(row.id, "reverted on-chain", receipt.transactionHash);
         log(`exchange: withdrawal ${row.id} failed: transaction ${receipt.transactionHash} reverted`);
@@ -305,57 +371,127 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
     await relayer.journal.finish(id, null, outcome).catch(() => {});
   };
 
-  const requireFunds = async (row: WithdrawalRow) => {
-    const asset = withdrawalAsset(exchange.reference, config.deployment, row.currency);
-    const owner = config.hotWallet.address;
-    const need = row.amount - row.fee;
-    const have =
-      asset?.kind === "erc20"
-        ? await client.readContract({ address: asset.address, abi: erc20Abi, functionName: "balanceOf", args: [owner] })
-        : await client.getBalance({ address: owner });
-    if (have < need)
-      throw new Error(
-        `the hot wallet holds ${have} of the ${need} base units of ${row.currency} to send; waiting for a sweep or a top-up`,
-      );
-  };
-
-  const callOf = (row: WithdrawalRow): Call | string => {
+  /** What sending `row` takes: the call, and the coin and amount leaving the hot wallet; a string when it cannot be sent. */
+  const transferOf = (row: WithdrawalRow): Transfer | string => {
     const asset = withdrawalAsset(exchange.reference, config.deployment, row.currency);
     if (asset === undefined) return `${row.currency} has no asset on chain ${config.chainId}`;
     const to = guard.addressOf(row.address);
     if (to === undefined) return `the address ${row.address} is not one this chain takes`;
     const value = row.amount - row.fee;
-    if (asset.kind === "native") return { to, data: "0x", value, gas: NATIVE_TRANSFER_GAS };
+    if (asset.kind === "native")
+      return { asset: "native", value, call: { to, data: "0x", value, gas: NATIVE_TRANSFER_GAS } };
     return {
-      to: asset.address,
-      data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to, value] }),
-      value: 0n,
-      gas: ERC20_TRANSFER_GAS,
+      asset: asset.address,
+      value,
+      call: {
+        to: asset.address,
+        data: encodeFunctionData({ abi: erc20Abi, functionName: "transfer", args: [to, value] }),
+        value: 0n,
+        gas: ERC20_TRANSFER_GAS,
+      },
     };
   };
 
-  const pass = async (relayer: OpenRelayer) => {
-    // Pending ones to send, and sent ones no one awaits (after a restart), each oldest first.
-    const rows = [
-      ...(await exchange.withdrawalsByStatus(["sent"], PAGE)).filter((row) => !active.has(row.id)),
-      ...(await exchange.withdrawalsByStatus(["pending"], PAGE)),
-    ];
-    const t = Date.now();
+  /** The hot wallet's balance of each asset, less what this process sent and has not seen mined. */
+  const spendable = async (assets: ReadonlySet<string>): Promise<Map<string, bigint>> => {
+    const owner = config.hotWallet.address;
+    const read = await Promise.all(
+      [...assets].map(async (asset) => {
+        const balance =
+          asset === "native"
+            ? await client.getBalance({ address: owner })
+            : await client.readContract({
+                address: asset as Address,
+                abi: erc20Abi,
+                functionName: "balanceOf",
+                args: [owner],
+              });
+        return [asset, balance] as const;
+      }),
+    );
+    const left = new Map(read);
+    for (const { asset, value } of unmined.values()) {
+      const balance = left.get(asset);
+      if (balance !== undefined) left.set(asset, balance - value);
+    }
+    return left;
+  };
+
+  const retryLater = (id: string, delayMs: number) => backoff.set(id, { delayMs, nextAt: Date.now() + delayMs });
+
+  /**
+   * One round: up to the free send slots of the queued withdrawals, with one read of their rows
+   * (as committed: a scan's copy may predate a send that settled it), one of their journalled
+   * transactions and one balance read per coin, then each driven on its own.
+   */
+  const round = async (relayer: OpenRelayer) => {
+    let t = Date.now();
+    if (t >= nextScanAt) {
+      nextScanAt = t + SCAN_MS;
+      // Sent ones no one awaits (after a restart) first, then pending ones, each oldest first.
+      const rows = [
+        ...(await exchange.withdrawalsByStatus(["sent"], PAGE)),
+        ...(await exchange.withdrawalsByStatus(["pending"], PAGE)),
+      ];
+      for (const row of rows) if (!active.has(row.id) && !awaitingApproval(row)) queued.set(row.id, row);
+      t = Date.now();
+    }
+    const free = Math.min(concurrency - sending, concurrency + MAX_AWAITING - active.size);
+    const picked: string[] = [];
+    for (const [id] of queued) {
+      if (picked.length >= free) break;
+      if ((backoff.get(id)?.nextAt ?? 0) > t) continue;
+      queued.delete(id);
+      if (!active.has(id)) picked.push(id);
+    }
+    if (picked.length === 0 || closed) return;
+    const [rows, journalled] = await Promise.all([
+      exchange.withdrawalsById(picked),
+      relayer.journal.txsOfWrites(picked),
+    ]);
+    const plans: Plan[] = [];
     for (const row of rows) {
-      if (closed || sending >= concurrency || active.size >= concurrency + MAX_AWAITING) break;
-      if (active.has(row.id)) continue;
-      if (row.status === "pending" && row.approvalRequired && row.approvedAt === null) continue;
-      if ((backoff.get(row.id)?.nextAt ?? 0) > t) continue;
-      const run = drive(relayer, row)
+      if (row.status === "completed" || row.status === "failed" || awaitingApproval(row) || active.has(row.id))
+        continue;
+      const txs = journalled.get(row.id) ?? [];
+      plans.push({ row, txs, transfer: txs.length === 0 ? transferOf(row) : undefined });
+    }
+    // A hot wallet short of the coin would make the transfer revert (and the withdrawal fail):
+    // the withdrawal waits instead, until a sweep or a top-up covers it.
+    const needed = new Set(plans.flatMap((plan) => (typeof plan.transfer === "object" ? [plan.transfer.asset] : [])));
+    const left = needed.size > 0 ? await spendable(needed) : new Map<string, bigint>();
+    for (const plan of plans) {
+      const { row, transfer } = plan;
+      if (typeof transfer === "object") {
+        const have = left.get(transfer.asset)!;
+        if (have < transfer.value) {
+          const reason = `the hot wallet holds ${have < 0n ? 0n : have} of the ${transfer.value} base units of ${row.currency} to send; waiting for a sweep or a top-up`;
+          if (waiting.get(row.id) !== reason) log(`exchange: withdrawal ${row.id} waits: ${reason}`);
+          waiting.set(row.id, reason);
+          retryLater(row.id, FUNDS_RETRY_MS);
+          queued.set(row.id, row);
+          continue;
+        }
+        left.set(transfer.asset, have - transfer.value);
+      }
+      const run = drive(relayer, plan)
         .then(() => {
           backoff.delete(row.id);
+          waiting.delete(row.id);
         })
         .catch((error: unknown) => {
           const delayMs = Math.min((backoff.get(row.id)?.delayMs ?? BACKOFF_MIN_MS / 2) * 2, BACKOFF_MAX_MS);
-          backoff.set(row.id, { delayMs, nextAt: Date.now() + delayMs });
-          if (!closed) log(`exchange: withdrawal ${row.id} (retrying in ${delayMs} ms): ${describe(error)}`);
+          retryLater(row.id, delayMs);
+          if (closed) return;
+          const reason = describe(error);
+          if (row.status === "pending") waiting.set(row.id, reason);
+          log(`exchange: withdrawal ${row.id} (retrying in ${delayMs} ms): ${reason}`);
         })
-        .finally(() => active.delete(row.id));
+        .finally(() => {
+          active.delete(row.id);
+          // Retried from the queue (a commit announces only new ones); settled ones drop out at the next read.
+          if (!closed && backoff.has(row.id)) queued.set(row.id, row);
+        });
       active.set(row.id, run);
     }
   };
@@ -365,7 +501,7 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
     if (opened === undefined) return;
     for (let delay = BACKOFF_MIN_MS; !closed; ) {
       try {
-        await pass(opened);
+        await round(opened);
         delay = BACKOFF_MIN_MS;
         await loopPause(config.pollMs);
       } catch (error) {
