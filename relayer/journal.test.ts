@@ -146,6 +146,20 @@ describe.each(["thread", "here"] as const)("Journal (PGlite %s)", (embedded) => 
     await assert.rejects(journal.addTx(tx("0x03", "w-2", 6), write("w-other")), /journalled with write w-other/);
   });
 
+  it("journals the system's own writes with no user, alone or with their transaction", async () => {
+    assert.equal(await journal.insertWrite(write("s-1", { userId: null, kind: "sweep" })), null);
+    await journal.addTx(tx("0x01", "s-2", 7), write("s-2", { userId: null, kind: "sweep" }));
+    assert.equal((await journal.byId("s-1"))?.userId, null);
+    assert.equal((await journal.byId("s-2"))?.userId, null);
+    assert.deepEqual(
+      (await journal.openWrites("sweep")).map((w) => [w.id, w.userId]),
+      [
+        ["s-1", null],
+        ["s-2", null],
+      ],
+    );
+  });
+
   it("knows the highest nonce ever signed, -1 when none", async () => {
     assert.equal(await journal.maxNonce(), -1);
     await journal.insertWrite(write("w-1"));
@@ -303,6 +317,46 @@ describe("Journal batches", () => {
     assert.deepEqual(
       (await journal.txsOf("w-1")).map((t) => t.hash),
       ["0x01", "0x03"],
+    );
+  });
+});
+
+describe("Journal migration of user_id", () => {
+  let journal: Journal;
+  let close: (() => Promise<void>) | undefined;
+  let sql: Sql;
+  const ran: string[] = [];
+
+  beforeAll(async () => {
+    ({ journal, close } = await openTestJournal("journal-user-id", "here", (inner: Sql) => {
+      sql = inner;
+      return {
+        query: async <R>(text: string, params?: readonly unknown[]) => {
+          ran.push(text);
+          return inner.query<R>(text, params);
+        },
+        close: () => inner.close(),
+      };
+    }));
+  });
+  afterAll(() => close?.());
+
+  it("lets a journal made with user_id not null take writes with no user, altering it once", async () => {
+    await sql.query("alter table relayed_write alter column user_id set not null");
+    await assert.rejects(journal.insertWrite(write("s-1", { userId: null, kind: "sweep" })));
+    await journal.insertWrite(write("w-1"));
+    ran.length = 0;
+    await journal.migrate();
+    assert.equal(ran.filter((text) => text.startsWith("alter table")).length, 1);
+    assert.equal(await journal.insertWrite(write("s-1", { userId: null, kind: "sweep" })), null);
+    assert.equal((await journal.byId("s-1"))?.userId, null);
+    assert.equal((await journal.byId("w-1"))?.userId, "u-1", "rows already there are kept");
+    ran.length = 0;
+    await journal.migrate();
+    assert.deepEqual(
+      ran.filter((text) => text.startsWith("alter table")),
+      [],
+      "an altered journal is not altered again",
     );
   });
 });

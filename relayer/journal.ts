@@ -30,7 +30,11 @@ export type WriteKind =
 
 export interface WriteRow {
   readonly id: string;
-  readonly userId: string;
+  /**
+   * Whose write it is (an API user, an agent); null for the system's own (the exchange hot
+   * wallet's sweeps), which take no Idempotency-Key (keys are per user).
+   */
+  readonly userId: string | null;
   readonly kind: WriteKind;
   readonly idempotencyKey: string | null;
   readonly requestHash: string;
@@ -63,7 +67,7 @@ export type FillerRow = Omit<TxRow, "writeId">;
 const MIGRATION = `
 create table if not exists relayed_write (
   id text primary key,
-  user_id text not null,
+  user_id text,
   kind text not null,
   idempotency_key text,
   request_hash text not null,
@@ -95,7 +99,7 @@ create index if not exists relayer_filler_nonce on relayer_filler (nonce);
 
 interface WriteRecord {
   id: string;
-  user_id: string;
+  user_id: string | null;
   kind: WriteKind;
   idempotency_key: string | null;
   request_hash: string;
@@ -183,6 +187,15 @@ export class Journal {
       .map((s) => s.trim())
       .filter(Boolean))
       await this.sql.query(statement);
+    // Journals made before system writes (null user) had user_id not null. Altered only when so:
+    // the alter takes the table's exclusive lock, which a journal shared on a server should not
+    // take at every start.
+    const [userId] = await this.sql.query<{ is_nullable: string }>(
+      `select is_nullable from information_schema.columns
+       where table_schema = current_schema() and table_name = 'relayed_write' and column_name = 'user_id'`,
+    );
+    if (userId?.is_nullable === "NO")
+      await this.sql.query("alter table relayed_write alter column user_id drop not null");
   }
 
   /**
@@ -203,7 +216,8 @@ export class Journal {
   /** Inserts a write; with an Idempotency-Key already taken, returns the existing row instead. */
   async insertWrite(row: NewWrite): Promise<WriteRow | null> {
     if (await this.batch.send({ kind: "insertWrite", row })) return null;
-    return (await this.byKey(row.userId, row.idempotencyKey!))!;
+    // Only a user's write with a key can conflict (nulls never match in the unique index).
+    return (await this.byKey(row.userId!, row.idempotencyKey!))!;
   }
 
   async byKey(userId: string, key: string): Promise<WriteRow | undefined> {

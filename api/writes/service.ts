@@ -75,6 +75,9 @@ export interface WritesOptions {
 
 export type WriteStep = "after-hold" | "after-send" | "after-mined";
 
+/** A write of the API's: always a user's (the journal also holds the system's, without one). */
+type UserWrite = WriteRow & { readonly userId: string };
+
 /** What a write holds and checks before it is sent. */
 interface Plan {
   /** The fee to hold (decimal text in the fee currency), or undefined for none. */
@@ -296,7 +299,7 @@ export class Writes {
       if (again) return again;
       for (let attempt = 1; ; attempt++) {
         const { fee, precheck } = await plan();
-        const write: WriteRow = {
+        const write: UserWrite = {
           id: randomUUID(),
           userId: caller.userId,
           kind,
@@ -331,7 +334,7 @@ export class Writes {
    * failures are judged in a fixed order: pre-checks, journal, hold.
    */
   private async admit(
-    write: WriteRow,
+    write: UserWrite,
     fee: string | undefined,
     precheck: () => Promise<Call | Rejection>,
   ): Promise<WriteOutcome> {

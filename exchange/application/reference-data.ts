@@ -29,6 +29,7 @@ export class ReferenceData {
   private commissionRows: CommissionRow[] = [];
   private readonly pairFeeCache = new Map<string, PairFees>();
   private readonly levelRows = new Map<number, CommissionRow[]>();
+  private currencyChanges = 0;
 
   constructor(currencies: CurrencyRow[], pairs: PairRow[], commissions: CommissionRow[]) {
     for (const row of currencies) this.addCurrency(row);
@@ -36,8 +37,17 @@ export class ReferenceData {
     this.setCommissions(commissions);
   }
 
+  /**
+   * Counts changes to the currencies (a listing adds one), so what is
+   * derived from them can be cached per reference data object and this count.
+   */
+  get currenciesVersion(): number {
+    return this.currencyChanges;
+  }
+
   addCurrency(row: CurrencyRow): void {
     this.currencies.set(row.code, { row, spec: { code: row.code, decimals: row.decimals } });
+    this.currencyChanges++;
   }
 
   /** Validates the pair's settings against its currencies; throws INVALID_PARAM naming the problem. */

@@ -18,7 +18,7 @@ import {
 import { startListingFollower, type ListingFollower } from "../adapters/listing/follower.ts";
 import { type ChainGateway, resolveChainGatewayConfig, startChainGateway } from "../adapters/chain/index.ts";
 import { resolveSecrets, type ExchangeSecrets } from "./secrets.ts";
-import { startWithdrawalSender } from "../adapters/chain/withdrawals/index.ts";
+import { startWithdrawalSender, type WithdrawalSender } from "../adapters/chain/withdrawals/index.ts";
 import type { Server } from "node:http";
 import { clientIp, clientIpOfRequest, createAuthFailureGuard } from "../../lib/http/index.ts";
 import { verifySignedRequest } from "../adapters/auth/index.ts";
@@ -119,28 +119,11 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
     log: (message) => log(message),
     recoveryDelayMs: options.recoveryDelayMs,
   });
-  // ---- Chain gateway: withdrawals sent by the hot wallet (adapters/chain/withdrawals) ----
-  // Started before the HTTP server, so its check of withdrawal addresses is in place from the
-  // first request; it opens its relayer in the background (an RPC away is retried, not fatal).
   const chainConfig = env.CHAIN_GATEWAY ? await resolveChainGatewayConfig(env, options.deploymentsRoot) : undefined;
-  const withdrawalSender = chainConfig
-    ? startWithdrawalSender({
-        exchange,
-        config: chainConfig,
-        log,
-        journal: {
-          databaseUrl: env.DATABASE_URL,
-          dataDir: `${env.EXCHANGE_DATA_DIR}-hot-wallet`,
-          schema: `${env.EXCHANGE_DB_SCHEMA}_hot_wallet`,
-          timeoutMs: env.EXCHANGE_DB_QUERY_TIMEOUT_MS,
-        },
-        faultAt: env.WITHDRAWAL_FAULT_AT,
-      })
-    : undefined;
-  // ---- end of the withdrawal sender ----
-  const marketData = await MarketData.open(exchange);
-  // Joined to the chain: deposits seen there are credited (adapters/chain).
-  // Credited deposit addresses are swept into the hot wallet through the sender's relayer.
+  // Joined to the chain: deposits seen there are credited (adapters/chain). Credited deposit
+  // addresses are swept into the hot wallet through the sender's relayer. The gateway comes first:
+  // its client of the node and its deposit addresses are the sender's too.
+  let withdrawalSender: WithdrawalSender | undefined;
   const gateway = chainConfig
     ? await startChainGateway({
         exchange,
@@ -151,6 +134,28 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
         sweepIntervalMs: env.DEPOSIT_SWEEP_INTERVAL_MS,
       })
     : undefined;
+  // ---- Chain gateway: withdrawals sent by the hot wallet (adapters/chain/withdrawals) ----
+  // Started before the HTTP server, so its check of withdrawal addresses is in place from the
+  // first request; it opens its relayer in the background (an RPC away is retried, not fatal).
+  withdrawalSender =
+    gateway && chainConfig
+      ? startWithdrawalSender({
+          exchange,
+          config: chainConfig,
+          client: gateway.client,
+          addresses: gateway.addresses,
+          log,
+          journal: {
+            databaseUrl: env.DATABASE_URL,
+            dataDir: `${env.EXCHANGE_DATA_DIR}-hot-wallet`,
+            schema: `${env.EXCHANGE_DB_SCHEMA}_hot_wallet`,
+            timeoutMs: env.EXCHANGE_DB_QUERY_TIMEOUT_MS,
+          },
+          faultAt: env.WITHDRAWAL_FAULT_AT,
+        })
+      : undefined;
+  // ---- end of the withdrawal sender ----
+  const marketData = await MarketData.open(exchange);
   const streams = startExchangeStreams(exchange, marketData, { flushMs: env.WS_FLUSH_MS });
   // With NATS, the streams are also published there for gateway processes (npm run gateway):
   // market streams always, a user's while a gateway serves it.

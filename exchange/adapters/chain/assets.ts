@@ -30,14 +30,26 @@ export function withdrawalAsset(
   return contract ? { kind: "erc20", address: lower(contract) } : undefined;
 }
 
-/** Token contracts (lower-case) deposits are watched on, each with the currency it credits. */
-export function depositTokens(reference: ReferenceData, deployment: Deployment): Map<Address, string> {
+/** depositTokens' answers, per reference data object (a reload replaces it) and its currencies' version. */
+const tokensCache = new WeakMap<
+  ReferenceData,
+  { readonly version: number; readonly deployment: Deployment; readonly tokens: ReadonlyMap<Address, string> }
+>();
+
+/**
+ * Token contracts (lower-case) deposits are watched on, each with the currency it credits. Asked
+ * for on every credit and read of the chain: built again only when the currencies changed.
+ */
+export function depositTokens(reference: ReferenceData, deployment: Deployment): ReadonlyMap<Address, string> {
+  const cached = tokensCache.get(reference);
+  if (cached?.version === reference.currenciesVersion && cached.deployment === deployment) return cached.tokens;
   const tokens = new Map<Address, string>();
   for (const { row } of reference.currencies.values()) {
     const asset = withdrawalAsset(reference, deployment, row.code);
     if (asset?.kind === "erc20") tokens.set(asset.address, row.code);
     if (asset?.kind === "native") tokens.set(lower(deployment.contracts.WrappedNative), row.code);
   }
+  tokensCache.set(reference, { version: reference.currenciesVersion, deployment, tokens });
   return tokens;
 }
 

@@ -32,6 +32,14 @@ export class DepositAddresses {
     return address;
   }
 
+  /**
+   * Derives the addresses of users created since the last call (two hashes each). The watcher
+   * calls it every pass and the withdrawal guard before each check: both read this one map.
+   */
+  addUsers(users: { readonly userCount: number; userIds(): Iterable<string> }): void {
+    if (this.byUser.size < users.userCount) for (const id of users.userIds()) this.of(id);
+  }
+
   /** The user a deposit address belongs to, among those `of` has computed. */
   userOf(address: string): string | undefined {
     return this.byAddress.get(address.toLowerCase() as Address);

@@ -1,7 +1,8 @@
-import { type Address, getAddress } from "viem";
+import { type Address, getAddress, type PublicClient } from "viem";
 import type { Exchange } from "../../application/index.ts";
 import type { Db } from "../store/index.ts";
 import { hasChainAsset } from "./assets.ts";
+import { chainClient } from "./client.ts";
 import type { ChainGatewayConfig } from "./config.ts";
 import { DepositAddresses } from "./deposit-addresses.ts";
 import { type PendingDepositView, DepositWatcher, type WatcherStatus } from "./deposits/watcher.ts";
@@ -10,7 +11,9 @@ import { startSweeper, type Sweeper } from "./sweeper.ts";
 import type { Call } from "../../../relayer/index.ts";
 
 // The exchange joined to a chain (CHAIN_GATEWAY=true): per-user deposit addresses, the deposit
-// watcher, and solvency measured on-chain. What the HTTP routes hold.
+// watcher, and solvency measured on-chain. What the HTTP routes hold. The gateway owns the one
+// client of the node and the one map of deposit addresses; the withdrawal sender is started after
+// it and given both (its guard refuses deposit addresses as destinations).
 
 export { type ChainGatewayConfig, defaultConfirmations, resolveChainGatewayConfig } from "./config.ts";
 export { DepositAddresses, depositSaltOf } from "./deposit-addresses.ts";
@@ -41,11 +44,20 @@ export async function startChainGateway(args: {
   readonly sendFromHotWallet?: (call: Call) => Promise<{ status: "success" | "reverted" }>;
   /** Deposit addresses credited are swept at most this often (DEPOSIT_SWEEP_INTERVAL_MS). */
   readonly sweepIntervalMs?: number;
-}): Promise<ChainGateway & { readonly watcher: DepositWatcher; readonly sweeper?: Sweeper }> {
+}): Promise<
+  ChainGateway & {
+    readonly watcher: DepositWatcher;
+    readonly sweeper?: Sweeper;
+    /** For the withdrawal sender: the same node client and deposit addresses. */
+    readonly client: PublicClient;
+    readonly addresses: DepositAddresses;
+  }
+> {
   const { exchange, db, config, log } = args;
+  const client = chainClient(config);
   const addresses = new DepositAddresses(config.deployment);
-  for (const id of exchange.userIds()) addresses.of(id);
-  const watcher = new DepositWatcher({ exchange, db, config, addresses, log });
+  addresses.addUsers(exchange);
+  const watcher = new DepositWatcher({ exchange, db, config, addresses, client, log });
   watcher.start();
   const sweeper =
     args.sendFromHotWallet === undefined
@@ -54,7 +66,7 @@ export async function startChainGateway(args: {
           exchange,
           config,
           addresses,
-          client: watcher.client,
+          client,
           send: args.sendFromHotWallet,
           intervalMs: args.sweepIntervalMs ?? 15_000,
           log,
@@ -68,12 +80,14 @@ export async function startChainGateway(args: {
     confirmations: config.confirmations,
     watcher,
     sweeper,
+    client,
+    addresses,
     depositAddress: (userId) => getAddress(addresses.of(userId)),
     moves: (code) => hasChainAsset(exchange.reference, config.deployment, code),
     pendingDeposits: (userId) => watcher.pendingOf(userId),
     isChainDeposit: (id) => id.startsWith(`chain:${config.chainId}:`),
     watcherStatus: () => watcher.status(),
-    reserves: () => measureReserves({ exchange, client: watcher.client, config, addresses }),
+    reserves: () => measureReserves({ exchange, client, config, addresses }),
     close: async () => {
       await sweeper?.close();
       await watcher.close();

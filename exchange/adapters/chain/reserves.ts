@@ -1,6 +1,7 @@
-import { type Address, erc20Abi, type PublicClient } from "viem";
+import type { Address, PublicClient } from "viem";
 import type { CurrencyReconciliation, Exchange } from "../../application/index.ts";
-import { withdrawalAsset } from "./assets.ts";
+import { type ChainAsset, depositTokens, withdrawalAsset } from "./assets.ts";
+import { type Balances, balancesOf } from "./balances.ts";
 import type { ChainGatewayConfig } from "./config.ts";
 import type { DepositAddresses } from "./deposit-addresses.ts";
 
@@ -47,33 +48,31 @@ export async function measureReserves(args: {
   const { exchange, client, config, addresses } = args;
   const books = new Map<string, CurrencyReconciliation>((await exchange.reconcile()).map((r) => [r.currency, r]));
   const forwarders = [...addresses.entries()].map(([address]) => address);
-  const hot = config.hotWallet.address;
-  const wrapped = config.deployment.contracts.WrappedNative as Address;
-  const balanceOf = (token: Address, owner: Address) =>
-    client.readContract({ address: token, abi: erc20Abi, functionName: "balanceOf", args: [owner] });
-  const holdings = async (owner: Address, asset: { kind: "native" } | { kind: "erc20"; address: Address }) =>
+  const wrapped = (config.deployment.contracts.WrappedNative as Address).toLowerCase() as Address;
+  // Every asset's balance of an address in one read set (the wrapped native token is among them).
+  const tokens = [...depositTokens(exchange.reference, config.deployment).keys()];
+  const amountOf = (balances: Balances, asset: ChainAsset) =>
     asset.kind === "native"
-      ? (await client.getBalance({ address: owner })) + (await balanceOf(wrapped, owner))
-      : balanceOf(asset.address, owner);
+      ? balances.native + (balances.tokens.get(wrapped) ?? 0n)
+      : (balances.tokens.get(asset.address) ?? 0n);
+  const hot = await balancesOf(client, config.hotWallet.address, tokens);
+  const atForwarders = await mapBounded(forwarders, (owner) => balancesOf(client, owner, tokens));
   const rows: ReserveRow[] = [];
   for (const code of exchange.reference.currencies.keys()) {
     const asset = withdrawalAsset(exchange.reference, config.deployment, code);
     if (asset === undefined) continue;
-    const hotWallet = await holdings(hot, asset);
-    const atForwarders = (await mapBounded(forwarders, (owner) => holdings(owner, asset))).reduce(
-      (sum, v) => sum + v,
-      0n,
-    );
+    const hotWallet = amountOf(hot, asset);
+    const inForwarders = atForwarders.reduce((sum, balances) => sum + amountOf(balances, asset), 0n);
     const book = books.get(code);
     const owed = (book?.available ?? 0n) + (book?.locked ?? 0n);
     const fees = book?.fees ?? 0n;
-    const onChain = hotWallet + atForwarders;
+    const onChain = hotWallet + inForwarders;
     rows.push({
       currency: code,
       owed,
       fees,
       hotWallet,
-      depositAddresses: atForwarders,
+      depositAddresses: inForwarders,
       onChain,
       surplus: onChain - owed - fees,
     });

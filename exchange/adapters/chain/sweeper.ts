@@ -2,6 +2,7 @@ import { type Address, encodeFunctionData, parseAbi, type PublicClient } from "v
 import type { Call } from "../../../relayer/index.ts";
 import type { Exchange } from "../../application/index.ts";
 import { depositTokens } from "./assets.ts";
+import { balancesOf, holdsAny } from "./balances.ts";
 import type { ChainGatewayConfig } from "./config.ts";
 import { type DepositAddresses, depositSaltOf } from "./deposit-addresses.ts";
 
@@ -82,22 +83,7 @@ export function startSweeper(options: SweeperOptions): Sweeper {
     for (const owner of owners) {
       if (closed) return;
       try {
-        const native = await client.getBalance({ address: owner });
-        const held =
-          native > 0n ||
-          (
-            await Promise.all(
-              assets.map((token) =>
-                client.readContract({
-                  address: token,
-                  abi: parseAbi(["function balanceOf(address) view returns (uint256)"]),
-                  functionName: "balanceOf",
-                  args: [owner],
-                }),
-              ),
-            )
-          ).some((balance) => balance > 0n);
-        if (held) dirty.add(owner);
+        if (holdsAny(await balancesOf(client, owner, assets))) dirty.add(owner);
       } catch (error) {
         log(`exchange: sweeper's start-up scan stopped (the node): ${describe(error)}`);
         return;

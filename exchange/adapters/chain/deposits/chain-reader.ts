@@ -1,4 +1,4 @@
-import { type Address, createPublicClient, type Hash, http, parseAbiItem, type PublicClient } from "viem";
+import { type Address, type Hash, parseAbiItem, type PublicClient } from "viem";
 import type { ChainBlock, ChainTransfer } from "../../../core/deposits/index.ts";
 
 // Reads blocks for the deposit watcher: each block's hash and parent, and the transfers in it to
@@ -11,11 +11,6 @@ import type { ChainBlock, ChainTransfer } from "../../../core/deposits/index.ts"
 const TRANSFER = parseAbiItem("event Transfer(address indexed from, address indexed to, uint256 value)");
 /** logIndex of a native deposit: a transaction carries at most one value transfer. */
 export const NATIVE_LOG_INDEX = -1;
-
-export interface ChainReaderOptions {
-  readonly rpcUrl: string;
-  readonly timeoutMs: number;
-}
 
 export interface ReadRange {
   readonly from: number;
@@ -31,13 +26,10 @@ export interface ReadRange {
 export class ReorgDuringRead extends Error {}
 
 export class ChainReader {
-  readonly client: PublicClient;
+  private readonly client: PublicClient;
 
-  constructor(options: ChainReaderOptions) {
-    // Calls made together (a range's headers) go as one JSON-RPC batch; every call is bounded.
-    this.client = createPublicClient({
-      transport: http(options.rpcUrl, { timeout: options.timeoutMs, retryCount: 0, batch: { batchSize: 25 } }),
-    });
+  constructor(client: PublicClient) {
+    this.client = client;
   }
 
   async head(): Promise<number> {

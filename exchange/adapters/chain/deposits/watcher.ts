@@ -1,4 +1,4 @@
-import type { Address } from "viem";
+import type { Address, PublicClient } from "viem";
 import {
   applyBlock,
   type ChainTransfer,
@@ -31,6 +31,8 @@ export interface DepositWatcherOptions {
   readonly db: Db;
   readonly config: ChainGatewayConfig;
   readonly addresses: DepositAddresses;
+  /** The gateway's client of the node (chainClient: batched, every call bounded). */
+  readonly client: PublicClient;
   readonly log: (message: string) => void;
   /** Most blocks read in one call (a catch-up after downtime goes this many at a time). */
   readonly maxBlocksPerRead?: number;
@@ -90,13 +92,8 @@ export class DepositWatcher {
 
   constructor(options: DepositWatcherOptions) {
     this.options = options;
-    this.reader = new ChainReader({ rpcUrl: options.config.rpcUrl, timeoutMs: options.config.rpcTimeoutMs });
+    this.reader = new ChainReader(options.client);
     this.nowMs = options.nowMs ?? Date.now;
-  }
-
-  /** The watcher's JSON-RPC client (timeouts and batching set), for other reads of the same node. */
-  get client() {
-    return this.reader.client;
   }
 
   /** `chain:<chainId>:<genesis hash, 8 hex>:` once the node answered. */
@@ -228,7 +225,7 @@ export class DepositWatcher {
     const { exchange, addresses, config } = this.options;
     // Users created since the last pass get their addresses (deriving one is two hashes).
     if (!this.initialised) await this.initialise();
-    if (addresses.size < exchange.userCount) for (const id of exchange.userIds()) addresses.of(id);
+    addresses.addUsers(exchange);
     const head = await this.reader.head();
     this.chainHead = head;
     const next = (headOf(this.state) ?? this.startFrom - 1) + 1;

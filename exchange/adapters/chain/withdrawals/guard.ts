@@ -10,7 +10,8 @@ import { noChainAsset, parseWithdrawalAddress, refuseOwnAddress } from "./addres
  * The chain gateway's check of a withdrawal request, run before anything is debited: a currency
  * it can send on this chain, an address the chain takes (EIP-55 when mixed-case), and not one of
  * the exchange's own. Deposit addresses are derived off-chain for every user the exchange knows,
- * topped up as users appear (a user created since the last check is added at the next).
+ * topped up as users appear (a user created since the last check is added at the next); the map
+ * is the chain gateway's, shared with its deposit watcher.
  */
 export class WithdrawalGuard {
   private readonly exchange: Exchange;
@@ -18,10 +19,10 @@ export class WithdrawalGuard {
   private readonly deposits: DepositAddresses;
   private readonly fixed = new Map<Address, string>();
 
-  constructor(exchange: Exchange, config: ChainGatewayConfig) {
+  constructor(exchange: Exchange, config: ChainGatewayConfig, deposits?: DepositAddresses) {
     this.exchange = exchange;
     this.config = config;
-    this.deposits = new DepositAddresses(config.deployment);
+    this.deposits = deposits ?? new DepositAddresses(config.deployment);
     const lower = (a: string) => a.toLowerCase() as Address;
     this.fixed.set(lower(config.hotWallet.address), "the hot wallet");
     const contracts = config.deployment.contracts as Record<string, string | undefined>;
@@ -53,7 +54,7 @@ export class WithdrawalGuard {
   private ownerOf(address: Address): string | undefined {
     const fixed = this.fixed.get(address);
     if (fixed !== undefined) return fixed;
-    if (this.deposits.size < this.exchange.userCount) for (const id of this.exchange.userIds()) this.deposits.of(id);
+    this.deposits.addUsers(this.exchange);
     return this.deposits.userOf(address) === undefined ? undefined : "a deposit address";
   }
 }

@@ -24,6 +24,8 @@ import {
 import { span, traceRequest } from "../../../../lib/stage-trace.ts";
 import { hasChainAsset, withdrawalAsset } from "../assets.ts";
 import type { ChainGatewayConfig } from "../config.ts";
+import { balancesOf } from "../balances.ts";
+import type { DepositAddresses } from "../deposit-addresses.ts";
 import { WithdrawalGuard } from "./guard.ts";
 
 // Sends the exchange's pending withdrawals from the hot wallet through the platform's relayer
@@ -50,6 +52,9 @@ export interface WithdrawalSenderOptions {
   readonly exchange: Exchange;
   readonly config: ChainGatewayConfig;
   readonly log: (message: string) => void;
+  /** The chain gateway's client of the node and deposit addresses (built here when not given). */
+  readonly client?: PublicClient;
+  readonly addresses?: DepositAddresses;
   /** The hot wallet's journal: PGlite in dataDir without databaseUrl, else schema there. */
   readonly journal: {
     readonly databaseUrl?: string;
@@ -114,10 +119,12 @@ const awaitingApproval = (row: WithdrawalRow) =>
 export function startWithdrawalSender(options: WithdrawalSenderOptions): WithdrawalSender {
   const { exchange, config, log } = options;
   const concurrency = options.concurrency ?? 128;
-  const client = createPublicClient({
-    transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 0 }),
-  }) as PublicClient;
-  const guard = new WithdrawalGuard(exchange, config);
+  const client =
+    options.client ??
+    (createPublicClient({
+      transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 0 }),
+    }) as PublicClient);
+  const guard = new WithdrawalGuard(exchange, config, options.addresses);
   const confirmations = new Map<string, number>();
   exchange.setWithdrawalGate({
     check: (request) => guard.check(request),
@@ -388,22 +395,9 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
 
   /** The hot wallet's balance of each asset, less what this process sent and has not seen mined. */
   const spendable = async (assets: ReadonlySet<string>): Promise<Map<string, bigint>> => {
-    const owner = config.hotWallet.address;
-    const read = await Promise.all(
-      [...assets].map(async (asset) => {
-        const balance =
-          asset === "native"
-            ? await client.getBalance({ address: owner })
-            : await client.readContract({
-                address: asset as Address,
-                abi: erc20Abi,
-                functionName: "balanceOf",
-                args: [owner],
-              });
-        return [asset, balance] as const;
-      }),
-    );
-    const left = new Map(read);
+    const tokens = [...assets].filter((asset) => asset !== "native") as Address[];
+    const held = await balancesOf(client, config.hotWallet.address, tokens);
+    const left = new Map<string, bigint>([["native", held.native], ...held.tokens]);
     for (const { asset, value } of unmined.values()) {
       const balance = left.get(asset);
       if (balance !== undefined) left.set(asset, balance - value);
@@ -516,7 +510,7 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
       const sent = await relayer.relayer.send(id, call, {
         newWrite: {
           id,
-          userId: "hot-wallet",
+          userId: null,
           kind,
           idempotencyKey: null,
           requestHash: createHash("sha256").update(`${call.to}\u0000${call.data}`).digest("hex"),
