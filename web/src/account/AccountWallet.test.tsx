@@ -5,6 +5,7 @@ import { Balances } from "./Balances.tsx";
 import { Deposit } from "./Deposit.tsx";
 import { fakeExchange, ME, renderWith, type Route } from "./test-support.tsx";
 import { Withdraw } from "./Withdraw.tsx";
+import { WithdrawalHistory } from "./WithdrawalHistory.tsx";
 
 const ADDRESS = "0x976EA74026E726554dB657fA54763abd0C3a0aa9";
 const PUBLIC = {
@@ -22,6 +23,31 @@ const PUBLIC = {
   },
 };
 const page = (items: unknown[]) => JSON.stringify({ items, pageNumber: 1, pageSize: 20, totalItems: items.length });
+
+const withdrawal = (id: string, extra: Record<string, unknown>) => ({
+  id,
+  clientWithdrawalId: null,
+  currencyCode: "USDT",
+  amount: 10,
+  fee: 1,
+  sent: 9,
+  address: ADDRESS,
+  txHash: null,
+  approvalRequired: false,
+  approvedAt: null,
+  failureReason: null,
+  createdAt: new Date().toISOString(),
+  ...extra,
+});
+const WITHDRAWALS = [
+  withdrawal("short", {
+    status: "pending",
+    waitingReason: "the hot wallet holds 0 of the 9000000 base units of USDT to send; waiting for a sweep or a top-up",
+  }),
+  withdrawal("big", { status: "pending", approvalRequired: true }),
+  withdrawal("deepening", { status: "sent", txHash: `0x${"ab".repeat(32)}`, confirmations: 1 }),
+  withdrawal("reverted", { status: "failed", failureReason: "reverted on-chain" }),
+];
 
 const routes: Route = (r) => {
   if (r.path === "/api/balances")
@@ -61,7 +87,7 @@ const routes: Route = (r) => {
         },
       ]),
     ];
-  if (r.path === "/api/withdrawals" && r.method === "GET") return [200, page([])];
+  if (r.path === "/api/withdrawals" && r.method === "GET") return [200, page(WITHDRAWALS)];
   if (r.path === "/api/currencies/user/commissions")
     return [
       200,
@@ -148,5 +174,14 @@ describe("the web account's wallet", () => {
     expect(post.headers["x-csrf-token"]).toBe("csrf-token");
     expect(post.body).toMatchObject({ currencyCode: "USDT", amount: "12.5", address: ADDRESS });
     expect((post.body as { clientWithdrawalId: string }).clientWithdrawalId).toMatch(/^[0-9a-f-]{36}$/);
+  });
+
+  it("says what each withdrawal waits for, or why it failed", async () => {
+    const { api } = fakeExchange(routes, PUBLIC);
+    render(renderWith(<WithdrawalHistory userId={ME.userId} />, api));
+    expect(await screen.findByText(/^the hot wallet holds 0 of the 9000000 base units of USDT/)).toBeTruthy();
+    expect(screen.getByText("awaiting an operator's approval")).toBeTruthy();
+    expect(screen.getByText("1 confirmation")).toBeTruthy();
+    expect(screen.getByText("reverted on-chain")).toBeTruthy();
   });
 });

@@ -11,6 +11,26 @@ import type { Page, Withdrawal } from "./types.ts";
 
 const SETTLED = new Set(["completed", "failed"]);
 
+/** What a withdrawal waits for, or why it failed: the reason the status alone does not give. */
+export function statusDetail(w: Withdrawal): string | undefined {
+  if (w.status === "pending" && w.approvalRequired && !w.approvedAt) return "awaiting an operator's approval";
+  if (w.status === "pending") return w.waitingReason;
+  if (w.status === "sent" && w.confirmations !== undefined)
+    return `${w.confirmations} confirmation${w.confirmations === 1 ? "" : "s"}`;
+  if (w.status === "failed") return w.failureReason ?? undefined;
+  return undefined;
+}
+
+function Status({ withdrawal }: { withdrawal: Withdrawal }) {
+  const detail = statusDetail(withdrawal);
+  return (
+    <>
+      {withdrawal.status}
+      {detail && <small className="muted status-detail">{detail}</small>}
+    </>
+  );
+}
+
 const COLUMNS: readonly Column<Withdrawal>[] = [
   { header: "When", cell: (w) => <RelativeTime time={Math.floor(Date.parse(w.createdAt) / 1000)} clock="wall" /> },
   { header: "Currency", cell: (w) => w.currencyCode },
@@ -20,7 +40,7 @@ const COLUMNS: readonly Column<Withdrawal>[] = [
   { header: "To", cell: (w) => <ShortAddress address={w.address} /> },
   {
     header: "Status",
-    cell: (w) => w.status,
+    cell: (w) => <Status withdrawal={w} />,
     cellProps: (w) => ({ className: w.status === "failed" ? "sell-text" : undefined }),
   },
   { header: "Transaction", cell: (w) => <TxHash hash={w.txHash} /> },

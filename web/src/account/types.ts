@@ -48,6 +48,13 @@ export interface Withdrawal {
   readonly address: string;
   readonly status: "pending" | "sent" | "completed" | "failed" | string;
   readonly txHash?: string | null;
+  /** While sent: blocks deep its transaction is. */
+  readonly confirmations?: number;
+  /** While pending: why the exchange has not sent it yet. */
+  readonly waitingReason?: string;
+  readonly approvalRequired?: boolean;
+  readonly approvedAt?: string | null;
+  readonly failureReason?: string | null;
   readonly createdAt: string;
 }
 
