@@ -8,7 +8,6 @@
 import assert from "node:assert/strict";
 import { setTimeout as sleep } from "node:timers/promises";
 import { privateKeyToAccount } from "viem/accounts";
-import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { gatewayEnv, parseEnv } from "../../config/env.ts";
 import { connectNats } from "../../exchange/adapters/stream/index.ts";
@@ -18,10 +17,11 @@ import { type RunningExchange, startExchange } from "../../exchange/server/start
 import { type Backend, createBackend } from "../../support/exchange/backends.ts";
 import { type Credentials, SigningClient } from "../../support/exchange/signing-client.ts";
 import { StreamClient } from "../../support/exchange/stream-client.ts";
+import { TEST_WEB_ORIGIN, webAccountClient } from "../../support/exchange/web-account-client.ts";
 
 const NATS_URL = process.env.NATS_URL ?? "nats://127.0.0.1:4222";
 const NATS_SUBJECT_PREFIX = `test-revocation-${process.pid}-${Date.now()}`;
-const WEB = "http://127.0.0.1:3000";
+const WEB = TEST_WEB_ORIGIN;
 const person = privateKeyToAccount(`0x${"7c".repeat(32)}`);
 const natsUp = await connectNats(NATS_URL, "gateway-revocation-probe", 2_000).then(
   async (nc) => {
@@ -64,40 +64,12 @@ describe.skipIf(!natsUp)("a revoked key on a WebSocket gateway", () => {
     await backend?.cleanup();
   });
 
-  const call = async (method: string, path: string, init: { cookie?: string; csrf?: string; body?: unknown } = {}) => {
-    const headers: Record<string, string> = { Origin: WEB };
-    if (init.cookie) headers.cookie = init.cookie;
-    if (init.csrf) headers["x-csrf-token"] = init.csrf;
-    if (init.body !== undefined) headers["content-type"] = "application/json";
-    const response = await fetch(`${server.url}${path}`, {
-      method,
-      headers,
-      body: init.body === undefined ? undefined : JSON.stringify(init.body),
-      signal: AbortSignal.timeout(10_000),
-    });
-    const text = await response.text();
-    return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
-  };
-
+  const web = webAccountClient(() => server.url, WEB);
+  const { call } = web;
   /** Sign in with Ethereum as `person`: the session that makes and revokes keys. */
   const signIn = async () => {
-    const { body: nonce } = await call("GET", "/api/auth/nonce");
-    const message = createSiweMessage({
-      address: person.address,
-      domain: "127.0.0.1:3000",
-      uri: `${WEB}/account`,
-      version: "1",
-      chainId: 31337,
-      nonce: nonce.nonce,
-      issuedAt: new Date(),
-      statement: "Sign in to the exchange.",
-    });
-    const answer = await call("POST", "/api/auth/session", {
-      body: { message, signature: await person.signMessage({ message }) },
-    });
-    assert.equal(answer.status, 200, JSON.stringify(answer.body));
-    const cookie = (answer.headers.get("set-cookie") ?? "").split(";")[0]!;
-    return { cookie, csrf: answer.body.csrfToken as string, userId: answer.body.userId as string };
+    const session = await web.signIn(person);
+    return { cookie: session.cookie, csrf: session.csrf, userId: session.account.userId };
   };
 
   const gatewayClient = () => StreamClient.connect(gateway.url.replace(/^ws/, "http"), "");

@@ -8,16 +8,16 @@
  */
 import assert from "node:assert/strict";
 import { privateKeyToAccount } from "viem/accounts";
-import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { type Backend, backendKinds, createBackend } from "../../support/exchange/backends.ts";
 import { SigningClient } from "../../support/exchange/signing-client.ts";
 import { StreamClient } from "../../support/exchange/stream-client.ts";
+import { TEST_WEB_ORIGIN, webAccountClient } from "../../support/exchange/web-account-client.ts";
 
 const quiet = () => {};
-const WEB = "http://127.0.0.1:3000";
+const WEB = TEST_WEB_ORIGIN;
 const person = privateKeyToAccount(`0x${"5a".repeat(32)}`);
 const stranger = privateKeyToAccount(`0x${"6b".repeat(32)}`);
 
@@ -46,53 +46,11 @@ for (const kind of backendKinds()) {
       await backend?.cleanup();
     });
 
-    const call = async (
-      method: string,
-      path: string,
-      init: { cookie?: string; csrf?: string; body?: unknown; origin?: string | null; contentType?: string } = {},
-    ) => {
-      const headers: Record<string, string> = init.origin === null ? {} : { Origin: init.origin ?? WEB };
-      if (init.cookie) headers.cookie = init.cookie;
-      if (init.csrf) headers["x-csrf-token"] = init.csrf;
-      if (init.body !== undefined) headers["content-type"] = init.contentType ?? "application/json";
-      const response = await fetch(`${server.url}${path}`, {
-        method,
-        headers,
-        body: init.body === undefined ? undefined : JSON.stringify(init.body),
-        signal: AbortSignal.timeout(10_000),
-      });
-      const text = await response.text();
-      return { status: response.status, headers: response.headers, body: text ? JSON.parse(text) : null };
-    };
-
-    const signedMessage = async (
-      signer = person,
-      fields: Partial<Parameters<typeof createSiweMessage>[0]> = {},
-    ): Promise<{ message: string; signature: string }> => {
-      const { body } = await call("GET", "/api/auth/nonce");
-      const message = createSiweMessage({
-        address: signer.address,
-        domain: "127.0.0.1:3000",
-        uri: `${WEB}/account`,
-        version: "1",
-        chainId: 31337,
-        nonce: body.nonce,
-        issuedAt: new Date(),
-        statement: "Sign in to the exchange.",
-        ...fields,
-      });
-      return { message, signature: await signer.signMessage({ message }) };
-    };
-
-    const signIn = async (signer = person) => {
-      const answer = await call("POST", "/api/auth/session", { body: await signedMessage(signer) });
-      assert.equal(answer.status, 200, JSON.stringify(answer.body));
-      const setCookie = answer.headers.get("set-cookie") ?? "";
-      assert.match(setCookie, /exchange_session=[^;]+; .*HttpOnly/i);
-      assert.match(setCookie, /SameSite=Strict/i);
-      assert.equal(answer.headers.get("access-control-allow-credentials"), "true");
-      return { cookie: setCookie.split(";")[0]!, csrf: answer.body.csrfToken as string, account: answer.body };
-    };
+    const web = webAccountClient(() => server.url, WEB);
+    const { call } = web;
+    const signedMessage = (signer = person, fields?: Parameters<typeof web.signedMessage>[1]) =>
+      web.signedMessage(signer, fields);
+    const signIn = (signer = person) => web.signIn(signer);
 
     it("signs in: a first sign-in creates the account bound to the address, a second finds it", async () => {
       const first = await signIn();
