@@ -78,14 +78,18 @@ export class SlippageCapExceeded extends Error {
 
 export type Agent = Awaited<ReturnType<typeof connectAgent>>;
 
-export async function connectAgent(options: ConnectOptions) {
+/**
+ * What the actions of actions.ts are sent through, for one key: the MCP server builds its context
+ * here too, so its tools and connectAgent reach the chain the same way.
+ */
+export async function chainActionContext(options: ConnectOptions) {
   const transport = http(options.rpcUrl, { timeout: options.timeoutMs ?? 10_000 });
   const client = createPublicClient({ transport }) as PublicClient;
   const chainId = options.chainId ?? (await client.getChainId());
-  const contracts = options.contracts ?? (await readDeployment(chainId, options.deploymentsRoot)).contracts;
-  const account = privateKeyToAccount(options.privateKey);
+  const deployed = options.contracts ?? (await readDeployment(chainId, options.deploymentsRoot)).contracts;
+  const contracts = { ActionLog: deployed.ActionLog, AgentRegistry: deployed.AgentRegistry };
   const wallet = createWalletClient({
-    account,
+    account: privateKeyToAccount(options.privateKey),
     transport,
     chain: {
       id: chainId,
@@ -94,8 +98,14 @@ export async function connectAgent(options: ConnectOptions) {
       rpcUrls: { default: { http: [options.rpcUrl] } },
     },
   });
+  return { client, wallet, contracts, chainId } satisfies ChainActionContext & { chainId: number };
+}
+
+export async function connectAgent(options: ConnectOptions) {
+  const actions = await chainActionContext(options);
+  const { client, wallet, contracts } = actions;
+  const { account } = wallet;
   const registry = { address: contracts.AgentRegistry, abi: AgentRegistryAbi } as const;
-  const actions: ChainActionContext = { client, wallet, contracts };
   const mined = async (hash: Hex) => {
     const receipt = await client.waitForTransactionReceipt({ hash, timeout: 60_000 });
     if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
