@@ -23,7 +23,12 @@ describe("/openapi.json of the ecosystem API", () => {
     for (const route of READ_ROUTES) assert.deepEqual(route.method, "get");
     assert.deepEqual(
       API_ROUTES.filter((r) => r.method === "post").map((r) => r.path),
-      ["/api/launchpad/spawn", "/api/agents/workers/{tokenId}/vote", "/api/agents/workers/{tokenId}/proposals"],
+      [
+        "/api/launchpad/spawn",
+        "/api/agents/workers/{tokenId}/vote",
+        "/api/agents/workers/{tokenId}/proposals",
+        "/api/agents/workers/{tokenId}/operator",
+      ],
     );
   });
 
@@ -59,6 +64,9 @@ describe("/openapi.json of the ecosystem API", () => {
       "429 RATE_LIMITED",
     ])
       assert.ok(codesOf(vote).includes(code), `vote documents ${code}`);
+    const operator = json.paths["/api/agents/workers/{tokenId}/operator"].post;
+    for (const code of ["401 UNAUTHORIZED", "403 NOT_TOKEN_OWNER", "403 NO_CHAIN_ADDRESS", "404 NOT_FOUND"])
+      assert.ok(codesOf(operator).includes(code), `operator documents ${code}`);
     const headers = vote.parameters.filter((p: any) => p.in === "header");
     assert.deepEqual(
       headers.map((p: any) => p.name),

@@ -12,6 +12,9 @@ contract AgentRegistry is IAgentRegistry, ERC721, AccessControl {
     bytes32 public constant REGISTRAR_ROLE = keccak256("REGISTRAR_ROLE");
     /// @notice May register queens and scouts and change worker status and operators.
     bytes32 public constant MANAGER_ROLE = keccak256("MANAGER_ROLE");
+    /// @notice May change a worker's operator for the agent NFT's owner, who authenticated to the
+    /// relayer off-chain (the ecosystem API's signed write), as the spawner's and voting's relayer may.
+    bytes32 public constant RELAYER_ROLE = keccak256("RELAYER_ROLE");
     /// @notice May replace worker configs (managers' tooling and the voting contract).
     bytes32 public constant CONFIG_ROLE = keccak256("CONFIG_ROLE");
     /// @notice May stamp worker activity (the action log).
@@ -127,7 +130,7 @@ contract AgentRegistry is IAgentRegistry, ERC721, AccessControl {
     /// @inheritdoc IAgentRegistry
     function setMetadata(uint256 nftId, Metadata calldata metadata) external {
         tokenOfAgent(nftId);
-        if (ownerOf(nftId) != msg.sender) revert NotAgentOwner(nftId, msg.sender);
+        _requireAgentOwner(nftId, msg.sender);
         _checkMetadata(metadata);
         _metadata[nftId] = metadata;
         emit MetadataUpdated(nftId, metadata);
@@ -151,14 +154,20 @@ contract AgentRegistry is IAgentRegistry, ERC721, AccessControl {
     }
 
     /// @inheritdoc IAgentRegistry
-    function setWorkerOperator(uint256 workerId, address operator) external onlyRole(MANAGER_ROLE) {
-        _requireWorkerOperator(operator);
+    function setWorkerOperator(uint256 workerId, address operator) external {
         Worker storage worker = _worker(workerId);
-        address previous = worker.operator;
-        --_workersOperated[previous];
-        ++_workersOperated[operator];
-        worker.operator = operator;
-        emit WorkerOperatorChanged(workerId, previous, operator);
+        if (!hasRole(MANAGER_ROLE, msg.sender)) _requireAgentOwner(worker.agentNftId, msg.sender);
+        _setWorkerOperator(workerId, worker, operator);
+    }
+
+    /// @inheritdoc IAgentRegistry
+    function setWorkerOperatorFor(address owner, uint256 workerId, address operator)
+        external
+        onlyRole(RELAYER_ROLE)
+    {
+        Worker storage worker = _worker(workerId);
+        _requireAgentOwner(worker.agentNftId, owner);
+        _setWorkerOperator(workerId, worker, operator);
     }
 
     /// @inheritdoc IAgentRegistry
@@ -313,6 +322,20 @@ contract AgentRegistry is IAgentRegistry, ERC721, AccessControl {
         Suspension storage suspension = _workerSuspensions[workerId];
         if (suspension.byTier != Tier.None && suspension.until <= block.timestamp) return suspension.resumeTo;
         return stored;
+    }
+
+    function _setWorkerOperator(uint256 workerId, Worker storage worker, address operator) private {
+        _requireWorkerOperator(operator);
+        address previous = worker.operator;
+        --_workersOperated[previous];
+        ++_workersOperated[operator];
+        worker.operator = operator;
+        emit WorkerOperatorChanged(workerId, previous, operator);
+    }
+
+    /// @dev The NFT's current owner, not its creator: whoever holds the agent NFT holds its worker.
+    function _requireAgentOwner(uint256 nftId, address account) private view {
+        if (ownerOf(nftId) != account) revert NotAgentOwner(nftId, account);
     }
 
     function _requireScout(uint256 nftId) private view {

@@ -20,6 +20,7 @@ export type WriteKind =
   | "spawn"
   | "vote"
   | "propose"
+  | "set_operator"
   | "agent_record"
   | "agent_swap"
   | "agent_setup"

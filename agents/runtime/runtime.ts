@@ -138,10 +138,25 @@ export async function startAgents(config: AgentsConfig): Promise<AgentsHandle> {
   let closed = false;
   let failures = 0;
 
+  /**
+   * A trade left open by an earlier tick for a worker that is no longer this account's (its owner
+   * handed it to an agent of its own): its swap is not sent any more, since its record would be
+   * refused and the swap would be a trade for nobody. One whose swap was sent is finished as it is.
+   */
+  const handedAway = async (agent: Agent, row: IntentRow, spec: IntentSpec) =>
+    spec.kind === "trade" &&
+    world.workerMap().get(BigInt(spec.workerId))?.operator !== agent.op.address &&
+    (await agent.op.journal.txsOf(`${row.id}:swap`)).length === 0;
+
   /** Runs an intent to its end and says how it ended (the operator's activity log). */
   const run = async (agent: Agent, row: IntentRow, fresh = true) => {
-    const outcome = await execute(agent.op, row, { fresh });
     const spec = JSON.parse(row.spec) as IntentSpec;
+    if (!fresh && (await handedAway(agent, row, spec))) {
+      await agent.op.intents.settle(row.id, "failed", "the worker was handed to another operator");
+      info(`agents: ${row.id} failed: worker handed to another operator before its swap was sent`);
+      return "failed";
+    }
+    const outcome = await execute(agent.op, row, { fresh });
     info(`agents: ${row.id} ${outcome}: ${spec.actionType} ${spec.reasonCode} on token ${spec.targetNftId}`);
     return outcome;
   };

@@ -9,15 +9,31 @@ import {
   http,
   maxUint256,
   type PublicClient,
-  stringToHex,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { ActionLogAbi, AgentPoolAbi, AgentRegistryAbi } from "../../indexer/abis.ts";
+import { type ActionToRecord, type ChainActionContext, recordAction, setWorkerOperator } from "./actions.ts";
 import { MEV_PROTECTIONS, nameOf, TIERS, WORKER_STATUSES } from "../../indexer/enums.ts";
 import { decodePayload } from "../../indexer/payload.ts";
 import { readDeployment } from "../../lib/deployments.ts";
 import { impactBps, minOutWithinCap, type PoolReserves, quote } from "../pool/index.ts";
 import type { ActionView, Tier, WorkerConfig, WorkerStatus } from "../strategy/index.ts";
+
+export {
+  type ActionToRecord,
+  type ChainActionContext,
+  type OperatorAnswer,
+  type OperatorChange,
+  type RecordedAction,
+  recordAction,
+  referenceOperator,
+  requestWorkerOperator,
+  type SignedWriteAnswer,
+  type SignedWriteContext,
+  setWorkerOperator,
+  signedWrite,
+  workerOfToken,
+} from "./actions.ts";
 
 /**
  * The agent SDK: what anyone needs to write an agent against the ecosystem's contracts. Connect
@@ -62,14 +78,18 @@ export class SlippageCapExceeded extends Error {
 
 export type Agent = Awaited<ReturnType<typeof connectAgent>>;
 
-export async function connectAgent(options: ConnectOptions) {
+/**
+ * What the actions of actions.ts are sent through, for one key: the MCP server builds its context
+ * here too, so its tools and connectAgent reach the chain the same way.
+ */
+export async function chainActionContext(options: ConnectOptions) {
   const transport = http(options.rpcUrl, { timeout: options.timeoutMs ?? 10_000 });
   const client = createPublicClient({ transport }) as PublicClient;
   const chainId = options.chainId ?? (await client.getChainId());
-  const contracts = options.contracts ?? (await readDeployment(chainId, options.deploymentsRoot)).contracts;
-  const account = privateKeyToAccount(options.privateKey);
+  const deployed = options.contracts ?? (await readDeployment(chainId, options.deploymentsRoot)).contracts;
+  const contracts = { ActionLog: deployed.ActionLog, AgentRegistry: deployed.AgentRegistry };
   const wallet = createWalletClient({
-    account,
+    account: privateKeyToAccount(options.privateKey),
     transport,
     chain: {
       id: chainId,
@@ -78,6 +98,13 @@ export async function connectAgent(options: ConnectOptions) {
       rpcUrls: { default: { http: [options.rpcUrl] } },
     },
   });
+  return { client, wallet, contracts, chainId } satisfies ChainActionContext & { chainId: number };
+}
+
+export async function connectAgent(options: ConnectOptions) {
+  const actions = await chainActionContext(options);
+  const { client, wallet, contracts } = actions;
+  const { account } = wallet;
   const registry = { address: contracts.AgentRegistry, abi: AgentRegistryAbi } as const;
   const mined = async (hash: Hex) => {
     const receipt = await client.waitForTransactionReceipt({ hash, timeout: 60_000 });
@@ -121,21 +148,16 @@ export async function connectAgent(options: ConnectOptions) {
     },
 
     /** Records an action on the agent token with NFT id `targetNftId`; resolves once mined. */
-    async record(action: { targetNftId: bigint; actionType: string; payload: unknown; reasonCode: string }) {
-      const hash = await wallet.writeContract({
-        address: contracts.ActionLog,
-        abi: ActionLogAbi,
-        functionName: "record",
-        args: [action.targetNftId, action.actionType, stringToHex(JSON.stringify(action.payload)), action.reasonCode],
-      });
-      const receipt = await mined(hash);
-      for (const log of receipt.logs) {
-        try {
-          const event = decodeEventLog({ abi: ActionLogAbi, data: log.data, topics: log.topics });
-          if (event.eventName === "ActionRecorded") return { entryId: event.args.entryId, txHash: hash };
-        } catch {}
-      }
-      throw new Error(`transaction ${hash} recorded no action`);
+    record(action: ActionToRecord) {
+      return recordAction(actions, action);
+    },
+
+    /**
+     * Hands worker `workerId` to `operator`; this key must own the token's agent NFT. Give the
+     * reference runtime's operator (`referenceOperator`) to hand it back.
+     */
+    setWorkerOperator(workerId: bigint, operator: Address) {
+      return setWorkerOperator(actions, { workerId, operator });
     },
 
     /** Swaps `amountIn` of `tokenIn` in `pool`, refusing (unsent) a quote beyond `slippageCapBps`. */

@@ -1,5 +1,5 @@
 import { decodeFunctionData, formatUnits, parseTransaction, type TransactionReceipt } from "viem";
-import { AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
+import { AgentRegistryAbi, AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
 import { MEV_PROTECTIONS, nameOf, POOL_SIDES } from "../../indexer/enums.ts";
 import type { Journal, WriteKind, WriteRow } from "../../relayer/index.ts";
 import { type ProposalRow, tallyOf, toProposalJson } from "../agents/index.ts";
@@ -10,7 +10,7 @@ import { VOTES } from "./schemas.ts";
 
 /**
  * The outcome of a mined write, read from its receipt: SPEC.md's bodies for a spawn, a vote and a
- * proposal, or the revert's rejection when the transaction reverted. Kept apart from the saga
+ * proposal (and ours for a worker's new operator), or the revert's rejection when the transaction reverted. Kept apart from the saga
  * (service.ts), which only decides when a write is answered.
  */
 
@@ -60,6 +60,21 @@ export async function answerOf(chain: WriteChain, kind: WriteKind, receipt: Tran
     };
     return done(toProposalJson(row, Number(e.proposedAt), null));
   }
+  if (kind === "set_operator") {
+    const e = chain.operatorChangeIn(receipt);
+    if (!e) throw new Error(`operator change ${txHash} emitted no WorkerOperatorChanged`);
+    const [worker, changedAt] = await Promise.all([
+      chain.worker(e.workerId, receipt.blockNumber),
+      chain.blockTime(receipt.blockNumber),
+    ]);
+    return done({
+      worker: { id: Number(e.workerId), agentNftId: Number(worker.agentNftId), tokenAddress: lower(worker.token) },
+      previousOperator: lower(e.previousOperator),
+      operator: lower(e.newOperator),
+      txHash,
+      changedAt,
+    });
+  }
   const e = chain.voteIn(receipt);
   if (!e) throw new Error(`vote ${txHash} emitted no VoteCast`);
   const [tally, votedAt] = await Promise.all([
@@ -89,7 +104,8 @@ export async function revertAnswer(
   let reason: Rejection | undefined;
   if (sent) {
     const tx = parseTransaction(sent.raw);
-    const abi = write.kind === "spawn" ? AgentSpawnerAbi : WorkerVotingAbi;
+    const abi =
+      write.kind === "spawn" ? AgentSpawnerAbi : write.kind === "set_operator" ? AgentRegistryAbi : WorkerVotingAbi;
     const decoded = decodeFunctionData({ abi, data: tx.data! });
     const call = {
       address: tx.to!,

@@ -13,7 +13,7 @@ import { chainFailure, chainUnavailable } from "./outbound.ts";
 import type { Rejection } from "./outcome.ts";
 import { revertRejection } from "./revert.ts";
 import { MEV_PROTECTIONS, POOL_SIDES } from "../../indexer/enums.ts";
-import type { ProposeBody, SpawnBody, VoteBody } from "./schemas.ts";
+import type { OperatorBody, ProposeBody, SpawnBody, VoteBody } from "./schemas.ts";
 import { VOTES } from "./schemas.ts";
 
 /**
@@ -32,10 +32,10 @@ export interface WriteContracts {
   readonly registry: Address;
 }
 
-/** A call of one of the two contracts, as viem's contract actions take it. */
+/** A call of one of the contracts the writes send to, as viem's contract actions take it. */
 export interface ContractCall {
   readonly address: Address;
-  readonly abi: typeof AgentSpawnerAbi | typeof WorkerVotingAbi;
+  readonly abi: typeof AgentSpawnerAbi | typeof WorkerVotingAbi | typeof AgentRegistryAbi;
   readonly functionName: string;
   readonly args: readonly unknown[];
   readonly value: bigint;
@@ -166,6 +166,33 @@ export class WriteChain {
     } as ContractCall;
   }
 
+  /**
+   * The registry checks that `owner` owns the worker's agent NFT: the relayer only vouches that
+   * the signed request came from the exchange user whose linked chain address `owner` is.
+   */
+  operatorCall(owner: Address, workerId: bigint, body: OperatorBody): ContractCall {
+    return {
+      address: this.contracts.registry,
+      abi: AgentRegistryAbi,
+      functionName: "setWorkerOperatorFor",
+      args: [owner, workerId, body.operator],
+      value: 0n,
+    } as ContractCall;
+  }
+
+  /** The worker's agent NFT and token, for the answer. */
+  worker(workerId: bigint, blockNumber: bigint) {
+    return this.call(() =>
+      this.client.readContract({
+        address: this.contracts.registry,
+        abi: AgentRegistryAbi,
+        functionName: "getWorker",
+        args: [workerId],
+        blockNumber,
+      }),
+    );
+  }
+
   /** The tally as of a block (the one that mined a vote). */
   tally(proposalId: bigint, blockNumber: bigint) {
     return this.call(() =>
@@ -232,11 +259,20 @@ export class WriteChain {
     return event?.args;
   }
 
+  operatorChangeIn(receipt: TransactionReceipt) {
+    const [event] = parseEventLogs({
+      abi: AgentRegistryAbi,
+      eventName: "WorkerOperatorChanged",
+      logs: this.logsOf(receipt, "registry"),
+    });
+    return event?.args;
+  }
+
   /**
    * The receipt's logs emitted by one of the contracts, filtered before decoding: a spawn's
    * receipt holds a dozen logs of the token, pool and registry that need no ABI decoding here.
    */
-  private logsOf(receipt: TransactionReceipt, contract: "spawner" | "voting") {
+  private logsOf(receipt: TransactionReceipt, contract: keyof WriteContracts) {
     const address = this.contracts[contract].toLowerCase();
     return receipt.logs.filter((log) => log.address.toLowerCase() === address);
   }

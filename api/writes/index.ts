@@ -1,7 +1,7 @@
 export { writesApi, writesNotConfigured } from "./http/app.ts";
 export type { WritesApiOptions, WritesRuntime } from "./http/app.ts";
 export { parseSpawnBody } from "./http/body.ts";
-export { proposeRoute, spawnRoute, voteRoute, writeRoutes } from "./http/routes.ts";
+export { operatorRoute, proposeRoute, spawnRoute, voteRoute, writeRoutes } from "./http/routes.ts";
 export type { WriteOperations } from "./service.ts";
 export {
   spawnBody,

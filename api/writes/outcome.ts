@@ -28,6 +28,7 @@ export const WRITE_CODES = [
   "ALREADY_VOTED",
   "PROPOSAL_CLOSED",
   "VOTING_NOT_STARTED",
+  "NOT_TOKEN_OWNER",
   // A mined transaction that reverted for no known reason.
   "SPAWNER_FAILED",
   "INTERNAL",

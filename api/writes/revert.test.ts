@@ -6,7 +6,7 @@ import {
   encodeErrorResult,
 } from "viem";
 import { describe, expect, it } from "vitest";
-import { AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
+import { AgentRegistryAbi, AgentSpawnerAbi, WorkerVotingAbi } from "../../indexer/abis.ts";
 import { revertRejection } from "./revert.ts";
 import { WRITE_STATUS } from "./http/statuses.ts";
 
@@ -21,6 +21,8 @@ function reverted(abi: Abi, functionName: string, errorName: string, args: reado
 
 const spawn = (name: string, args: readonly unknown[]) => reverted(AgentSpawnerAbi as Abi, "spawnFor", name, args);
 const vote = (name: string, args: readonly unknown[]) => reverted(WorkerVotingAbi as Abi, "castVoteFor", name, args);
+const operator = (name: string, args: readonly unknown[]) =>
+  reverted(AgentRegistryAbi as Abi, "setWorkerOperatorFor", name, args);
 
 describe("revertRejection", () => {
   it.each([
@@ -36,6 +38,8 @@ describe("revertRejection", () => {
     [vote("AlreadyVoted", [7n, OWNER]), 409, "ALREADY_VOTED"],
     [vote("NoHoldings", [OWNER, 5n, 10n ** 18n]), 403, "NO_HOLDINGS"],
     [vote("CommentTooLong", [600n, 500n]), 400, "INVALID_PARAM"],
+    [operator("NotAgentOwner", [3n, OWNER]), 403, "NOT_TOKEN_OWNER"],
+    [operator("OperatorInUse", [OWNER, 4n]), 400, "INVALID_PARAM"],
   ])("%#: decodes the custom error into its code (answered with its SPEC.md status)", (error, status, code) => {
     const rejected = revertRejection(error);
     expect(rejected).toMatchObject({ ok: false, code });

@@ -48,6 +48,16 @@ export function revertRejection(error: unknown): Rejection | undefined {
       );
     case "CommentTooLong":
       return rejection("INVALID_PARAM", `comment: must be at most ${String(a[1])} bytes`);
+    case "NotAgentOwner":
+      return rejection(
+        "NOT_TOKEN_OWNER",
+        `${String(a[1]).toLowerCase()} does not own agent NFT ${String(a[0])}: only the token's owner chooses its worker's operator`,
+      );
+    case "OperatorInUse":
+      return rejection(
+        "INVALID_PARAM",
+        `operator: ${String(a[0]).toLowerCase()} acts for agent ${String(a[1])} (a queen or scout), so it cannot operate a worker`,
+      );
     default:
       return undefined;
   }

@@ -77,6 +77,21 @@ export const proposeBody = z.strictObject({
 });
 export type ProposeBody = z.output<typeof proposeBody>;
 
+/**
+ * Who operates a token's worker from now on: an agent of the owner's own, or the reference
+ * runtime's operator (AgentSpawner.workerOperator()) to hand it back.
+ */
+export const operatorBody = z.strictObject({
+  // The registry refuses it too, but with an error other contracts share: refused here by name.
+  operator: addressParam
+    .refine((a) => BigInt(a) !== 0n, "must not be the zero address")
+    .meta({
+      description:
+        "The address that records the worker's actions from now on (any address but a queen's or scout's operator)",
+    }),
+});
+export type OperatorBody = z.output<typeof operatorBody>;
+
 const address = addressParam;
 const txHash = z.string().regex(/^0x[0-9a-f]{64}$/);
 
@@ -96,4 +111,12 @@ export const voteResponse = z.object({
   txHash,
   votedAt: z.number().int(),
   currentTally: tallySchema,
+});
+
+export const operatorResponse = z.object({
+  worker: z.object({ id: z.number().int(), agentNftId: z.number().int(), tokenAddress: address }),
+  previousOperator: address,
+  operator: address,
+  txHash,
+  changedAt: z.number().int().meta({ description: "Unix timestamp of the block that changed it" }),
 });

@@ -25,7 +25,7 @@ import {
 import { KeyedLock } from "../../lib/keyed-lock.ts";
 import { mark, now, span } from "../../lib/stage-trace.ts";
 import type { Caller, ExchangeClient } from "./exchange-client.ts";
-import type { ProposeBody, SpawnBody, VoteBody } from "./schemas.ts";
+import type { OperatorBody, ProposeBody, SpawnBody, VoteBody } from "./schemas.ts";
 
 /**
  * The relayed writes: pre-checks (so bad input costs no gas), the fee hold, the transaction, and
@@ -109,7 +109,7 @@ class KnownWorkers<K> {
 }
 
 /** What the HTTP layer asks of the writes (in this thread, or on a thread of their own: thread/). */
-export type WriteOperations = Pick<Writes, "spawn" | "vote" | "propose">;
+export type WriteOperations = Pick<Writes, "spawn" | "vote" | "propose" | "setOperator">;
 
 /** Level a user needs to vote (SPEC.md, Limits). */
 export const MIN_VOTE_LEVEL = 20;
@@ -223,6 +223,26 @@ export class Writes {
       precheck: async () => {
         const workerId = await this.workerOf(request.tokenRef);
         return isRejection(workerId) ? workerId : chain.prepare(chain.proposeCall(proposer, workerId, body));
+      },
+    }));
+  }
+
+  /**
+   * Hands the token's worker to another operator for the token's owner (beyond SPEC.md; issue 28,
+   * bring your own agent). The caller is the owner only if its linked chain address owns the
+   * token's agent NFT: the registry checks that itself (setWorkerOperatorFor), so the estimate
+   * answers NOT_TOKEN_OWNER before any gas is spent, and a transfer of the NFT in between makes
+   * the transaction revert rather than act for a former owner.
+   */
+  async setOperator(request: Request<OperatorBody> & { readonly tokenRef: string }): Promise<WriteOutcome> {
+    const owner = requireAddress(request.caller);
+    if (isRejection(owner)) return owner;
+    const { chain } = this.options;
+    return this.relay(request, "set_operator", [`operator:${request.tokenRef.toLowerCase()}`], async () => ({
+      fee: undefined,
+      precheck: async () => {
+        const workerId = await this.workerOf(request.tokenRef);
+        return isRejection(workerId) ? workerId : chain.prepare(chain.operatorCall(owner, workerId, request.body));
       },
     }));
   }

@@ -135,7 +135,7 @@ interface IAgentRegistry {
     error InvalidSignalSubscriptions(uint256 count);
     /// @notice A metadata field is longer than allowed.
     error MetadataTooLong(uint256 length, uint256 maxLength);
-    /// @notice Only the NFT's owner may do this.
+    /// @notice Only the NFT's owner may do this (`caller`: the account that is not its owner).
     error NotAgentOwner(uint256 nftId, address caller);
     /// @notice No override's suspension to lift on this worker or agent (none, or a manager's).
     error NotSuspendedByOverride(uint256 id);
@@ -168,8 +168,20 @@ interface IAgentRegistry {
     /// @notice Replaces a worker's config.
     function setWorkerConfig(uint256 workerId, WorkerConfig calldata config) external;
 
-    /// @notice Replaces the operator acting for a worker.
+    /// @notice Replaces the operator acting for a worker: the agent token's owner (the current
+    /// owner of its agent NFT) hands the worker to an agent of its own, or back to the reference
+    /// runtime's operator; a manager may too. The new operator records the worker's actions from
+    /// the next transaction on, and the previous one may no longer. Emits `WorkerOperatorChanged`.
+    /// @dev Reverts with `UnknownWorker` for an unknown worker, `NotAgentOwner(agentNftId, caller)`
+    /// when the caller is neither the NFT's owner nor a manager, `InvalidAddress` for the zero
+    /// address and `OperatorInUse` for a queen's or scout's operator.
     function setWorkerOperator(uint256 workerId, address operator) external;
+
+    /// @notice As `setWorkerOperator`, sent by the relayer for `owner`, who authenticated to it
+    /// off-chain (the ecosystem API's signed write): `owner` must own the worker's agent NFT.
+    /// @dev Restricted to the relayer role. Reverts with `NotAgentOwner(agentNftId, owner)` when
+    /// `owner` does not own it, and otherwise as `setWorkerOperator`.
+    function setWorkerOperatorFor(address owner, uint256 workerId, address operator) external;
 
     /// @notice Stamps a worker's lastActiveAt with the current time.
     /// @dev Restricted to the activity role (the action log).

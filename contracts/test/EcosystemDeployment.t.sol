@@ -46,6 +46,7 @@ contract EcosystemDeploymentTest is EcosystemTest {
         assertTrue(registry.hasRole(Roles.CONFIG, address(voting)));
         assertTrue(registry.hasRole(Roles.CONFIG, admin));
         assertTrue(registry.hasRole(Roles.MANAGER, admin));
+        assertTrue(registry.hasRole(Roles.RELAYER, relayer));
         assertTrue(spawner.hasRole(Roles.DEFAULT_ADMIN, admin));
         assertTrue(spawner.hasRole(Roles.RELAYER, relayer));
         assertTrue(voting.hasRole(Roles.DEFAULT_ADMIN, admin));
@@ -60,6 +61,7 @@ contract EcosystemDeploymentTest is EcosystemTest {
         assertEq(Roles.REGISTRAR, registry.REGISTRAR_ROLE());
         assertEq(Roles.OVERRIDE, registry.OVERRIDE_ROLE());
         assertEq(Roles.RELAYER, spawner.RELAYER_ROLE());
+        assertEq(Roles.RELAYER, registry.RELAYER_ROLE());
         assertEq(Roles.PROPOSER, voting.PROPOSER_ROLE());
         assertEq(Roles.SWEEPER, depositFactory.SWEEPER_ROLE());
     }
@@ -72,6 +74,7 @@ contract EcosystemDeploymentTest is EcosystemTest {
             assertFalse(registry.hasRole(Roles.MANAGER, outsiders[i]));
             assertFalse(registry.hasRole(Roles.OVERRIDE, outsiders[i]));
             assertFalse(spawner.hasRole(Roles.RELAYER, outsiders[i]));
+            assertFalse(registry.hasRole(Roles.RELAYER, outsiders[i]));
             assertFalse(voting.hasRole(Roles.PROPOSER, outsiders[i]));
             assertFalse(depositFactory.hasRole(Roles.SWEEPER, outsiders[i]));
             assertFalse(depositFactory.hasRole(Roles.DEFAULT_ADMIN, outsiders[i]));

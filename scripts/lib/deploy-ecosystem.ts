@@ -142,6 +142,7 @@ export async function deployEcosystem(
     registry.write.grantRole([ROLE.CONFIG, accounts.admin]),
     registry.write.grantRole([ROLE.MANAGER, accounts.admin]),
     spawner.write.grantRole([ROLE.RELAYER, accounts.relayer]),
+    registry.write.grantRole([ROLE.RELAYER, accounts.relayer]),
     voting.write.grantRole([ROLE.RELAYER, accounts.relayer]),
     voting.write.grantRole([ROLE.PROPOSER, accounts.relayer]),
     depositFactory.write.grantRole([ROLE.SWEEPER, accounts.sweeper]),

@@ -31,6 +31,7 @@ const ROLE = {
   CONFIG: keccak256(toHex("CONFIG_ROLE")),
   ACTIVITY: keccak256(toHex("ACTIVITY_ROLE")),
   OVERRIDE: keccak256(toHex("OVERRIDE_ROLE")),
+  RELAYER: keccak256(toHex("RELAYER_ROLE")),
 } as const;
 // Values of the registry's AgentKind and MevProtection enums.
 const KIND = { Token: 0, Queen: 1, Scout: 2 } as const;
@@ -774,6 +775,22 @@ describe("AgentRegistry", async () => {
       );
     });
 
+    it("setWorkerOperator is the NFT owner's or a manager's, nobody else's", async () => {
+      const { alpha } = await load();
+      await viem.assertions.revertWithCustomErrorWithArgs(
+        registry.write.setWorkerOperator([alpha.workerId, carol.account.address], { account: carol.account }),
+        registry,
+        "NotAgentOwner",
+        [alpha.nftId, getAddress(carol.account.address)],
+      );
+      await viem.assertions.emitWithArgs(
+        registry.write.setWorkerOperator([alpha.workerId, spareOperator.account.address], { account: alice.account }),
+        registry,
+        "WorkerOperatorChanged",
+        [alpha.workerId, f.wallets.operator.account.address, spareOperator.account.address],
+      );
+    });
+
     it("setWorkerConfig replaces the config", async () => {
       const { alpha } = await load();
       await viem.assertions.emitWithArgs(
@@ -986,10 +1003,13 @@ describe("AgentRegistry", async () => {
           registry.write.setWorkerStatus([ctx.alpha.workerId, WORKER_STATUS.Suspended], { account: c.account }),
       },
       {
-        name: "setWorkerOperator",
-        role: ROLE.MANAGER,
+        // setWorkerOperator itself is open to the NFT's owner (below); its relayed form is not.
+        name: "setWorkerOperatorFor",
+        role: ROLE.RELAYER,
         call: (ctx, c) =>
-          registry.write.setWorkerOperator([ctx.alpha.workerId, c.account.address], { account: c.account }),
+          registry.write.setWorkerOperatorFor([c.account.address, ctx.alpha.workerId, c.account.address], {
+            account: c.account,
+          }),
       },
       {
         name: "setWorkerConfig",

@@ -4,7 +4,7 @@ import { ApiError, type AuthFailureGuard, createRouteServer, OpenAPIHono, sendEr
 import { UnavailableError } from "../../../lib/unavailable.ts";
 import type { ExchangeClient } from "../exchange-client.ts";
 import { SIGNED_WRITES, type WriteOutcome } from "../outcome.ts";
-import { proposeRoute, spawnRoute, voteRoute } from "./routes.ts";
+import { operatorRoute, proposeRoute, spawnRoute, voteRoute } from "./routes.ts";
 import type { WriteOperations } from "../service.ts";
 import { httpAnswerOf, httpErrorOf } from "./statuses.ts";
 import { idempotencyKeyOf, requestHashOf, type SignedVariables, signedByExchange } from "./signed.ts";
@@ -37,7 +37,8 @@ const MAX_BODY_BYTES = 16 * 1024;
 const serve = createRouteServer();
 
 /**
- * POST /api/launchpad/spawn, /api/agents/workers/{tokenId}/vote and .../proposals; mounted at /api.
+ * POST /api/launchpad/spawn, /api/agents/workers/{tokenId}/vote, .../proposals and .../operator;
+ * mounted at /api.
  * The HTTP adapter of the writes: a write's outcome becomes its answer here, and only here
  * (statuses.ts), as does an UnavailableError (503 with Retry-After).
  */
@@ -62,6 +63,7 @@ export function writesApi({ runtime, guard, urlOf }: WritesApiOptions) {
   app.post("/launchpad/spawn", limit, verified);
   app.post("/agents/workers/:tokenId/vote", limit, verified);
   app.post("/agents/workers/:tokenId/proposals", limit, verified);
+  app.post("/agents/workers/:tokenId/operator", limit, verified);
 
   const requestOf = <B>(c: Context<{ Variables: SignedVariables }>, body: B) => ({
     caller: c.get("caller"),
@@ -77,6 +79,12 @@ export function writesApi({ runtime, guard, urlOf }: WritesApiOptions) {
   );
   serve(app, "/api", proposeRoute, async ({ params, body, c }) =>
     answer(c, await retryable(() => runtime.service().propose({ ...requestOf(c, body), tokenRef: params.tokenId }))),
+  );
+  serve(app, "/api", operatorRoute, async ({ params, body, c }) =>
+    answer(
+      c,
+      await retryable(() => runtime.service().setOperator({ ...requestOf(c, body), tokenRef: params.tokenId })),
+    ),
   );
   return app;
 }

@@ -1,8 +1,16 @@
 import { defineRoute, type ErrorDoc } from "../../../lib/http/index.ts";
 import { tokenRefParam } from "../../shared/params.ts";
-import { doc, SPAWN_ERRORS, VOTE_ERRORS } from "./statuses.ts";
+import { doc, OPERATOR_ERRORS, SPAWN_ERRORS, VOTE_ERRORS } from "./statuses.ts";
 import { proposalSchema } from "../../agents/index.ts";
-import { proposeBody, spawnBody, spawnResponse, voteBody, voteResponse } from "../schemas.ts";
+import {
+  operatorBody,
+  operatorResponse,
+  proposeBody,
+  spawnBody,
+  spawnResponse,
+  voteBody,
+  voteResponse,
+} from "../schemas.ts";
 import { bodyProblem } from "./body.ts";
 import { z } from "zod";
 
@@ -115,4 +123,24 @@ export const proposeRoute = defineRoute({
   ],
 });
 
-export const writeRoutes = [spawnRoute, voteRoute, proposeRoute];
+export const operatorRoute = defineRoute({
+  method: "post",
+  access: "signed",
+  path: "/api/agents/workers/{tokenId}/operator",
+  tag: "agents",
+  summary: "Hand a token's worker to another operator (signed request; beyond SPEC.md)",
+  description: `${RELAYED} Not in SPEC.md (issue 28, bring your own agent): the token's owner, the caller whose linked chain address owns the token's agent NFT, names the address that records the worker's actions from now on; the reference runtime leaves a worker it no longer operates alone, and takes it up again once handed back to its operator (AgentSpawner.workerOperator()). The relayer calls AgentRegistry.setWorkerOperatorFor, which checks the ownership itself; the new operator's actions show in GET /api/agents/action-logs under the token (sourceTier worker, sourceAgentId the worker's id).`,
+  params: z.object({ tokenId: tokenRefParam }),
+  requestHeaders: writeHeaders,
+  body: operatorBody,
+  bodyProblem,
+  response: operatorResponse,
+  status: 201,
+  errors: [
+    ...OPERATOR_ERRORS,
+    doc("INVALID_PARAM", "operator: the zero address, or an address acting for a queen or scout"),
+    ...RELAYED_ERRORS,
+  ],
+});
+
+export const writeRoutes = [spawnRoute, voteRoute, proposeRoute, operatorRoute];

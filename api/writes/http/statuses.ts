@@ -11,6 +11,8 @@ import type { WriteCode, WriteOutcome } from "../outcome.ts";
  * Ours where SPEC.md is silent:
  * - VOTING_NOT_STARTED 409: the request is well formed and the proposal exists, but its state
  *   conflicts with voting now, like PROPOSAL_CLOSED (409); a client may retry after startsAt.
+ * - NOT_TOKEN_OWNER 403: the caller is authenticated, but its chain address does not own the
+ *   token's agent NFT, so it may not choose who operates the worker; a permission problem.
  * - NO_CHAIN_ADDRESS 403: the caller is authenticated but not allowed to write on-chain until the
  *   exchange links a chain address to the account, like LEVEL_TOO_LOW (403).
  */
@@ -24,6 +26,7 @@ export const WRITE_STATUS: Record<WriteCode | "UNAUTHORIZED" | "UNAVAILABLE", Co
   ALREADY_VOTED: 409,
   PROPOSAL_CLOSED: 409,
   VOTING_NOT_STARTED: 409,
+  NOT_TOKEN_OWNER: 403,
   INVALID_PARAM: 400,
   INVALID_SYMBOL: 400,
   SYMBOL_TAKEN: 400,
@@ -112,4 +115,10 @@ export const SPAWN_ERRORS: readonly ErrorDoc[] = [
   doc("COOLDOWN_ACTIVE", "the spawn cooldown is still active for the address"),
   doc("INSUFFICIENT_FEE", "the available native balance does not cover the spawn fee"),
   doc("SPAWNER_FAILED", "the spawner contract reverted (rare; retry); the message has the transaction hash"),
+];
+
+export const OPERATOR_ERRORS: readonly ErrorDoc[] = [
+  doc("NO_CHAIN_ADDRESS", "the account has no chain address linked on the exchange"),
+  doc("NOT_TOKEN_OWNER", "the caller's linked chain address does not own the token's agent NFT"),
+  doc("NOT_FOUND", "no agent token has this address or NFT id"),
 ];

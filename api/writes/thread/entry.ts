@@ -35,7 +35,9 @@ port.on("message", async (message: ThreadCall | "close") => {
         ? service.spawn(message.request)
         : message.method === "vote"
           ? service.vote(message.request)
-          : service.propose(message.request),
+          : message.method === "propose"
+            ? service.propose(message.request)
+            : service.setOperator(message.request),
     );
     post({ kind: "answer", id: message.id, outcome });
   } catch (error) {

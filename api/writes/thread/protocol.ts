@@ -1,5 +1,5 @@
 import type { WriteOutcome } from "../outcome.ts";
-import type { ProposeBody, SpawnBody, VoteBody } from "../schemas.ts";
+import type { OperatorBody, ProposeBody, SpawnBody, VoteBody } from "../schemas.ts";
 import type { Request } from "../service.ts";
 
 /** Messages between the API's thread (start.ts) and the writes' thread (entry.ts). */
@@ -15,6 +15,11 @@ export type ThreadCall =
       readonly id: number;
       readonly method: "propose";
       readonly request: Request<ProposeBody> & { readonly tokenRef: string };
+    }
+  | {
+      readonly id: number;
+      readonly method: "setOperator";
+      readonly request: Request<OperatorBody> & { readonly tokenRef: string };
     };
 
 /**

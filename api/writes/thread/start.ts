@@ -152,6 +152,7 @@ export function startWritesThread(config: WritesConfig, options: WritesThreadOpt
     spawn: (request) => call({ method: "spawn", request }),
     vote: (request) => call({ method: "vote", request }),
     propose: (request) => call({ method: "propose", request }),
+    setOperator: (request) => call({ method: "setOperator", request }),
   };
 
   return {

@@ -175,6 +175,7 @@ abstract contract EcosystemDeployer is CommonBase {
         eco.registry.grantRole(Roles.CONFIG, accounts.admin);
         eco.registry.grantRole(Roles.MANAGER, accounts.admin);
         eco.spawner.grantRole(Roles.RELAYER, accounts.relayer);
+        eco.registry.grantRole(Roles.RELAYER, accounts.relayer);
         eco.voting.grantRole(Roles.RELAYER, accounts.relayer);
         eco.voting.grantRole(Roles.PROPOSER, accounts.relayer);
         eco.depositFactory.grantRole(Roles.SWEEPER, accounts.sweeper);

@@ -332,6 +332,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/agents/workers/{tokenId}/operator": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Hand a token's worker to another operator (signed request; beyond SPEC.md)
+         * @description Signed with an exchange API key (SPEC.md, Authentication; the ecosystem API verifies it through the exchange), with `API-Timestamp` required: SPEC.md leaves it optional, but a signature without it could be replayed. The relayer account sends the transaction and the answer comes from its receipt. An `Idempotency-Key` header (1-200 visible ASCII characters, scoped to the user) makes a retry return the first answer instead of acting twice. Every 503 and 504 carries Retry-After. Not in SPEC.md (issue 28, bring your own agent): the token's owner, the caller whose linked chain address owns the token's agent NFT, names the address that records the worker's actions from now on; the reference runtime leaves a worker it no longer operates alone, and takes it up again once handed back to its operator (AgentSpawner.workerOperator()). The relayer calls AgentRegistry.setWorkerOperatorFor, which checks the ownership itself; the new operator's actions show in GET /api/agents/action-logs under the token (sourceTier worker, sourceAgentId the worker's id).
+         */
+        post: operations["postAgentsWorkersByTokenIdOperator"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3114,6 +3134,221 @@ export interface operations {
                 };
             };
             /** @description RATE_LIMITED: too many votes from this user (per-user vote limit); RATE_LIMITED: too many requests (Retry-After says when to retry) */
+            429: {
+                headers: {
+                    "Retry-After": components["headers"]["Retry-After"];
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "RATE_LIMITED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description INTERNAL: an unexpected server error (no details are given) */
+            500: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INTERNAL",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAVAILABLE: the exchange, the chain's node, the relayer's journal or the relayer's balance cannot serve the write now (each call out has a deadline); nothing was charged or sent. Retry-After says when to retry */
+            503: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAVAILABLE",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description TX_PENDING: the transaction was sent but not mined in time; it stays queued; retry with the same Idempotency-Key for the result (Retry-After); WRITE_PENDING: the write was cut off after it may have reached the chain (a timeout, its worker thread restarted, or the chain's node stopped answering after the broadcast) and may still complete; retry with the same Idempotency-Key for its answer (Retry-After) */
+            504: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "TX_PENDING",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+        };
+    };
+    postAgentsWorkersByTokenIdOperator: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description Public key of the API key pair */
+                "API-PublicKey": string;
+                /** @description HMAC-SHA256 of publicKey + full request URL + body (+ API-Timestamp when sent), keyed with the private key, lowercase hex */
+                "API-Signature": string;
+                /** @description Required on these writes: epoch milliseconds, appended to the signature text. The exchange accepts the signature once, within 30 s behind and 1 s ahead of its clock (SIGNATURE_WINDOW_MS, SIGNATURE_MAX_FUTURE_MS) */
+                "API-Timestamp": string;
+                /** @description 1 to 200 visible ASCII characters (0x21-0x7E), scoped to the user: a retry with the same key and body answers the first request's answer */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                tokenId: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description The address that records the worker's actions from now on (any address but a queen's or scout's operator) */
+                    operator: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            201: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        worker: {
+                            id: number;
+                            agentNftId: number;
+                            tokenAddress: string;
+                        };
+                        previousOperator: string;
+                        operator: string;
+                        txHash: string;
+                        /** @description Unix timestamp of the block that changed it */
+                        changedAt: number;
+                    };
+                };
+            };
+            /** @description INVALID_PARAM: operator: the zero address, or an address acting for a queen or scout; INVALID_PARAM: the Idempotency-Key header is not 1 to 200 visible ASCII characters (refused before the signature is checked); INVALID_PARAM: a parameter is missing or invalid (the message names it) */
+            400: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "INVALID_PARAM",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description UNAUTHORIZED: API-Timestamp missing (required on these writes: an untimestamped signature could be replayed), or the signature already used; UNAUTHORIZED: missing, malformed or wrong signature, unknown key or stale API-Timestamp */
+            401: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "UNAUTHORIZED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NO_CHAIN_ADDRESS: the account has no chain address linked on the exchange; NOT_TOKEN_OWNER: the caller's linked chain address does not own the token's agent NFT */
+            403: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NO_CHAIN_ADDRESS",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description NOT_FOUND: no agent token has this address or NFT id */
+            404: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "NOT_FOUND",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description IDEMPOTENCY_KEY_REUSED: the Idempotency-Key was already used by this user for a different request; REQUEST_IN_PROGRESS: the first request with this Idempotency-Key is still being processed; retry with the same key */
+            409: {
+                headers: {
+                    "RateLimit-Limit": components["headers"]["RateLimit-Limit"];
+                    "RateLimit-Remaining": components["headers"]["RateLimit-Remaining"];
+                    "RateLimit-Reset": components["headers"]["RateLimit-Reset"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "code": "IDEMPOTENCY_KEY_REUSED",
+                     *       "message": "…"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description RATE_LIMITED: too many requests (Retry-After says when to retry) */
             429: {
                 headers: {
                     "Retry-After": components["headers"]["Retry-After"];
