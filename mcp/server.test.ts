@@ -20,6 +20,23 @@ const overview = {
   },
 };
 
+const pool = {
+  address: `0x${"1".repeat(40)}`,
+  token: `0x${"2".repeat(40)}`,
+  pairAsset: `0x${"3".repeat(40)}`,
+  side: "STABLE",
+  feeTier: 3000,
+  reserves: { token: "1000", pair: "0", virtualPair: "1000" },
+  price: "1.000000000000000000",
+  tvl: "0",
+  volume24h: "0",
+  tvlStable: "0",
+  volume24hStable: "0",
+  swapCount24h: 0,
+  lastTradeAt: null,
+  recentTrades: [],
+};
+
 /** A stand-in platform: answers by path, records every URL asked. */
 function fakePlatform(routes: Record<string, (url: URL) => Response | Promise<Response>>) {
   const asked: string[] = [];
@@ -63,6 +80,7 @@ async function connect(deps: Partial<McpDeps> = {}, callsPerMinute = 100) {
     "/api/tickers": (url) =>
       Response.json({ currencyPairCode: url.searchParams.get("currencyPairCode"), lastPrice: 1 }),
     "/api/orderbook": () => Response.json([{ price: 1, amount: 2 }]),
+    "/api/launchpad/tokens/4/pool": () => Response.json(pool),
   });
   const live = fakeFeeds();
   const server = createMcpServer(
@@ -117,6 +135,7 @@ describe("createMcpServer", () => {
         "list_token_trades",
         "list_tokens",
         "list_workers",
+        "quote_swap",
       ].sort(),
     );
     for (const tool of tools) {
@@ -142,6 +161,24 @@ describe("createMcpServer", () => {
     expect(platform.asked).toEqual(["/api/agents/action-logs?sourceTier=queen&since=10&pageSize=5"]);
     const book = await call(client, "get_order_book", { currencyPairCode: "ETH_USDT" });
     expect(book.structuredContent).toEqual({ items: [{ price: 1, amount: 2 }] });
+  });
+
+  it("quotes a swap with the pool's exact integer math", async () => {
+    const { client } = await connect();
+    await client.listTools();
+    // 100 stable in: fee ceil(100e6 * 3000 / 1e6) = 0.3, out floor(99.7e6 * 1000e18 / 1099.7e6) base units.
+    const buy = await call(client, "quote_swap", { tokenId: "4", side: "buy", amountIn: "100" });
+    expect(buy.structuredContent).toEqual({
+      tokenId: "4",
+      pool: pool.address,
+      side: "buy",
+      amountIn: "100",
+      fee: "0.3",
+      amountOut: "90.661089388014913158",
+      priceImpactBps: "2096",
+    });
+    const tooFine = errorOf(await call(client, "quote_swap", { tokenId: "4", side: "buy", amountIn: "0.0000001" }));
+    expect(tooFine.code).toBe("INVALID_PARAM");
   });
 
   it("passes a REST refusal on with its code", async () => {

@@ -5,6 +5,7 @@ import type { LiveFeeds } from "./live-feed.ts";
 import { registerResources } from "./resources.ts";
 import { registerEcosystemReads } from "./tools/ecosystem.ts";
 import { registerExchangeReads } from "./tools/exchange.ts";
+import { registerQuoteTool } from "./tools/quote.ts";
 import { createGuard, type ToolContext } from "./tools/tool.ts";
 
 export const SERVER_INFO = { name: "agent-ecosystem", version: "0.1.0" };
@@ -53,6 +54,7 @@ export function createMcpServer(deps: McpDeps, session: McpSession): McpServer {
   const guard = createGuard(context);
   registerEcosystemReads(server, context, guard);
   registerExchangeReads(server, context, guard);
+  registerQuoteTool(server, context, guard);
   const unsubscribeAll = registerResources(server, {
     context,
     feeds: deps.feeds,

@@ -14,6 +14,7 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type CallToolResult, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import { formatUnits, parseUnits } from "viem";
 import { afterAll, beforeAll, describe } from "vitest";
 import { ACCOUNTS, type Activity, activity } from "../../support/ecosystem/activity.ts";
 import { failureTracking } from "../../support/ecosystem/failure-tracking.ts";
@@ -24,6 +25,7 @@ import {
   makeRunDir,
   type Ponder,
   printLogs,
+  type Viem,
   ROOT,
   removeRunDir,
   startChain,
@@ -42,7 +44,8 @@ const ctx = {} as {
   chain: Chain;
   ponder: Ponder;
   act: Activity;
-  alpha: { nftId: bigint; token: `0x${string}` };
+  alpha: { nftId: bigint; token: `0x${string}`; pool: `0x${string}` };
+  viem: Viem;
   closeViem: () => Promise<void>;
   deadExchange: string;
   specPath: string;
@@ -60,6 +63,7 @@ beforeAll(async () => {
     ctx.chain = await startChain(ctx.runDir);
     const deployed = await deployAndSeed(ctx.chain, ctx.runDir);
     ctx.closeViem = deployed.close;
+    ctx.viem = deployed.viem;
     ctx.act = await activity(deployed.viem, deployed.deployment.contracts);
     ctx.alpha = deployed.summary!.tokens.find((t) => t.symbol === "ALPHA")!;
     ctx.ponder = await startPonder({
@@ -174,6 +178,24 @@ for (const kind of Object.keys(transports)) {
         items: await rest(`/api/launchpad/tokens/${nft}/candles?interval=day&start=${start}&end=${end}`),
       });
       assert.ok(proposalId, "the seed opens proposals");
+    });
+
+    test("a swap quote is what the pool contract quotes", async () => {
+      const client = await connect(kind);
+      const pool = await ctx.viem.getContractAt("AgentPool", ctx.alpha.pool);
+      const pairAsset = await pool.read.pairAsset();
+      // ALPHA is paired with the 6-decimal stable token.
+      for (const [side, amountIn, tokenIn, decimals] of [
+        ["buy", "12.345678", pairAsset, 6],
+        ["sell", "3.000000000000000001", ctx.alpha.token, 18],
+      ] as const) {
+        const result = await call(client, "quote_swap", { tokenId: String(ctx.alpha.nftId), side, amountIn });
+        assert.equal(result.isError, undefined, JSON.stringify(result.content));
+        const [amountOut, fee] = await pool.read.quote([tokenIn, parseUnits(amountIn, decimals)]);
+        const outDecimals = side === "buy" ? 18 : 6;
+        assert.equal(result.structuredContent?.amountOut, formatUnits(amountOut, outDecimals), side);
+        assert.equal(result.structuredContent?.fee, formatUnits(fee, decimals), side);
+      }
     });
 
     test("bad input and unknown things are tool errors with SPEC.md codes", async () => {
