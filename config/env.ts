@@ -469,4 +469,8 @@ export const mcpEnv = exchangeClientEnv.extend({
   MCP_CALLS_PER_MINUTE: ecosystemApiEnv.shape.MCP_CALLS_PER_MINUTE,
   MCP_TIMEOUT_MS: ecosystemApiEnv.shape.MCP_TIMEOUT_MS,
   MCP_SPEC_PATH: ecosystemApiEnv.shape.MCP_SPEC_PATH,
+  /** The caller's exchange API public key: with API_PRIVATE_KEY, the MCP server lists the order and balance tools. */
+  API_PUBLIC_KEY: z.string().min(1).optional(),
+  /** The caller's exchange API private key (signs requests; never sent). */
+  API_PRIVATE_KEY: z.string().min(1).optional(),
 });

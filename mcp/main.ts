@@ -26,7 +26,13 @@ const server = createMcpServer(
     timeoutMs: env.MCP_TIMEOUT_MS,
     log,
   },
-  { callsPerMinute: env.MCP_CALLS_PER_MINUTE },
+  {
+    callsPerMinute: env.MCP_CALLS_PER_MINUTE,
+    exchangeKeys:
+      env.API_PUBLIC_KEY && env.API_PRIVATE_KEY
+        ? { publicKey: env.API_PUBLIC_KEY, privateKey: env.API_PRIVATE_KEY }
+        : undefined,
+  },
 );
 const transport = new StdioServerTransport();
 await server.connect(transport);

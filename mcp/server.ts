@@ -5,6 +5,7 @@ import type { LiveFeeds } from "./live-feed.ts";
 import { registerResources } from "./resources.ts";
 import { registerEcosystemReads } from "./tools/ecosystem.ts";
 import { registerExchangeReads } from "./tools/exchange.ts";
+import { type ApiKeyPair, registerExchangeWrites } from "./tools/exchange-writes.ts";
 import { registerQuoteTool } from "./tools/quote.ts";
 import { createGuard, type ToolContext } from "./tools/tool.ts";
 
@@ -25,6 +26,8 @@ export interface McpDeps {
 export interface McpSession {
   /** Tool calls per minute in this session. */
   callsPerMinute: number;
+  /** The caller's exchange key pair: without it no write tool is listed. */
+  exchangeKeys?: ApiKeyPair;
 }
 
 const INSTRUCTIONS =
@@ -55,6 +58,7 @@ export function createMcpServer(deps: McpDeps, session: McpSession): McpServer {
   registerEcosystemReads(server, context, guard);
   registerExchangeReads(server, context, guard);
   registerQuoteTool(server, context, guard);
+  if (session.exchangeKeys) registerExchangeWrites(server, context, guard, session.exchangeKeys);
   const unsubscribeAll = registerResources(server, {
     context,
     feeds: deps.feeds,
