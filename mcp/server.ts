@@ -4,6 +4,7 @@ import { sdkRefusal, toolError } from "./errors.ts";
 import type { LiveFeeds } from "./live-feed.ts";
 import { registerResources } from "./resources.ts";
 import { registerEcosystemReads } from "./tools/ecosystem.ts";
+import { registerEcosystemWrites } from "./tools/ecosystem-writes.ts";
 import { registerExchangeReads } from "./tools/exchange.ts";
 import { type ApiKeyPair, registerExchangeWrites } from "./tools/exchange-writes.ts";
 import { registerQuoteTool } from "./tools/quote.ts";
@@ -58,7 +59,10 @@ export function createMcpServer(deps: McpDeps, session: McpSession): McpServer {
   registerEcosystemReads(server, context, guard);
   registerExchangeReads(server, context, guard);
   registerQuoteTool(server, context, guard);
-  if (session.exchangeKeys) registerExchangeWrites(server, context, guard, session.exchangeKeys);
+  if (session.exchangeKeys) {
+    registerExchangeWrites(server, context, guard, session.exchangeKeys);
+    registerEcosystemWrites(server, context, guard, session.exchangeKeys);
+  }
   const unsubscribeAll = registerResources(server, {
     context,
     feeds: deps.feeds,

@@ -8,6 +8,7 @@ import { createMcpServer } from "../server.ts";
 
 const keys = { publicKey: "pk_test", privateKey: "sk_test" };
 const EXCHANGE = "http://exchange.test";
+const ECOSYSTEM = "http://ecosystem.test";
 const ORDER_ID = "0b7c9c53-3f37-4f0e-9a55-4c0e3d1b8a11";
 
 const clients: Client[] = [];
@@ -26,7 +27,7 @@ async function connect(exchangeKeys?: typeof keys) {
   };
   const server = createMcpServer(
     {
-      ecosystem: { fetch, base: "" },
+      ecosystem: { fetch, base: ECOSYSTEM },
       exchange: { fetch, base: EXCHANGE },
       feeds: { subscribe: () => () => {}, close() {} },
       specPath: "/nonexistent",
@@ -48,7 +49,7 @@ describe("exchange write tools", () => {
   it("are listed only with a key pair", async () => {
     const without = (await (await connect()).client.listTools()).tools.map((t) => t.name);
     const withKeys = (await (await connect(keys)).client.listTools()).tools.map((t) => t.name);
-    const writes = ["cancel_order", "get_balances", "list_orders", "place_order"];
+    const writes = ["cancel_order", "get_balances", "list_orders", "place_order", "propose", "spawn_token", "vote"];
     expect(without.filter((n) => writes.includes(n))).toEqual([]);
     expect(withKeys.filter((n) => writes.includes(n)).sort()).toEqual(writes);
   });
@@ -78,6 +79,19 @@ describe("exchange write tools", () => {
     const expected = signRequest({ ...keys, method: "POST", url: request!.url, body: request?.body, timestamp });
     expect(request?.headers.get("api-signature")).toBe(expected["API-Signature"]);
     expect(request?.headers.get("api-publickey")).toBe("pk_test");
+  });
+
+  it("vote through the ecosystem API, signed, with the Idempotency-Key header", async () => {
+    const { client, sent } = await connect(keys);
+    const result = await call(client, "vote", { tokenId: "4", proposalId: "2", vote: "yes", idempotencyKey: "k-1" });
+    expect(result.structuredContent).toEqual({ id: ORDER_ID, status: "open" });
+    const [request] = sent;
+    expect(request?.url).toBe(`${ECOSYSTEM}/api/agents/workers/4/vote`);
+    expect(request?.headers.get("idempotency-key")).toBe("k-1");
+    expect(JSON.parse(request?.body ?? "{}")).toEqual({ proposalId: "2", vote: "yes" });
+    const timestamp = Number(request?.headers.get("api-timestamp"));
+    const expected = signRequest({ ...keys, method: "POST", url: request!.url, body: request?.body, timestamp });
+    expect(request?.headers.get("api-signature")).toBe(expected["API-Signature"]);
   });
 
   it("pass the exchange's refusal code on, and wrap list answers", async () => {

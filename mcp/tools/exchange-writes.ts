@@ -20,33 +20,42 @@ const idempotencyKey = z
   .describe("Retrying with the same key returns the first order, never a second one (the exchange's clientOrderId)");
 const answer = z.looseObject({});
 
+export interface SignedCallOptions {
+  query?: Query;
+  body?: unknown;
+  /** The ecosystem API's writes are signed with the same exchange key (it verifies through the exchange). */
+  side?: "exchange" | "ecosystem";
+  headers?: Record<string, string>;
+}
+
 /**
  * One signed call to the exchange, as SPEC.md signs them (exchange/adapters/auth: HMAC of public
  * key, URL, body and API-Timestamp, which makes it single-use). A refusal keeps its code.
  */
-async function signedCall(
+export async function signedCall(
   context: ToolContext,
   keys: ApiKeyPair,
   method: string,
   path: string,
-  { query, body }: { query?: Query; body?: unknown },
+  { query, body, side = "exchange", headers: extraHeaders = {} }: SignedCallOptions,
   signal: AbortSignal,
 ) {
-  const url = `${context.exchange.base}${pathWithQuery(path, query)}`;
+  const url = `${context[side].base}${pathWithQuery(path, query)}`;
   const text = body === undefined ? "" : JSON.stringify(body);
   const headers: Record<string, string> = {
     ...signRequest({ ...keys, method, url, body: text, timestamp: (context.now ?? Date.now)() }),
     accept: "application/json",
     ...(text === "" ? {} : { "content-type": "application/json" }),
+    ...extraHeaders,
   };
   let response: Response;
   try {
-    response = await context.exchange.fetch(url, { method, headers, body: text === "" ? undefined : text, signal });
+    response = await context[side].fetch(url, { method, headers, body: text === "" ? undefined : text, signal });
   } catch {
     return toolError(
       signal.aborted
-        ? { code: "TIMEOUT", message: "the exchange did not answer in time" }
-        : { code: "UNAVAILABLE", message: "the exchange is not reachable" },
+        ? { code: "TIMEOUT", message: `the ${side} did not answer in time` }
+        : { code: "UNAVAILABLE", message: `the ${side} is not reachable` },
     );
   }
   const data: unknown = await response.json().catch(() => undefined);
