@@ -6,7 +6,7 @@
 // Tests: suites in test/<area>/ and *.test.ts beside the code; the support that tests and
 // benchmarks share (processes, ports, waits, fixtures, the signing client) in support/.
 const TEST = "(^test/|^support/|\\.test\\.ts$)";
-const RUNTIME = "^(agents|api|config|exchange|indexer|lib|relayer|src|web/server)/";
+const RUNTIME = "^(agents|api|config|exchange|indexer|lib|mcp|relayer|src|web/server)/";
 
 module.exports = {
   forbidden: [

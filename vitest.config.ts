@@ -19,7 +19,7 @@ export default defineConfig({
       {
         test: {
           name: "unit",
-          include: ["{agents,config,indexer,api,lib,relayer,exchange,scripts,support,web/server}/**/*.test.ts"],
+          include: ["{agents,config,indexer,api,lib,mcp,relayer,exchange,scripts,support,web/server}/**/*.test.ts"],
           sequence: { groupOrder: 0 },
           ...parallel,
         },

@@ -22,6 +22,7 @@ import { systemClock, type WallClock } from "./shared/clock.ts";
 import { DEFAULT_STREAM_SETTINGS, type StreamSettings, streamRoutes, streamsApi } from "./streams/index.ts";
 import { DEFAULT_WRAPPED_NATIVE_PRICE } from "./shared/units.ts";
 import { writeRoutes, writesApi, writesNotConfigured, type WritesRuntime } from "./writes/index.ts";
+import { createLiveFeeds, type Fetcher, mcpHttpApi } from "../mcp/index.ts";
 
 export type { Db } from "./db.ts";
 
@@ -54,6 +55,19 @@ export interface EcosystemApiOptions {
   streams?: StreamSettings;
   /** Origins whose pages may call the API from a browser (CORS, WEB_ORIGIN); none unless given. */
   webOrigins?: readonly string[];
+  /** The MCP server at /mcp (mcp/README.md); not mounted unless given. */
+  mcp?: EcosystemMcpOptions;
+}
+
+export interface EcosystemMcpOptions {
+  /** The exchange's public REST, which the market-data tools read. */
+  exchangeUrl: string;
+  specPath: string;
+  timeoutMs: number;
+  callsPerMinute: number;
+  maxSessions: number;
+  sessionsPerMinute: number;
+  idleMs: number;
 }
 
 /** The reads (GET, the event streams included) and the signed writes (POST). */
@@ -126,9 +140,50 @@ export function createEcosystemApi(options: EcosystemApiOptions): OpenAPIHono {
     },
   });
   app.get("/openapi.json", (c) => c.json(document));
+  if (options.mcp) mountMcp(app, options.mcp, { trustProxy, webOrigins: options.webOrigins ?? [], log: options.log });
   app.all("/api/*", (c) => {
     throw notFound(`No endpoint ${c.req.method} ${c.req.path}`);
   });
   app.onError(errorHandler({ log: options.log }));
   return app;
+}
+
+/**
+ * /mcp: the tools read this same app in process (no socket), each request carrying the MCP
+ * client's IP so it spends that client's /api quota; the live resources follow its SSE streams.
+ */
+function mountMcp(
+  app: OpenAPIHono,
+  options: EcosystemMcpOptions,
+  context: { trustProxy: boolean; webOrigins: readonly string[]; log?: ErrorMappingOptions["log"] },
+) {
+  const inProcess =
+    (ip: string | undefined): Fetcher =>
+    (url, init) => {
+      const headers = new Headers(init?.headers);
+      if (ip !== undefined && context.trustProxy) headers.set("x-forwarded-for", ip);
+      const env = ip === undefined ? undefined : { incoming: { socket: { remoteAddress: ip } } };
+      return Promise.resolve(app.request(url, { ...init, headers }, env));
+    };
+  const log = (message: string) => context.log?.(`mcp: ${message}`, undefined);
+  const feeds = createLiveFeeds({ fetch: inProcess(undefined), base: "", log });
+  const exchange = { fetch: globalThis.fetch, base: options.exchangeUrl.replace(/\/+$/, "") };
+  const mcp = mcpHttpApi({
+    depsFor: (ip) => ({
+      ecosystem: { fetch: inProcess(ip), base: "" },
+      exchange,
+      feeds,
+      specPath: options.specPath,
+      timeoutMs: options.timeoutMs,
+      log,
+    }),
+    callsPerMinute: options.callsPerMinute,
+    maxSessions: options.maxSessions,
+    sessionsPerMinute: options.sessionsPerMinute,
+    idleMs: options.idleMs,
+    webOrigins: context.webOrigins,
+    trustProxy: context.trustProxy,
+    log,
+  });
+  app.route("/", mcp.app);
 }

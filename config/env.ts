@@ -123,6 +123,18 @@ export const ecosystemApiEnv = apiEnv.extend({
   SSE_MAX_CONNECTIONS_PER_IP: z.coerce.number().int().min(1).default(10),
   /** Open event streams in all; past it 503. */
   SSE_MAX_CONNECTIONS: z.coerce.number().int().min(1).default(1_000),
+  /** MCP server (/mcp and npm run mcp): requests (tool calls, resource reads, subscriptions) per minute per session. */
+  MCP_CALLS_PER_MINUTE: z.coerce.number().int().min(1).default(120),
+  /** MCP server: most ms a tool's call to the ecosystem API or the exchange may take before TIMEOUT. */
+  MCP_TIMEOUT_MS: z.coerce.number().int().min(100).max(60_000).default(10_000),
+  /** /mcp: open MCP sessions in all; an initialize past it is refused with 503. */
+  MCP_MAX_SESSIONS: z.coerce.number().int().min(1).default(100),
+  /** /mcp: new MCP sessions per minute per client IP. */
+  MCP_SESSIONS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
+  /** /mcp: ms without a request after which an MCP session is closed. */
+  MCP_SESSION_IDLE_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
+  /** MCP server: SPEC.md, served as the ecosystem://spec resource; default ../shared/SPEC.md beside the repository. */
+  MCP_SPEC_PATH: z.string().min(1).optional(),
 });
 
 /** Clients of a running exchange: the market-making bot and `npm run admin`. */
@@ -448,4 +460,17 @@ export const adminEnv = exchangeClientEnv.extend({
   /** Bearer token of /admin/*; unset: adminToken of <dirname(EXCHANGE_DATA_DIR)>/exchange-secrets.json. */
   EXCHANGE_ADMIN_TOKEN: z.string().min(16, "must be at least 16 characters").optional(),
   EXCHANGE_DATA_DIR: z.string().min(1).default(".data/exchange"),
+});
+
+/** The stdio MCP server (npm run mcp): a client of a running platform, like any agent. */
+export const mcpEnv = exchangeClientEnv.extend({
+  /** The ecosystem API the stdio MCP server reads from and subscribes to. */
+  ECOSYSTEM_API_URL: url.default("http://127.0.0.1:42069"),
+  MCP_CALLS_PER_MINUTE: ecosystemApiEnv.shape.MCP_CALLS_PER_MINUTE,
+  MCP_TIMEOUT_MS: ecosystemApiEnv.shape.MCP_TIMEOUT_MS,
+  MCP_SPEC_PATH: ecosystemApiEnv.shape.MCP_SPEC_PATH,
+  /** The caller's exchange API public key: with API_PRIVATE_KEY, the MCP server lists the order and balance tools. */
+  API_PUBLIC_KEY: z.string().min(1).optional(),
+  /** The caller's exchange API private key (signs requests; never sent). */
+  API_PRIVATE_KEY: z.string().min(1).optional(),
 });

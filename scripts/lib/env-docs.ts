@@ -21,6 +21,7 @@ export const READERS: readonly (readonly [schema: string, label: string])[] = [
   ["gatewayEnv", "gateway"],
   ["botEnv", "bot"],
   ["adminEnv", "admin"],
+  ["mcpEnv", "mcp"],
 ];
 
 /** Schemas no process parses by themselves: they reach the processes through the ones extending them. */

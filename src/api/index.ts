@@ -14,6 +14,7 @@ import {
 } from "../../api/explorer/index.ts";
 import { startWrites, startWritesThread, type WritesConfig } from "../../api/writes/index.ts";
 import { ecosystemApiEnv, parseEnv, writesEnv } from "../../config/env.ts";
+import { DEFAULT_SPEC_PATH } from "../../mcp/index.ts";
 
 const env = parseEnv(ecosystemApiEnv);
 const writesConfig = parseEnv(writesEnv);
@@ -61,6 +62,15 @@ export default createEcosystemApi({
   writes,
   authFailureLimitPerMinute: writesConfig.AUTH_FAILURE_LIMIT_PER_MINUTE,
   publicUrl: writesConfig.API_PUBLIC_URL,
+  mcp: {
+    exchangeUrl: writesConfig.EXCHANGE_URL,
+    specPath: env.MCP_SPEC_PATH ?? DEFAULT_SPEC_PATH,
+    timeoutMs: env.MCP_TIMEOUT_MS,
+    callsPerMinute: env.MCP_CALLS_PER_MINUTE,
+    maxSessions: env.MCP_MAX_SESSIONS,
+    sessionsPerMinute: env.MCP_SESSIONS_PER_MINUTE,
+    idleMs: env.MCP_SESSION_IDLE_MS,
+  },
   streams: {
     pollMs: env.SSE_POLL_MS,
     reorgWindowBlocks: env.SSE_REORG_WINDOW_BLOCKS,
