@@ -133,7 +133,7 @@ export const ecosystemApiEnv = apiEnv.extend({
   MCP_SESSIONS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** /mcp: ms without a request after which an MCP session is closed. */
   MCP_SESSION_IDLE_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
-  /** MCP server: SPEC.md, served as the ecosystem://spec resource; default ../shared/SPEC.md beside the repository. */
+  /** MCP server: SPEC.md, served as the ecosystem://spec resource; default docs/SPEC.md (the repository's copy). */
   MCP_SPEC_PATH: z.string().min(1).optional(),
 });
 
