@@ -1,9 +1,9 @@
 import assert from "node:assert/strict";
-import { mkdtemp, readdir, rename, rm } from "node:fs/promises";
+import { cp, mkdtemp, readdir, rename, rm } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { PGlite as PGlite16 } from "pglite-0.2";
-import { afterEach, beforeEach, describe, it } from "vitest";
+import { afterAll, afterEach, beforeAll, beforeEach, describe, it } from "vitest";
 import { IntentLog } from "../agents/runtime/intents.ts";
 import { Journal } from "./journal.ts";
 import { dataDirVersion } from "../lib/db/index.ts";
@@ -15,12 +15,22 @@ import { openSql, type Sql } from "../lib/db/index.ts";
 const SCHEMA = "upgrade_test";
 let root: string;
 let dir: string;
+/** One legacy journal, written once (PGlite 0.2 takes seconds to start) and copied for each test. */
+let template: string;
 
+beforeAll(async () => {
+  template = await mkdtemp(join(tmpdir(), "pglite-upgrade-template-"));
+  await writeLegacyJournal(join(template, "journal"));
+});
+afterAll(() => rm(template, { recursive: true, force: true }));
 beforeEach(async () => {
   root = await mkdtemp(join(tmpdir(), "pglite-upgrade-"));
   dir = join(root, "journal");
 });
 afterEach(() => rm(root, { recursive: true, force: true }));
+
+/** This test's copy of the legacy journal, at `dir`. */
+const legacyJournal = () => cp(join(template, "journal"), dir, { recursive: true });
 
 const migrate = async (sql: Sql) => {
   await new Journal(sql).migrate();
@@ -28,8 +38,8 @@ const migrate = async (sql: Sql) => {
 };
 
 /** Writes a journal the way the previous version did: PGlite 0.2, the same tables and statements. */
-async function writeLegacyJournal(): Promise<void> {
-  const db = new PGlite16(dir);
+async function writeLegacyJournal(path: string): Promise<void> {
+  const db = new PGlite16(path);
   try {
     await db.exec(`create schema "${SCHEMA}"; set search_path to "${SCHEMA}"`);
     const sql: Sql = {
@@ -104,7 +114,7 @@ async function snapshot(path: string) {
 
 describe("upgrading an embedded journal of PGlite 0.2", () => {
   it("copies every row into a PostgreSQL 18 journal and keeps the old directory beside it", async () => {
-    await writeLegacyJournal();
+    await legacyJournal();
     assert.equal(await dataDirVersion(dir), "16");
     const sql = await openSql({ name: "relayer database", dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
     try {
@@ -124,7 +134,7 @@ describe("upgrading an embedded journal of PGlite 0.2", () => {
   });
 
   it("recovers from a crash in the renames, with only the old directory, moved aside", async () => {
-    await writeLegacyJournal();
+    await legacyJournal();
     await rename(dir, `${dir}.pg16.moving`);
     const sql = await openSql({ name: "relayer database", dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
     try {
@@ -136,7 +146,7 @@ describe("upgrading an embedded journal of PGlite 0.2", () => {
   });
 
   it("keeps the old directory as the previous release left it, and never reads it again", async () => {
-    await writeLegacyJournal();
+    await legacyJournal();
     const before = await snapshot(dir);
     const sql = await openSql({ name: "relayer database", dataDir: dir, schema: SCHEMA, timeoutMs: 10_000, migrate });
     await sql.close();
@@ -153,7 +163,7 @@ describe("upgrading an embedded journal of PGlite 0.2", () => {
   });
 
   it("refuses an old journal when no migrate step is given, rather than starting an empty one", async () => {
-    await writeLegacyJournal();
+    await legacyJournal();
     await assert.rejects(
       openSql({ name: "relayer database", dataDir: dir, schema: SCHEMA, timeoutMs: 10_000 }),
       /PostgreSQL 16/,
