@@ -3,7 +3,9 @@ import {
   type Address,
   type Chain,
   decodeEventLog,
+  erc20Abi,
   getAddress,
+  maxUint256,
   type Hex,
   type PublicClient,
   stringToHex,
@@ -11,7 +13,8 @@ import {
   type WalletClient,
 } from "viem";
 import { signRequest } from "../../exchange/adapters/auth/index.ts";
-import { ActionLogAbi, AgentRegistryAbi } from "../../indexer/abis.ts";
+import { ActionLogAbi, AgentPoolAbi, AgentRegistryAbi } from "../../indexer/abis.ts";
+import { impactBps, minOutWithinCap, type PoolReserves, quote } from "../pool/index.ts";
 
 /**
  * The agent actions, one implementation each: the SDK's connectAgent and the MCP server's tools
@@ -108,6 +111,88 @@ export async function setWorkerOperator(
       };
   }
   throw new Error(`transaction ${hash} changed no operator`);
+}
+
+/** The quote's price impact is beyond the cap: nothing was sent. */
+export class SlippageCapExceeded extends Error {
+  readonly impactBps: bigint;
+  readonly capBps: bigint;
+
+  constructor(impactBps: bigint, capBps: bigint) {
+    super(`the swap's price impact (${impactBps} bps) is beyond the slippage cap (${capBps} bps); nothing was sent`);
+    this.name = "SlippageCapExceeded";
+    this.impactBps = impactBps;
+    this.capBps = capBps;
+  }
+}
+
+export interface SwapOrder {
+  readonly pool: Address;
+  /** The pool's pair asset to buy the agent token, the agent token to sell it. */
+  readonly tokenIn: Address;
+  readonly amountIn: bigint;
+  readonly slippageCapBps: number;
+}
+
+export interface SwapResult {
+  readonly amountOut: bigint;
+  readonly minAmountOut: bigint;
+  readonly txHash: Hex;
+}
+
+/**
+ * Swaps `amountIn` of `tokenIn` in `pool` as the wallet's account: quoted with the contracts'
+ * integer math (agents/pool), refused unsent (SlippageCapExceeded) when the quote's impact is
+ * beyond the cap, and guarded on-chain by the minimum output the cap allows. Approves the pool
+ * first when its allowance is short; resolves once mined.
+ */
+export async function swapExactIn(ctx: ChainActionContext, order: SwapOrder): Promise<SwapResult> {
+  const { client, wallet } = ctx;
+  const { pool, tokenIn, amountIn } = order;
+  const owner = wallet.account.address;
+  const [[reserveToken, reservePair, virtualPair], feePips, pairAsset] = await Promise.all([
+    client.readContract({ address: pool, abi: AgentPoolAbi, functionName: "getReserves" }),
+    client.readContract({ address: pool, abi: AgentPoolAbi, functionName: "feePips" }),
+    client.readContract({ address: pool, abi: AgentPoolAbi, functionName: "pairAsset" }),
+  ]);
+  const reserves: PoolReserves = { reserveToken, reservePair, virtualPair, feePips: BigInt(feePips) };
+  const isBuy = getAddress(tokenIn) === getAddress(pairAsset);
+  const cap = BigInt(order.slippageCapBps);
+  const impact = impactBps(reserves, isBuy, amountIn, quote(reserves, isBuy, amountIn).amountOut);
+  if (impact > cap) throw new SlippageCapExceeded(impact, cap);
+  const allowance = await client.readContract({
+    address: tokenIn,
+    abi: erc20Abi,
+    functionName: "allowance",
+    args: [owner, pool],
+  });
+  if (allowance < amountIn)
+    await mined(
+      ctx,
+      await wallet.writeContract({
+        chain: wallet.chain ?? null,
+        address: tokenIn,
+        abi: erc20Abi,
+        functionName: "approve",
+        args: [pool, maxUint256],
+      }),
+    );
+  const minAmountOut = minOutWithinCap(reserves, isBuy, amountIn, cap);
+  const hash = await wallet.writeContract({
+    chain: wallet.chain ?? null,
+    address: pool,
+    abi: AgentPoolAbi,
+    functionName: "swapExactIn",
+    args: [tokenIn, amountIn, minAmountOut, owner],
+  });
+  const receipt = await mined(ctx, hash);
+  for (const log of receipt.logs) {
+    try {
+      const event = decodeEventLog({ abi: AgentPoolAbi, data: log.data, topics: log.topics });
+      if (event.eventName === "Swap") return { amountOut: event.args.amountOut, minAmountOut, txHash: hash };
+    } catch {}
+  }
+  throw new Error(`transaction ${hash} made no swap`);
 }
 
 /** The worker of a token named by its address or its agent NFT id; undefined when it has none. */

@@ -2,21 +2,24 @@ import {
   type Address,
   createPublicClient,
   createWalletClient,
-  decodeEventLog,
-  erc20Abi,
   getAddress,
   type Hex,
   http,
-  maxUint256,
   type PublicClient,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { ActionLogAbi, AgentPoolAbi, AgentRegistryAbi } from "../../indexer/abis.ts";
-import { type ActionToRecord, type ChainActionContext, recordAction, setWorkerOperator } from "./actions.ts";
+import { ActionLogAbi, AgentRegistryAbi } from "../../indexer/abis.ts";
+import {
+  type ActionToRecord,
+  type ChainActionContext,
+  recordAction,
+  setWorkerOperator,
+  type SwapOrder,
+  swapExactIn,
+} from "./actions.ts";
 import { MEV_PROTECTIONS, nameOf, TIERS, WORKER_STATUSES } from "../../indexer/enums.ts";
 import { decodePayload } from "../../indexer/payload.ts";
 import { readDeployment } from "../../lib/deployments.ts";
-import { impactBps, minOutWithinCap, type PoolReserves, quote } from "../pool/index.ts";
 import type { ActionView, Tier, WorkerConfig, WorkerStatus } from "../strategy/index.ts";
 
 export {
@@ -32,6 +35,10 @@ export {
   type SignedWriteContext,
   setWorkerOperator,
   signedWrite,
+  SlippageCapExceeded,
+  type SwapOrder,
+  type SwapResult,
+  swapExactIn,
   workerOfToken,
 } from "./actions.ts";
 
@@ -61,19 +68,6 @@ export interface Role {
   readonly nftId?: bigint;
   /** The workers this key operates. */
   readonly workerIds: readonly bigint[];
-}
-
-/** The quote's price impact is beyond the cap: nothing was sent. */
-export class SlippageCapExceeded extends Error {
-  readonly impactBps: bigint;
-  readonly capBps: bigint;
-
-  constructor(impactBps: bigint, capBps: bigint) {
-    super(`the swap's price impact (${impactBps} bps) is beyond the slippage cap (${capBps} bps); nothing was sent`);
-    this.name = "SlippageCapExceeded";
-    this.impactBps = impactBps;
-    this.capBps = capBps;
-  }
 }
 
 export type Agent = Awaited<ReturnType<typeof connectAgent>>;
@@ -106,12 +100,6 @@ export async function connectAgent(options: ConnectOptions) {
   const { client, wallet, contracts } = actions;
   const { account } = wallet;
   const registry = { address: contracts.AgentRegistry, abi: AgentRegistryAbi } as const;
-  const mined = async (hash: Hex) => {
-    const receipt = await client.waitForTransactionReceipt({ hash, timeout: 60_000 });
-    if (receipt.status !== "success") throw new Error(`transaction ${hash} reverted`);
-    return receipt;
-  };
-
   return {
     address: account.address,
     client,
@@ -161,57 +149,8 @@ export async function connectAgent(options: ConnectOptions) {
     },
 
     /** Swaps `amountIn` of `tokenIn` in `pool`, refusing (unsent) a quote beyond `slippageCapBps`. */
-    async swap({
-      pool,
-      tokenIn,
-      amountIn,
-      slippageCapBps,
-    }: {
-      pool: Address;
-      tokenIn: Address;
-      amountIn: bigint;
-      slippageCapBps: number;
-    }) {
-      const [[reserveToken, reservePair, virtualPair], feePips, pairAsset] = await Promise.all([
-        client.readContract({ address: pool, abi: AgentPoolAbi, functionName: "getReserves" }),
-        client.readContract({ address: pool, abi: AgentPoolAbi, functionName: "feePips" }),
-        client.readContract({ address: pool, abi: AgentPoolAbi, functionName: "pairAsset" }),
-      ]);
-      const reserves: PoolReserves = { reserveToken, reservePair, virtualPair, feePips: BigInt(feePips) };
-      const isBuy = getAddress(tokenIn) === getAddress(pairAsset);
-      const cap = BigInt(slippageCapBps);
-      const impact = impactBps(reserves, isBuy, amountIn, quote(reserves, isBuy, amountIn).amountOut);
-      if (impact > cap) throw new SlippageCapExceeded(impact, cap);
-      const allowance = await client.readContract({
-        address: tokenIn,
-        abi: erc20Abi,
-        functionName: "allowance",
-        args: [account.address, pool],
-      });
-      if (allowance < amountIn)
-        await mined(
-          await wallet.writeContract({
-            address: tokenIn,
-            abi: erc20Abi,
-            functionName: "approve",
-            args: [pool, maxUint256],
-          }),
-        );
-      const minAmountOut = minOutWithinCap(reserves, isBuy, amountIn, cap);
-      const hash = await wallet.writeContract({
-        address: pool,
-        abi: AgentPoolAbi,
-        functionName: "swapExactIn",
-        args: [tokenIn, amountIn, minAmountOut, account.address],
-      });
-      const receipt = await mined(hash);
-      for (const log of receipt.logs) {
-        try {
-          const event = decodeEventLog({ abi: AgentPoolAbi, data: log.data, topics: log.topics });
-          if (event.eventName === "Swap") return { amountOut: event.args.amountOut, minAmountOut, txHash: hash };
-        } catch {}
-      }
-      throw new Error(`transaction ${hash} made no swap`);
+    swap(order: SwapOrder) {
+      return swapExactIn(actions, order);
     },
 
     /** Calls `onAction` for every new action (optionally on one token); returns the unsubscribe. */
