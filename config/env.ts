@@ -473,4 +473,13 @@ export const mcpEnv = exchangeClientEnv.extend({
   API_PUBLIC_KEY: z.string().min(1).optional(),
   /** The caller's exchange API private key (signs requests; never sent). */
   API_PRIVATE_KEY: z.string().min(1).optional(),
+  /** The agent's own chain key: the MCP server lists record_action and swap, sent with it (never sent itself). */
+  AGENT_PRIVATE_KEY: z
+    .string()
+    .regex(/^0x[0-9a-fA-F]{64}$/, "a 0x-prefixed 32-byte hex private key")
+    .optional(),
+  /** The chain the agent's key acts on (with AGENT_PRIVATE_KEY). */
+  RPC_URL: chainEnv.shape.RPC_URL,
+  /** The directory holding deployments/<chainId>.json (the contracts the agent's key calls); default this checkout. */
+  DEPLOYMENTS_ROOT: z.string().min(1).optional(),
 });

@@ -2,7 +2,10 @@
 // The MCP server over stdio (npm run --silent mcp, or the agent-ecosystem-mcp bin): a client of a
 // running platform over HTTP, since the indexer's embedded database lives in the Ponder process.
 // stdout carries JSON-RPC, so every log goes to stderr.
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
 import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
+import { chainActionContext } from "../agents/sdk/index.ts";
 import { mcpEnv, parseEnv } from "../config/env.ts";
 import { createLiveFeeds } from "./live-feed.ts";
 import { limitRequests } from "./request-limit.ts";
@@ -17,6 +20,15 @@ const env = parseEnv(mcpEnv);
 const trimmed = (url: string) => url.replace(/\/+$/, "");
 const ecosystem = { fetch: globalThis.fetch, base: trimmed(env.ECOSYSTEM_API_URL) };
 const feeds = createLiveFeeds({ ...ecosystem, log });
+// The deployment's addresses are read from this checkout's deployments/ (as the SDK does).
+const agentChain = env.AGENT_PRIVATE_KEY
+  ? await chainActionContext({
+      rpcUrl: env.RPC_URL,
+      privateKey: env.AGENT_PRIVATE_KEY as `0x${string}`,
+      deploymentsRoot: env.DEPLOYMENTS_ROOT ?? resolve(dirname(fileURLToPath(import.meta.url)), ".."),
+      timeoutMs: env.MCP_TIMEOUT_MS,
+    })
+  : undefined;
 const server = createMcpServer(
   {
     ecosystem,
@@ -32,6 +44,7 @@ const server = createMcpServer(
       env.API_PUBLIC_KEY && env.API_PRIVATE_KEY
         ? { publicKey: env.API_PUBLIC_KEY, privateKey: env.API_PRIVATE_KEY }
         : undefined,
+    agentChain,
   },
 );
 const transport = new StdioServerTransport();

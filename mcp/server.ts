@@ -3,6 +3,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { sdkRefusal, toolError } from "./errors.ts";
 import type { LiveFeeds } from "./live-feed.ts";
 import { registerResources } from "./resources.ts";
+import type { ChainActionContext } from "../agents/sdk/actions.ts";
+import { registerChainWrites } from "./tools/chain-writes.ts";
 import { registerEcosystemReads } from "./tools/ecosystem.ts";
 import { registerEcosystemWrites } from "./tools/ecosystem-writes.ts";
 import { registerExchangeReads } from "./tools/exchange.ts";
@@ -27,8 +29,10 @@ export interface McpDeps {
 export interface McpSession {
   /** Tool calls per minute in this session. */
   callsPerMinute: number;
-  /** The caller's exchange key pair: without it no write tool is listed. */
+  /** The caller's exchange key pair: without it no signed write tool is listed. */
   exchangeKeys?: ApiKeyPair;
+  /** The agent's own chain key, as the SDK's actions take it: without it no on-chain tool is listed. */
+  agentChain?: ChainActionContext;
 }
 
 const INSTRUCTIONS =
@@ -63,6 +67,7 @@ export function createMcpServer(deps: McpDeps, session: McpSession): McpServer {
     registerExchangeWrites(server, context, guard, session.exchangeKeys);
     registerEcosystemWrites(server, context, guard, session.exchangeKeys);
   }
+  if (session.agentChain) registerChainWrites(server, context, guard, session.agentChain);
   const unsubscribeAll = registerResources(server, {
     context,
     feeds: deps.feeds,

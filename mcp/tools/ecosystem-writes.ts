@@ -103,4 +103,22 @@ export function registerEcosystemWrites(server: McpServer, context: ToolContext,
     ({ tokenId, idempotencyKey: key, ...body }, signal) =>
       post(`/api/agents/workers/${encodeURIComponent(tokenId)}/proposals`, body, key, signal),
   );
+  tool(
+    "set_worker_operator",
+    {
+      title: "Hand a token's worker to an agent",
+      description:
+        "POST /api/agents/workers/:tokenId/operator (signed; the caller's linked address must own the token's agent " +
+        "NFT): the worker's new operator, after which the reference runtime leaves it alone and that operator's " +
+        "actions are indexed under the worker. Hand it back by naming the runtime's operator. NOT_TOKEN_OWNER when " +
+        "the caller does not own the token.",
+      input: z.object({
+        tokenId: tokenRef,
+        operator: z.string().regex(/^0x[0-9a-fA-F]{40}$/),
+        idempotencyKey,
+      }),
+    },
+    ({ tokenId, idempotencyKey: key, ...body }, signal) =>
+      post(`/api/agents/workers/${encodeURIComponent(tokenId)}/operator`, body, key, signal),
+  );
 }

@@ -14,7 +14,8 @@ import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotoc
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type CallToolResult, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { formatUnits, parseUnits } from "viem";
+import { formatUnits, parseUnits, toHex } from "viem";
+import { mnemonicToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe } from "vitest";
 import { ACCOUNTS, type Activity, activity } from "../../support/ecosystem/activity.ts";
 import { failureTracking } from "../../support/ecosystem/failure-tracking.ts";
@@ -248,3 +249,90 @@ for (const kind of Object.keys(transports)) {
     });
   });
 }
+
+/** Hardhat's account `index`'s private key (the node's test mnemonic). */
+const keyOf = (index: number) =>
+  toHex(
+    mnemonicToAccount("test test test test test test test test test test test junk", { addressIndex: index }).getHdKey()
+      .privateKey!,
+  );
+
+async function connectAsAgent(index: number) {
+  const client = new Client({ name: `mcp-test-agent-${index}`, version: "0" });
+  clients.push(client);
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ROOT, "mcp/main.ts")],
+      cwd: ROOT,
+      env: {
+        ...getDefaultEnvironment(),
+        ECOSYSTEM_API_URL: ctx.ponder.url,
+        EXCHANGE_URL: ctx.deadExchange,
+        MCP_SPEC_PATH: ctx.specPath,
+        AGENT_PRIVATE_KEY: keyOf(index),
+        RPC_URL: ctx.chain.url,
+        DEPLOYMENTS_ROOT: ctx.runDir,
+      },
+      stderr: "pipe",
+    }),
+  );
+  return client;
+}
+
+describe("MCP's on-chain tools with the agent's own key (stdio, AGENT_PRIVATE_KEY)", () => {
+  test("a scout records an action once per idempotency key; it is indexed; a stranger is refused", async () => {
+    const scout = await connectAsAgent(ACCOUNTS.scouts[0]);
+    const names = (await scout.listTools()).tools.map((t) => t.name);
+    assert.ok(names.includes("record_action") && names.includes("swap"), names.join());
+    assert.ok(!names.includes("place_order"), "no exchange key, no exchange write");
+    const args = {
+      tokenId: ctx.alpha.token,
+      actionType: "flag",
+      payload: { note: "from an MCP agent" },
+      reasonCode: "MCP_TEST",
+      idempotencyKey: "mcp-record-1",
+    };
+    const recorded = await call(scout, "record_action", args);
+    assert.ok(!recorded.isError, JSON.stringify(recorded));
+    const { txHash, tokenNftId } = recorded.structuredContent as { txHash: string; tokenNftId: string };
+    assert.equal(tokenNftId, String(ctx.alpha.nftId));
+    const again = await call(scout, "record_action", args);
+    assert.equal((again.structuredContent as { txHash: string }).txHash, txHash, "a retry gets the first answer");
+    assert.equal(
+      errorOf(await call(scout, "record_action", { ...args, reasonCode: "OTHER" })).code,
+      "IDEMPOTENCY_KEY_REUSED",
+    );
+    await waitFor(
+      "the recorded action in /api/agents/action-logs",
+      async () => {
+        const page = await rest(`/api/agents/action-logs?tokenId=${tokenNftId}&actionType=flag&pageSize=100`);
+        return (page.items as { txHash?: string }[]).filter((item) => item.txHash === txHash).length === 1;
+      },
+      { timeoutMs: 30_000 },
+    );
+
+    const stranger = await connectAsAgent(19);
+    const refused = errorOf(await call(stranger, "record_action", { ...args, idempotencyKey: undefined }));
+    assert.equal(refused.code, "UNAUTHORIZED_AGENT", refused.message);
+  });
+
+  test("a user buys on a pool with the contracts' quote; beyond the cap nothing is sent", async () => {
+    const user = await connectAsAgent(ACCOUNTS.users[0]);
+    const quoted = await call(user, "quote_swap", { tokenId: ctx.alpha.token, side: "buy", amountIn: "10" });
+    const bought = await call(user, "swap", {
+      tokenId: ctx.alpha.token,
+      side: "buy",
+      amountIn: "10",
+      slippageCapBps: 10_000,
+    });
+    assert.ok(!bought.isError, JSON.stringify(bought));
+    const { amountOut, txHash } = bought.structuredContent as { amountOut: string; txHash: string };
+    assert.match(txHash, /^0x[0-9a-f]{64}$/);
+    assert.equal(formatUnits(BigInt(amountOut), 18), (quoted.structuredContent as { amountOut: string }).amountOut);
+    const capped = errorOf(
+      await call(user, "swap", { tokenId: ctx.alpha.token, side: "buy", amountIn: "50000", slippageCapBps: 0 }),
+    );
+    assert.equal(capped.code, "SLIPPAGE_CAP_EXCEEDED");
+  });
+});
