@@ -1,5 +1,6 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
+import { INTERVALS } from "../../exchange/core/candles/index.ts";
 import { type Guard, pageSize, registerReadTool, type ToolContext } from "./tool.ts";
 
 // The exchange's response schemas are private to exchange/ (dependency rule), so its answers are
@@ -14,18 +15,6 @@ const isoTime = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}$/)
   .describe("ISO 8601 UTC without offset");
-const INTERVALS = [
-  "minute",
-  "minutes3",
-  "minutes5",
-  "minutes15",
-  "minutes30",
-  "hour",
-  "hour4",
-  "day",
-  "month",
-  "year",
-] as const;
 
 /** The exchange's public market data (SPEC.md "Public API"). */
 export function registerExchangeReads(server: McpServer, context: ToolContext, guard: Guard) {
