@@ -7,7 +7,7 @@ import { type ChainActionContext, recordAction, SlippageCapExceeded, swapExactIn
 import { poolResponse, tokenDetailResponse } from "../../api/launchpad/routes.ts";
 import { type ToolFailure, toolError, toolResult } from "../errors.ts";
 import { getJson } from "../http-client.ts";
-import { type Guard, type ToolContext, tokenRef } from "./tool.ts";
+import { type Guard, idempotencyKeyOf, registerWriteTool, type ToolContext, tokenRef } from "./tool.ts";
 
 /**
  * Actions the agent takes on-chain with its own key (AGENT_PRIVATE_KEY, stdio only): record an
@@ -22,13 +22,9 @@ const PAIR_DECIMALS = { STABLE: 6, WRAPPED_NATIVE: 18 } as const;
 /** Keys remembered per session for idempotent retries (oldest forgotten first). */
 const MAX_REMEMBERED = 1_000;
 
-const idempotencyKey = z
-  .string()
-  .regex(/^[\x21-\x7e]{1,200}$/)
-  .optional()
-  .describe(
-    "A retry with the same key and arguments in this session gets the first answer, never a second transaction",
-  );
+const idempotencyKey = idempotencyKeyOf(
+  "A retry with the same key and arguments in this session gets the first answer, never a second transaction",
+);
 
 /** What a contract's revert, or the SDK's own refusal, means to the caller. */
 export function chainFailure(error: unknown): ToolFailure | undefined {
@@ -88,7 +84,9 @@ export function registerChainWrites(server: McpServer, context: ToolContext, gua
   const failed = (value: unknown): value is ToolFailure =>
     typeof value === "object" && value !== null && "code" in value && "message" in value && !("address" in value);
 
-  server.registerTool(
+  registerWriteTool(
+    server,
+    guard,
     "record_action",
     {
       title: "Record an action",
@@ -96,55 +94,43 @@ export function registerChainWrites(server: McpServer, context: ToolContext, gua
         "ActionLog.record as the agent's own key (AGENT_PRIVATE_KEY): counted as the queen, a scout, or the worker of " +
         "the token the key operates (a worker handed to this key by its owner). Answers entryId and txHash, or the " +
         "contract's refusal (UNAUTHORIZED_AGENT, WORKER_SUSPENDED, INVALID_ACTION_TYPE...).",
-      inputSchema: z.object({
+      input: z.object({
         tokenId: tokenRef,
         actionType: z.string().min(1).max(32),
         payload: z.looseObject({}).describe("Stored as its JSON text"),
         reasonCode: z.string().min(1).max(64),
         idempotencyKey,
       }),
-      outputSchema: z.object({ entryId: z.string(), txHash: z.string(), tokenNftId: z.string() }),
-      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+      output: z.object({ entryId: z.string(), txHash: z.string(), tokenNftId: z.string() }),
     },
-    ((
-      args: { tokenId: string; actionType: string; payload: object; reasonCode: string; idempotencyKey?: string },
-      extra: {
-        signal: AbortSignal;
-      },
-    ) =>
-      guard(
-        (signal) =>
-          once(
-            args.idempotencyKey,
-            { tool: "record_action", ...args },
-            write(async () => {
-              let nftId: bigint;
-              if (/^\d+$/.test(args.tokenId)) nftId = BigInt(args.tokenId);
-              else {
-                const token = await read(
-                  `/api/launchpad/tokens/${getAddress(args.tokenId)}`,
-                  tokenDetailResponse,
-                  signal,
-                );
-                if (failed(token)) return token;
-                const worker = (token as { worker?: { agentNftId: string | number } | null }).worker;
-                if (!worker) return { code: "NOT_FOUND", message: `token ${args.tokenId} has no agent NFT indexed` };
-                nftId = BigInt(worker.agentNftId);
-              }
-              const recorded = await recordAction(chain, {
-                targetNftId: nftId,
-                actionType: args.actionType,
-                payload: args.payload,
-                reasonCode: args.reasonCode,
-              });
-              return { entryId: String(recorded.entryId), txHash: recorded.txHash, tokenNftId: String(nftId) };
-            }),
-          ),
-        extra,
-      )) as never,
+    (args, signal) =>
+      once(
+        args.idempotencyKey,
+        { tool: "record_action", ...args },
+        write(async () => {
+          let nftId: bigint;
+          if (/^\d+$/.test(args.tokenId)) nftId = BigInt(args.tokenId);
+          else {
+            const token = await read(`/api/launchpad/tokens/${getAddress(args.tokenId)}`, tokenDetailResponse, signal);
+            if (failed(token)) return token;
+            const worker = (token as { worker?: { agentNftId: string | number } | null }).worker;
+            if (!worker) return { code: "NOT_FOUND", message: `token ${args.tokenId} has no agent NFT indexed` };
+            nftId = BigInt(worker.agentNftId);
+          }
+          const recorded = await recordAction(chain, {
+            targetNftId: nftId,
+            actionType: args.actionType,
+            payload: args.payload,
+            reasonCode: args.reasonCode,
+          });
+          return { entryId: String(recorded.entryId), txHash: recorded.txHash, tokenNftId: String(nftId) };
+        }),
+      ),
   );
 
-  server.registerTool(
+  registerWriteTool(
+    server,
+    guard,
     "swap",
     {
       title: "Buy or sell on a token's pool",
@@ -153,59 +139,45 @@ export function registerChainWrites(server: McpServer, context: ToolContext, gua
         "string) on the token's pool, quoted with the contracts' integer math and refused unsent beyond " +
         "slippageCapBps (SLIPPAGE_CAP_EXCEEDED); the pool is approved first when needed. Answers amountOut, " +
         "minAmountOut (base units) and txHash.",
-      inputSchema: z.object({
+      input: z.object({
         tokenId: tokenRef,
         side: z.enum(["buy", "sell"]),
         amountIn: z.string().regex(/^\d{1,40}(\.\d{1,18})?$/),
         slippageCapBps: z.number().int().min(0).max(10_000),
         idempotencyKey,
       }),
-      outputSchema: z.object({ amountOut: z.string(), minAmountOut: z.string(), txHash: z.string(), pool: z.string() }),
-      annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
+      output: z.object({ amountOut: z.string(), minAmountOut: z.string(), txHash: z.string(), pool: z.string() }),
     },
-    ((
-      args: {
-        tokenId: string;
-        side: "buy" | "sell";
-        amountIn: string;
-        slippageCapBps: number;
-        idempotencyKey?: string;
-      },
-      extra: { signal: AbortSignal },
-    ) =>
-      guard(
-        (signal) =>
-          once(
-            args.idempotencyKey,
-            { tool: "swap", ...args },
-            write(async () => {
-              const pool = await read(
-                `/api/launchpad/tokens/${encodeURIComponent(args.tokenId)}/pool`,
-                poolResponse,
-                signal,
-              );
-              if (failed(pool)) return pool;
-              const isBuy = args.side === "buy";
-              const decimals = isBuy ? PAIR_DECIMALS[pool.side] : TOKEN_DECIMALS;
-              if ((args.amountIn.split(".")[1]?.length ?? 0) > decimals)
-                return { code: "INVALID_PARAM", message: `amountIn: at most ${decimals} fractional digits` };
-              const amountIn = parseUnits(args.amountIn, decimals);
-              if (amountIn === 0n) return { code: "INVALID_PARAM", message: "amountIn: must be more than 0" };
-              const swapped = await swapExactIn(chain, {
-                pool: getAddress(pool.address),
-                tokenIn: getAddress(isBuy ? pool.pairAsset : pool.token),
-                amountIn,
-                slippageCapBps: args.slippageCapBps,
-              });
-              return {
-                amountOut: String(swapped.amountOut),
-                minAmountOut: String(swapped.minAmountOut),
-                txHash: swapped.txHash,
-                pool: getAddress(pool.address),
-              };
-            }),
-          ),
-        extra,
-      )) as never,
+    (args, signal) =>
+      once(
+        args.idempotencyKey,
+        { tool: "swap", ...args },
+        write(async () => {
+          const pool = await read(
+            `/api/launchpad/tokens/${encodeURIComponent(args.tokenId)}/pool`,
+            poolResponse,
+            signal,
+          );
+          if (failed(pool)) return pool;
+          const isBuy = args.side === "buy";
+          const decimals = isBuy ? PAIR_DECIMALS[pool.side] : TOKEN_DECIMALS;
+          if ((args.amountIn.split(".")[1]?.length ?? 0) > decimals)
+            return { code: "INVALID_PARAM", message: `amountIn: at most ${decimals} fractional digits` };
+          const amountIn = parseUnits(args.amountIn, decimals);
+          if (amountIn === 0n) return { code: "INVALID_PARAM", message: "amountIn: must be more than 0" };
+          const swapped = await swapExactIn(chain, {
+            pool: getAddress(pool.address),
+            tokenIn: getAddress(isBuy ? pool.pairAsset : pool.token),
+            amountIn,
+            slippageCapBps: args.slippageCapBps,
+          });
+          return {
+            amountOut: String(swapped.amountOut),
+            minAmountOut: String(swapped.minAmountOut),
+            txHash: swapped.txHash,
+            pool: getAddress(pool.address),
+          };
+        }),
+      ),
   );
 }

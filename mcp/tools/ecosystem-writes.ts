@@ -1,16 +1,11 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { z } from "zod";
 import { type ApiKeyPair, signedCall } from "./exchange-writes.ts";
-import { type Guard, type ToolContext, tokenRef } from "./tool.ts";
+import { type Guard, idempotencyKeyOf, registerWriteTool, type ToolContext, tokenRef } from "./tool.ts";
 
-const answer = z.looseObject({});
-const idempotencyKey = z
-  .string()
-  .regex(/^[\x21-\x7e]{1,200}$/)
-  .optional()
-  .describe(
-    "Idempotency-Key: a retry with the same key and arguments gets the first answer, never a second transaction",
-  );
+const idempotencyKey = idempotencyKeyOf(
+  "Idempotency-Key: a retry with the same key and arguments gets the first answer, never a second transaction",
+);
 const headersOf = (key: string | undefined): Record<string, string> =>
   key === undefined ? {} : { "Idempotency-Key": key };
 
@@ -24,19 +19,7 @@ export function registerEcosystemWrites(server: McpServer, context: ToolContext,
     name: string,
     config: { title: string; description: string; input: I },
     run: (args: z.output<I>, signal: AbortSignal) => ReturnType<typeof signedCall>,
-  ) =>
-    server.registerTool(
-      name,
-      {
-        title: config.title,
-        description: config.description,
-        inputSchema: config.input,
-        outputSchema: answer,
-        annotations: { readOnlyHint: false, destructiveHint: false, openWorldHint: true },
-      },
-      ((args: unknown, extra: { signal: AbortSignal }) =>
-        guard((signal) => run(args as z.output<I>, signal), extra)) as never,
-    );
+  ) => registerWriteTool(server, guard, name, config, run);
   const post = (path: string, body: unknown, key: string | undefined, signal: AbortSignal) =>
     signedCall(context, keys, "POST", path, { side: "ecosystem", body, headers: headersOf(key) }, signal);
 

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { signRequest } from "../../exchange/adapters/auth/index.ts";
 import { toolError, toolResult } from "../errors.ts";
 import { failureOf, pathWithQuery, type Query } from "../http-client.ts";
-import type { Guard, ToolContext } from "./tool.ts";
+import { type Guard, registerWriteTool, type ToolContext } from "./tool.ts";
 
 /** The caller's exchange API key pair (API_PUBLIC_KEY, API_PRIVATE_KEY). */
 export interface ApiKeyPair {
@@ -70,19 +70,7 @@ export function registerExchangeWrites(server: McpServer, context: ToolContext, 
     name: string,
     config: { title: string; description: string; input: I; readOnly: boolean },
     run: (args: z.output<I>, signal: AbortSignal) => ReturnType<typeof signedCall>,
-  ) =>
-    server.registerTool(
-      name,
-      {
-        title: config.title,
-        description: config.description,
-        inputSchema: config.input,
-        outputSchema: answer,
-        annotations: { readOnlyHint: config.readOnly, destructiveHint: false, openWorldHint: true },
-      },
-      ((args: unknown, extra: { signal: AbortSignal }) =>
-        guard((signal) => run(args as z.output<I>, signal), extra)) as never,
-    );
+  ) => registerWriteTool(server, guard, name, config, run);
 
   tool(
     "place_order",

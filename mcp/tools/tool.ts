@@ -107,3 +107,43 @@ export const tokenRef = z
   .regex(/^(0x[0-9a-fA-F]{40}|[0-9]{1,78})$/)
   .describe("The agent token's address or its registry NFT id");
 export const address = z.string().regex(/^0x[0-9a-fA-F]{40}$/);
+
+/** An idempotency key as the ecosystem's Idempotency-Key takes it; `meaning` says what a retry gets. */
+export const idempotencyKeyOf = (meaning: string) =>
+  z
+    .string()
+    .regex(/^[\x21-\x7e]{1,200}$/)
+    .optional()
+    .describe(meaning);
+
+export interface WriteToolSpec<I extends z.ZodObject> {
+  title: string;
+  description: string;
+  input: I;
+  /** The answer's schema; an object of any keys unless given. */
+  output?: z.ZodObject;
+  readOnly?: boolean;
+}
+
+/** A signed or on-chain tool: the session's quota and deadline around `run`, which never throws. */
+export function registerWriteTool<I extends z.ZodObject>(
+  server: McpServer,
+  guard: Guard,
+  name: string,
+  spec: WriteToolSpec<I>,
+  run: (args: z.output<I>, signal: AbortSignal) => Promise<CallToolResult>,
+) {
+  server.registerTool(
+    name,
+    {
+      title: spec.title,
+      description: spec.description,
+      inputSchema: spec.input,
+      outputSchema: spec.output ?? z.looseObject({}),
+      annotations: { readOnlyHint: spec.readOnly ?? false, destructiveHint: false, openWorldHint: true },
+    },
+    // The SDK has parsed args against spec.input already; its generic callback type cannot follow I.
+    ((args: unknown, extra: { signal: AbortSignal }) =>
+      guard((signal) => run(args as z.output<I>, signal), extra)) as never,
+  );
+}
