@@ -22,7 +22,7 @@ import { systemClock, type WallClock } from "./shared/clock.ts";
 import { DEFAULT_STREAM_SETTINGS, type StreamSettings, streamRoutes, streamsApi } from "./streams/index.ts";
 import { DEFAULT_WRAPPED_NATIVE_PRICE } from "./shared/units.ts";
 import { writeRoutes, writesApi, writesNotConfigured, type WritesRuntime } from "./writes/index.ts";
-import { createLiveFeeds, type Fetcher, mcpHttpApi } from "../mcp/index.ts";
+import { createLiveFeeds, exchangeKeyCheck, type Fetcher, type McpHttpAuthMode, mcpHttpApi } from "../mcp/index.ts";
 
 export type { Db } from "./db.ts";
 
@@ -68,6 +68,8 @@ export interface EcosystemMcpOptions {
   maxSessions: number;
   sessionsPerMinute: number;
   idleMs: number;
+  /** Write tools over HTTP (mcp/http-auth.ts); none unless given. */
+  httpAuth?: McpHttpAuthMode;
 }
 
 /** The reads (GET, the event streams included) and the signed writes (POST). */
@@ -140,7 +142,13 @@ export function createEcosystemApi(options: EcosystemApiOptions): OpenAPIHono {
     },
   });
   app.get("/openapi.json", (c) => c.json(document));
-  if (options.mcp) mountMcp(app, options.mcp, { trustProxy, webOrigins: options.webOrigins ?? [], log: options.log });
+  if (options.mcp)
+    mountMcp(app, options.mcp, {
+      trustProxy,
+      webOrigins: options.webOrigins ?? [],
+      publicUrl: options.publicUrl,
+      log: options.log,
+    });
   app.all("/api/*", (c) => {
     throw notFound(`No endpoint ${c.req.method} ${c.req.path}`);
   });
@@ -155,7 +163,12 @@ export function createEcosystemApi(options: EcosystemApiOptions): OpenAPIHono {
 function mountMcp(
   app: OpenAPIHono,
   options: EcosystemMcpOptions,
-  context: { trustProxy: boolean; webOrigins: readonly string[]; log?: ErrorMappingOptions["log"] },
+  context: {
+    trustProxy: boolean;
+    webOrigins: readonly string[];
+    publicUrl?: string;
+    log?: ErrorMappingOptions["log"];
+  },
 ) {
   const inProcess =
     (ip: string | undefined): Fetcher =>
@@ -168,9 +181,12 @@ function mountMcp(
   const log = (message: string) => context.log?.(`mcp: ${message}`, undefined);
   const feeds = createLiveFeeds({ fetch: inProcess(undefined), base: "", log });
   const exchange = { fetch: globalThis.fetch, base: options.exchangeUrl.replace(/\/+$/, "") };
+  // A signed write covers its full URL, and the writes API checks it against the public origin
+  // (or the URL app.request makes of a path): the in-process tools speak to that origin.
+  const origin = context.publicUrl === undefined ? "http://localhost" : new URL(context.publicUrl).origin;
   const mcp = mcpHttpApi({
     depsFor: (ip) => ({
-      ecosystem: { fetch: inProcess(ip), base: "" },
+      ecosystem: { fetch: inProcess(ip), base: origin },
       exchange,
       feeds,
       specPath: options.specPath,
@@ -183,6 +199,10 @@ function mountMcp(
     idleMs: options.idleMs,
     webOrigins: context.webOrigins,
     trustProxy: context.trustProxy,
+    auth:
+      options.httpAuth === "api-key"
+        ? { mode: "api-key", checkKeys: exchangeKeyCheck(exchange), timeoutMs: options.timeoutMs }
+        : { mode: "none" },
     log,
   });
   app.route("/", mcp.app);

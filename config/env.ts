@@ -133,6 +133,8 @@ export const ecosystemApiEnv = apiEnv.extend({
   MCP_SESSIONS_PER_MINUTE: z.coerce.number().int().min(1).default(10),
   /** /mcp: ms without a request after which an MCP session is closed. */
   MCP_SESSION_IDLE_MS: z.coerce.number().int().min(1_000).max(86_400_000).default(600_000),
+  /** /mcp: write tools over HTTP. none: stdio only; api-key: the caller's exchange key pair in the API-PublicKey and API-PrivateKey headers, over HTTPS or from loopback (mcp/README.md). */
+  MCP_HTTP_AUTH: z.enum(["none", "api-key"]).default("none"),
   /** MCP server: SPEC.md, served as the ecosystem://spec resource; default docs/SPEC.md (the repository's copy). */
   MCP_SPEC_PATH: z.string().min(1).optional(),
 });

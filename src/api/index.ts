@@ -70,6 +70,7 @@ export default createEcosystemApi({
     maxSessions: env.MCP_MAX_SESSIONS,
     sessionsPerMinute: env.MCP_SESSIONS_PER_MINUTE,
     idleMs: env.MCP_SESSION_IDLE_MS,
+    httpAuth: env.MCP_HTTP_AUTH,
   },
   streams: {
     pollMs: env.SSE_POLL_MS,

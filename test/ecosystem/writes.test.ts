@@ -6,7 +6,14 @@
  * consecutive nonces; an Idempotency-Key never acts twice.
  */
 import assert from "node:assert/strict";
+import { spawn as spawnProcess } from "node:child_process";
+import { readFile } from "node:fs/promises";
 import { join } from "node:path";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { type Address, createPublicClient, erc20Abi, type Hex, http, keccak256, parseEther, toHex } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe } from "vitest";
@@ -14,6 +21,7 @@ import { exchangeEnv, parseEnv } from "../../config/env.ts";
 import { seedFixtureBeforeLoad } from "../../support/exchange/fixture-market.ts";
 import { type RunningExchange, startExchange } from "../../exchange/server/start.ts";
 import { WorkerVotingAbi } from "../../indexer/abis.ts";
+import { ACCOUNTS, activity } from "../../support/ecosystem/activity.ts";
 import {
   backends,
   type Chain,
@@ -22,6 +30,7 @@ import {
   makeRunDir,
   type Ponder,
   printLogs,
+  ROOT,
   removeRunDir,
   startChain,
   startPonder,
@@ -46,7 +55,9 @@ interface Shared {
   closeViem: () => Promise<void>;
   deploymentFile: string;
   contracts: Record<string, Address>;
+  act: Awaited<ReturnType<typeof activity>>;
   alpha: Address;
+  alphaNftId: bigint;
   alphaWorkerId: bigint;
   client: ReturnType<typeof createPublicClient>;
 }
@@ -69,6 +80,8 @@ beforeAll(async () => {
   shared.contracts = deployed.deployment.contracts as Record<string, Address>;
   const alpha = deployed.summary!.tokens.find((t) => t.symbol === "ALPHA")!;
   shared.alpha = alpha.token.toLowerCase() as Address;
+  shared.alphaNftId = alpha.nftId;
+  shared.act = await activity(deployed.viem, deployed.deployment.contracts);
   shared.alphaWorkerId = alpha.workerId;
   shared.client = createPublicClient({ transport: http(shared.chain.url) });
 }, 300_000);
@@ -143,6 +156,7 @@ async function startPonderFor(label: string, backend: (typeof BACKENDS)[number],
       EXCHANGE_SERVICE_SECRET: SERVICE_SECRET,
       VOTE_RATE_LIMIT_PER_MINUTE: String(VOTE_LIMIT),
       RELAYER_DB_SCHEMA: `relayer_${label.replace(/[^a-z0-9]/g, "_")}`,
+      MCP_HTTP_AUTH: "api-key",
       ...env,
     },
   });
@@ -167,6 +181,8 @@ for (const backend of BACKENDS) {
     let ponder: Ponder;
     const users: Record<string, Credentials> = {};
     const voters: Credentials[] = [];
+    /** Agents over MCP: each holds ALPHA from before the proposal and ETH for a spawn's fee. */
+    const agents: Record<"http" | "stdio", Credentials> = {} as never;
     let proposal: { id: bigint; startTime: bigint };
 
     const user = async (level: number, address: string | null, eth = "1") =>
@@ -206,8 +222,11 @@ for (const backend of BACKENDS) {
 
       // 20 voters holding ALPHA before the proposal, plus the users each error needs.
       const addresses = Array.from({ length: 20 }, (_, i) => freshAddress(`${label} voter ${i}`));
-      await giveAlpha(addresses, "10");
+      const agentAddresses = { http: freshAddress(`${label} mcp http`), stdio: freshAddress(`${label} mcp stdio`) };
+      await giveAlpha([...addresses, ...Object.values(agentAddresses)], "10");
       for (const address of addresses) voters.push(await user(20, address));
+      agents.http = await user(20, agentAddresses.http);
+      agents.stdio = await user(20, agentAddresses.stdio);
       users.spawner = await user(20, freshAddress(`${label} spawner`));
       users.poor = await user(20, freshAddress(`${label} poor`), "0");
       users.noAddress = await user(25, null);
@@ -358,6 +377,142 @@ for (const backend of BACKENDS) {
       assert.ok(shown.votes.items.every((v: any) => v.relayed === true));
       expectError(await vote(voters[0]!, { proposalId: id, vote: "yes" }), 409, "ALREADY_VOTED");
     });
+
+    // MCP is a client of the API: one backend shows it, whichever it is.
+    if (backend === BACKENDS[0])
+      test("an agent over MCP (HTTP with its key pair in headers, stdio) spawns, votes, places and cancels", async () => {
+        const clients: Client[] = [];
+        const connect = async (transport: Transport) => {
+          const client = new Client({ name: `writes-mcp-${label}`, version: "0" });
+          clients.push(client);
+          await client.connect(transport);
+          return client;
+        };
+        const keyHeaders = (who: Credentials) => ({ "API-PublicKey": who.publicKey, "API-PrivateKey": who.privateKey });
+        try {
+          const http = await connect(
+            new StreamableHTTPClientTransport(new URL(`${ponder.url}/mcp`), {
+              requestInit: { headers: keyHeaders(agents.http) },
+            }),
+          );
+          const stdio = await connect(
+            new StdioClientTransport({
+              command: process.execPath,
+              args: [join(ROOT, "mcp/main.ts")],
+              cwd: ROOT,
+              env: {
+                ...getDefaultEnvironment(),
+                ECOSYSTEM_API_URL: ponder.url,
+                EXCHANGE_URL: exchange.url,
+                API_PUBLIC_KEY: agents.stdio.publicKey,
+                API_PRIVATE_KEY: agents.stdio.privateKey,
+              },
+              stderr: "pipe",
+            }),
+          );
+          const call = async (client: Client, name: string, args: Record<string, unknown>) => {
+            const result = (await client.callTool({ name, arguments: args }, undefined, {
+              timeout: 30_000,
+            })) as CallToolResult;
+            assert.notEqual(result.isError, true, `${name}: ${JSON.stringify(result.content)}`);
+            return result.structuredContent as any;
+          };
+          for (const [kind, client] of [
+            ["http", http],
+            ["stdio", stdio],
+          ] as const) {
+            const names = (await client.listTools()).tools.map((t) => t.name);
+            for (const name of ["spawn_token", "vote", "propose", "set_worker_operator", "place_order", "cancel_order"])
+              assert.ok(names.includes(name), `${kind} lists ${name}: ${names}`);
+            const body = {
+              name: `MCP ${kind}`,
+              symbol: kind === "http" ? "MCPH" : "MCPS",
+              idempotencyKey: `mcp-${kind}`,
+            };
+            const spawned = await call(client, "spawn_token", body);
+            assert.equal(spawned.token.symbol, body.symbol);
+            assert.equal(spawned.token.owner, freshAddress(`${label} mcp ${kind}`));
+            assert.equal((await shared.client.getTransactionReceipt({ hash: spawned.txHash })).status, "success");
+            assert.deepEqual(
+              await call(client, "spawn_token", body),
+              spawned,
+              "a retry under its key is the first spawn",
+            );
+            const order = await call(client, "place_order", {
+              isBid: true,
+              currencyPairCode: "GAMMA_ETH",
+              amount: "1",
+              price: "0.001",
+              idempotencyKey: `mcp-order-${kind}`,
+            });
+            assert.equal(order.status, "open", JSON.stringify(order));
+            await call(client, "cancel_order", { id: order.id });
+            const orders = await call(client, "list_orders", { status: "all" });
+            assert.equal(orders.items.find((o: any) => o.id === order.id)?.status, "cancelled", JSON.stringify(orders));
+          }
+          // HTTP votes with the tool; stdio votes with mcp/README.md's ten-line agent, run as written.
+          const id = String(proposal.id);
+          const voted = await call(http, "vote", { tokenId: shared.alpha, proposalId: id, vote: "yes" });
+          assert.deepEqual([voted.proposalId, voted.vote, voted.weight], [id, "yes", 10]);
+          assert.equal((await shared.client.getTransactionReceipt({ hash: voted.txHash })).status, "success");
+          await runReadmeAgent(agents.stdio);
+          const shown = await waitFor(
+            "both MCP votes in the proposal read",
+            async () => {
+              const body = (await (await fetch(`${ponder.url}/api/agents/proposals/${id}?pageSize=100`)).json()) as any;
+              const voterSet = new Set(body.votes.items.map((v: any) => v.voter));
+              return voterSet.has(freshAddress(`${label} mcp http`)) && voterSet.has(freshAddress(`${label} mcp stdio`))
+                ? body
+                : undefined;
+            },
+            { timeoutMs: 30_000, intervalMs: 200 },
+          );
+          assert.ok(shown.votes.items.every((v: any) => v.relayed === true));
+        } finally {
+          await Promise.all(clients.map((client) => client.close().catch(() => {})));
+        }
+      });
+
+    /**
+     * mcp/README.md's agent, its keys filled in: the newest action names ALPHA (recorded here), whose
+     * open proposal it votes on. It runs from the checkout, as the README says.
+     */
+    async function runReadmeAgent(who: Credentials) {
+      await shared.act.act(
+        ACCOUNTS.queen,
+        shared.alphaNftId,
+        "directive",
+        { instruction: "readme agent" },
+        "MCP_README",
+      );
+      await waitFor(
+        "the README agent's action indexed",
+        async () => {
+          const body = (await (await fetch(`${ponder.url}/api/agents/action-logs?pageSize=1`)).json()) as any;
+          return body.items[0]?.reasonCode === "MCP_README" ? true : undefined;
+        },
+        { timeoutMs: 30_000, intervalMs: 200 },
+      );
+      const readme = await readFile(join(ROOT, "mcp/README.md"), "utf8");
+      const section = readme.slice(readme.indexOf("## An agent in ten lines"));
+      const code = /```ts\n([\s\S]*?)```/.exec(section)![1]!;
+      let filled = 0;
+      const script = code.replace(/"…"/g, () => JSON.stringify([who.publicKey, who.privateKey][filled++]));
+      assert.equal(filled, 2, "the README agent names both keys");
+      const child = spawnProcess(process.execPath, ["--input-type=module-typescript"], {
+        cwd: ROOT,
+        env: { ...process.env, ECOSYSTEM_API_URL: ponder.url, EXCHANGE_URL: exchange.url },
+        stdio: ["pipe", "pipe", "pipe"],
+      });
+      let output = "";
+      child.stdout.on("data", (chunk) => (output += chunk));
+      child.stderr.on("data", (chunk) => (output += chunk));
+      child.stdin.end(script);
+      const exitCode = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+      assert.equal(exitCode, 0, output);
+      assert.match(output, /txHash/, output);
+      assert.doesNotMatch(output, /isError: true/, output);
+    }
 
     test("a holder opens a proposal through the API; it is pending, names the holder and shows in the reads", async () => {
       const config = { slippageCapBps: 120, mevProtection: "batch_auction", signalSubscriptions: ["price", "news"] };
