@@ -19,6 +19,9 @@ import {
   toHex,
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe } from "vitest";
 import { exchangeEnv, parseEnv } from "../../config/env.ts";
 import { seedDemoBeforeLoad } from "../../exchange/demo/reference-data.ts";
@@ -34,6 +37,7 @@ import {
   type Ponder,
   printLogs,
   removeRunDir,
+  ROOT,
   startChain,
   startPonder,
   stopAll,
@@ -75,6 +79,7 @@ let agents: AgentsHandle;
 let owner: Credentials;
 let stranger: Credentials;
 const { test, run } = failureTracking();
+const mcpClients: Client[] = [];
 
 const keyOf = (label: string): Hex => keccak256(toHex(`byoa-e2e ${label}`));
 const ownerKey = keyOf("owner");
@@ -161,6 +166,7 @@ beforeAll(async () => {
 }, 300_000);
 
 afterAll(async () => {
+  await Promise.all(mcpClients.map((c) => c.close().catch(() => {})));
   if (run.failed) printLogs([chain?.service, ponder?.service]);
   await agents?.close();
   await ponder?.stop();
@@ -182,6 +188,26 @@ const handTo = (who: Credentials, operator: Address, tokenRef: string = alpha.to
   const ctx: SignedWriteContext = { baseUrl: ponder.url, ...who, now: () => writeStamp(who) };
   return requestWorkerOperator(ctx, tokenRef, operator);
 };
+
+/** The MCP server over stdio (`node mcp/main.ts`), as an agent's configuration starts it, with `env`'s keys. */
+async function mcp(env: Record<string, string>) {
+  const client = new Client({ name: "byoa-mcp", version: "0" });
+  mcpClients.push(client);
+  await client.connect(
+    new StdioClientTransport({
+      command: process.execPath,
+      args: [join(ROOT, "mcp/main.ts")],
+      cwd: ROOT,
+      env: { ...getDefaultEnvironment(), ECOSYSTEM_API_URL: ponder.url, EXCHANGE_URL: exchange.url, ...env },
+      stderr: "pipe",
+    }),
+  );
+  return async (name: string, args: Record<string, unknown>) => {
+    const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 })) as CallToolResult;
+    assert.notEqual(result.isError, true, `${name}: ${JSON.stringify(result.content)}`);
+    return result.structuredContent as Record<string, any>;
+  };
+}
 
 async function entries(query: string): Promise<Entry[]> {
   const { status, body } = await httpGet<{ items: Entry[] }>(
@@ -309,6 +335,25 @@ describe("bring your own agent", () => {
     );
   });
 
+  test("the same agent over MCP (record_action with its own key): the log shows it under the worker", async () => {
+    const call = await mcp({ AGENT_PRIVATE_KEY: ownAgentKey, RPC_URL: chain.url, DEPLOYMENTS_ROOT: runDir });
+    const recorded = await call("record_action", {
+      tokenId: alpha.token,
+      actionType: "rebalance",
+      payload: { note: "my own agent, over MCP" },
+      reasonCode: "OWN_AGENT",
+    });
+    const entry = await waitFor(
+      "the MCP agent's entry in the action log",
+      async () => (await entries(`tokenId=${alpha.nftId}&sourceTier=worker`)).find((e) => e.txHash === recorded.txHash),
+      { timeoutMs: WITHIN_MS, intervalMs: 250, alive: [ponder.service] },
+    );
+    assert.deepEqual(
+      [String(entry.entryId), entry.sourceAgentId, entry.actionPayload],
+      [recorded.entryId, `worker:${alpha.workerId}`, { note: "my own agent, over MCP" }],
+    );
+  });
+
   test("the runtime leaves the handed-over worker alone while it trades for the others", async () => {
     // A price far below the band: the runtime would buy it back at once if the worker were its.
     await pushAlphaPrice();
@@ -321,11 +366,11 @@ describe("bring your own agent", () => {
     assert.deepEqual(recordedByRuntime, []);
   });
 
-  test("handed back, the runtime trades for the worker again and the agent may no longer record", async () => {
-    const answer = await handTo(owner, runtimeOperator, String(alpha.nftId));
-    assert.ok(answer.ok, JSON.stringify(answer));
-    assert.equal(answer.body.operator, runtimeOperator.toLowerCase());
-    const back = (await client.getTransactionReceipt({ hash: answer.body.txHash as Hex })).blockNumber;
+  test("handed back over MCP (set_worker_operator), the runtime trades for the worker again; the agent may not record", async () => {
+    const call = await mcp({ API_PUBLIC_KEY: owner.publicKey, API_PRIVATE_KEY: owner.privateKey });
+    const answer = await call("set_worker_operator", { tokenId: String(alpha.nftId), operator: runtimeOperator });
+    assert.equal(answer.operator, runtimeOperator.toLowerCase());
+    const back = (await client.getTransactionReceipt({ hash: answer.txHash as Hex })).blockNumber;
     await waitFor(
       "a runtime worker trade on ALPHA after the hand-back",
       async () => {
