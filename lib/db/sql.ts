@@ -1,7 +1,7 @@
-import { Worker } from "node:worker_threads";
 import { withDeadline } from "../deadline.ts";
 import type { UnavailableError } from "../unavailable.ts";
 import { openPgliteHere } from "./pglite.ts";
+import { openPgliteThread } from "./pglite-client.ts";
 import { assertSchemaName, createSchema, schemaPool } from "./postgres.ts";
 import { asUnavailable, JOURNAL, unavailable } from "./unavailable.ts";
 import type { Sql } from "./sql-types.ts";
@@ -85,59 +85,8 @@ async function openPglite(options: OpenSqlOptions, down: Down): Promise<Sql> {
   const { dataDir, schema, timeoutMs, migrate } = options;
   await readyPgliteDir(dataDir, schema, migrate && ((db) => migrate(sqlOf(db))));
   if (options.embedded === "here") return openPgliteOnThisThread(options, down);
-  const thread = new Worker(new URL("./pglite-thread.ts", import.meta.url), { workerData: { dataDir, schema } });
-  const waiting = new Map<number, { resolve: (rows: unknown[]) => void; reject: (error: Error) => void }>();
-  let nextId = 0;
-  let failure: Error | undefined;
-  let onClosed: (() => void) | undefined;
-  const failAll = (error: Error) => {
-    failure = error;
-    for (const { reject } of waiting.values()) reject(error);
-    waiting.clear();
-  };
-  const ready = new Promise<void>((resolve, reject) => {
-    thread.on("message", (message: ThreadMessage) => {
-      if ("ready" in message) resolve();
-      else if ("failed" in message) reject(down(message.failed));
-      else if ("closed" in message) onClosed?.();
-      else {
-        const call = waiting.get(message.id);
-        waiting.delete(message.id);
-        if (message.error) call?.reject(Object.assign(new Error(message.error.message), message.error));
-        else call?.resolve(message.rows);
-      }
-    });
-    thread.on("error", (error) => {
-      const failed = down(error);
-      reject(failed);
-      failAll(failed);
-    });
-    thread.on("exit", () => failAll(down("its thread exited")));
-  });
-  await withDeadline(ready, Math.max(timeoutMs, 30_000), () => down(noAnswer(Math.max(timeoutMs, 30_000)))).catch(
-    async (error) => {
-      await thread.terminate();
-      throw error;
-    },
-  );
-  return {
-    query<R>(text: string, params: readonly unknown[] = []) {
-      if (failure) return Promise.reject(failure);
-      const id = nextId++;
-      const answer = new Promise<R[]>((resolve, reject) =>
-        waiting.set(id, { resolve: resolve as (rows: unknown[]) => void, reject }),
-      );
-      thread.postMessage({ id, text, params });
-      return withDeadline(answer, timeoutMs, () => down(noAnswer(timeoutMs))).finally(() => waiting.delete(id));
-    },
-    async close() {
-      if (failure) return;
-      const closed = new Promise<void>((resolve) => (onClosed = resolve));
-      thread.postMessage("close");
-      await withDeadline(closed, timeoutMs, () => down(noAnswer(timeoutMs))).catch(() => {});
-      await thread.terminate();
-    },
-  };
+  const thread = await openPgliteThread({ dataDir, schema, timeoutMs, down });
+  return { query: (text, params) => thread.query(text, params), close: () => thread.close() };
 }
 
 /** Embedded PGlite on this thread: its statements run (synchronously) here, one at a time. */
@@ -173,12 +122,5 @@ function sqlOf(db: UpgradeDb): Sql {
     close: async () => {},
   };
 }
-
-type ThreadMessage =
-  | { ready: true }
-  | { failed: string }
-  | { closed: true }
-  | { id: number; rows: unknown[]; error?: undefined }
-  | { id: number; rows?: undefined; error: { message: string; code?: string; detail?: string } };
 
 const noAnswer = (ms: number) => `no answer in ${ms} ms`;

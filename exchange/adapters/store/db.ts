@@ -2,7 +2,9 @@ import { UnavailableError } from "../../../lib/unavailable.ts";
 import { randomBytes } from "node:crypto";
 import type { PGlite } from "@electric-sql/pglite";
 import type pg from "pg";
-import { assertSchemaName, createSchema, openPgliteHere, readyPgliteDir, schemaPool } from "../../../lib/db/index.ts";
+import { assertSchemaName, createSchema, readyPgliteDir, schemaPool } from "../../../lib/db/index.ts";
+import { openPgliteThread } from "../../../lib/db/pglite-client.ts";
+import { unavailable } from "../../../lib/db/unavailable.ts";
 import { migrate } from "./migrations.ts";
 import { asUnavailable } from "../../../lib/db/index.ts";
 import type { Db, Queryable, QueryOptions } from "./types.ts";
@@ -20,7 +22,7 @@ export interface OpenDbOptions {
   readonly maxConnections?: number;
   /** PostgreSQL: most ms to open a connection (TCP and start-up), or to wait for a pooled one (then only that statement fails). */
   readonly connectTimeoutMs?: number;
-  /** PostgreSQL: most ms a statement may run (server-side statement_timeout) or wait for its answer (client-side). */
+  /** Most ms a statement may run (PostgreSQL: server-side statement_timeout) or wait for its answer (both databases). */
   readonly queryTimeoutMs?: number;
 }
 
@@ -28,7 +30,9 @@ export const DB_DEFAULTS = { maxConnections: 8, connectTimeoutMs: 5_000, queryTi
 
 export async function openDb(options: OpenDbOptions): Promise<Db> {
   assertSchemaName(options.schema);
-  return options.databaseUrl ? openPostgres(options.databaseUrl, options) : openPglite(options.dataDir, options.schema);
+  return options.databaseUrl
+    ? openPostgres(options.databaseUrl, options)
+    : openPglite(options.dataDir, options.schema, options.queryTimeoutMs ?? DB_DEFAULTS.queryTimeoutMs);
 }
 
 async function openPostgres(connectionString: string, options: OpenDbOptions): Promise<Db> {
@@ -134,29 +138,47 @@ async function openPostgres(connectionString: string, options: OpenDbOptions): P
  * order commits. A directory of 0.2 (PostgreSQL 16) from an earlier version is copied into a new
  * one first, every row, both brought to this code's schema (lib/db/upgrade.ts; kept beside it
  * as `<dir>.pg16`).
+ *
+ * It runs on a thread of its own (lib/db/pglite-client.ts): PGlite's WebAssembly Postgres is
+ * synchronous, and on the event loop every group commit stopped matching, HTTP and every
+ * WebSocket write while it ran (100-600 ms stalls under load, issue 29).
  */
-async function openPglite(dataDir: string, schema: string): Promise<Db> {
+async function openPglite(dataDir: string, schema: string, timeoutMs: number): Promise<Db> {
   const upgraded = await readyPgliteDir(dataDir, schema, async (db) => {
     await migrate(pgliteDb(db as unknown as PGlite));
   });
   if (upgraded)
     console.log(`exchange: ${dataDir} was copied from PGlite 0.2 (PostgreSQL 16); the old one is ${dataDir}.pg16`);
-  return pgliteDb(await openPgliteHere(dataDir, schema));
+  const thread = await openPgliteThread({
+    dataDir,
+    schema,
+    timeoutMs,
+    down: (reason) => unavailable(reason, "exchange database", "The database is unavailable: "),
+  });
+  const surface: Queryable = { query: (sql, params) => thread.query(sql, params) };
+  return {
+    kind: "pglite",
+    query: surface.query,
+    // One connection: reads and commits take turns on it whatever the surface.
+    writer: surface,
+    transaction: (fn) => thread.transaction((query) => fn({ query: (sql, params) => query(sql, params) })),
+    // One connection: any write still running finishes before the next statement.
+    fence: async () => void (await thread.query("select 1")),
+    close: () => thread.close(),
+  };
 }
 
-/** The store's surface over one PGlite connection (search_path already set). */
+/** The store's surface over one PGlite connection on this thread (search_path already set): migrations at open. */
 function pgliteDb(db: PGlite): Db {
   const run = async <R>(client: Pick<PGlite, "query">, sql: string, params?: unknown[]) =>
     (await client.query<R>(sql, params)).rows;
   return {
     kind: "pglite",
     query: (sql, params) => run(db, sql, params),
-    // One connection: reads and commits take turns on it whatever the surface.
     writer: { query: (sql, params) => run(db, sql, params) },
     // PGlite types the result as possibly undefined (a transaction closed early); ours never closes early.
     transaction: async (fn) =>
       (await db.transaction((tx) => fn({ query: (sql, params) => run(tx, sql, params) } satisfies Queryable)))!,
-    // One in-process connection: any write still running finishes before the next statement.
     fence: async () => void (await db.query("select 1")),
     close: () => db.close(),
   };
