@@ -5,6 +5,7 @@ import { formatAmount, formatPrice } from "../../core/money/index.ts";
 import { decimalJson } from "../../core/money/json.ts";
 import { tickLotText, type MarketData } from "../marketdata/market-data.ts";
 import type { Exchange, Pair } from "../../application/index.ts";
+import { createReadCache } from "./read-cache.ts";
 import { serve } from "./serve.ts";
 import { summaryRoute, type MarketSummary } from "./summary.ts";
 
@@ -109,6 +110,7 @@ export function aggregatorApi(deps: {
   nowMs?: () => number;
 }) {
   const { exchange, marketData } = deps;
+  const reads = createReadCache();
   const nowMs = deps.nowMs ?? Date.now;
   const app = new OpenAPIHono();
   const pairOf = (code: string): Pair => {
@@ -283,8 +285,14 @@ export function aggregatorApi(deps: {
           type,
         }));
       };
-      const [buy, sell] = await Promise.all([side("buy"), side("sell")]);
-      return c.json({ buy, sell });
+      const render = async () => {
+        const [buy, sell] = await Promise.all([side("buy"), side("sell")]);
+        return { buy, sell };
+      };
+      // The same for every caller until the pair trades again.
+      const version = String(marketData.dealsVersion(pair.row.code));
+      const body = await reads.get(`trades ${pair.row.code} ${JSON.stringify(query)}`, version, render);
+      return c.body(body, 200, { "Content-Type": "application/json" });
     },
   );
 

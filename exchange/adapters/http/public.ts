@@ -3,13 +3,14 @@ import { z } from "zod";
 import { invalidParam, isoUtcParam as isoUtc, MAX_CANDLES, OpenAPIHono } from "../../../lib/http/index.ts";
 import { formatAmount, formatPrice } from "../../core/money/index.ts";
 import { decimalJson } from "../../core/money/json.ts";
-import { bucketCount, INTERVALS } from "../../core/candles/index.ts";
+import { bucketCount, bucketStart, INTERVALS, type Interval, nextBucket } from "../../core/candles/index.ts";
 import { tickLotText, type MarketData } from "../marketdata/market-data.ts";
 import type { Exchange, Pair } from "../../application/index.ts";
 import { ALIAS_BASE, aliasedServer, API_BASE } from "./alias.ts";
 import { pairQuery, positiveInt, unknownPair } from "./schemas.ts";
 import { summaryRoute, type MarketSummary } from "./summary.ts";
 import { isoFromMicros } from "./time.ts";
+import { createReadCache, type ReadCache } from "./read-cache.ts";
 import { commissionView } from "./views.ts";
 
 // {base_url}'s anonymous market data (SPEC.md "Public market data"), each route also served at its
@@ -94,6 +95,8 @@ export const commissionSchema = z.object({
 export interface PublicDeps {
   readonly exchange: Exchange;
   readonly marketData: MarketData;
+  /** Serialised public reads (read-cache.ts); one of its own unless given. */
+  readonly readCache?: ReadCache;
   /** Who signed the request, when it was signed (GET /api/deals); undefined for anonymous calls. */
   readonly caller: (c: import("hono").Context) => Promise<string | undefined>;
   /** The server's clock in epoch ms: the one API-Timestamp is judged by, answered by /api/time. */
@@ -102,12 +105,28 @@ export interface PublicDeps {
   readonly summary: MarketSummary;
 }
 
+/**
+ * What a candle range's answer depends on: a range whose last interval closed long ago (longer
+ * than a commit may take) changes only on a reload; one reaching the present, with every deal.
+ */
+function candleVersion(marketData: MarketData, pair: Pair, interval: Interval, endMs: number): string {
+  const closedAt = nextBucket(interval, bucketStart(interval, endMs));
+  const nowMs = Math.floor(marketData.now() / 1000);
+  return closedAt + COMMIT_MARGIN_MS <= nowMs
+    ? `closed ${marketData.loadVersion()}`
+    : `open ${marketData.dealsVersion(pair.row.code)}`;
+}
+const JSON_TYPE = { "Content-Type": "application/json" };
+/** Longer than a deal may wait for its commit (the group committer gives up at 10 s). */
+const COMMIT_MARGIN_MS = 30_000;
+
 export function publicApi(deps: PublicDeps) {
   const { exchange, marketData } = deps;
   const api = new OpenAPIHono();
   const alias = new OpenAPIHono();
   const route = aliasedServer(api, alias);
   const pairOf = (code: string): Pair => exchange.reference.pair(code);
+  const reads = deps.readCache ?? createReadCache();
   const orderbookCache = new Map<string, { version: number; body: Uint8Array<ArrayBuffer> }>();
   const tickerCache = new Map<string, { key: string; body: string }>();
 
@@ -201,14 +220,15 @@ export function publicApi(deps: PublicDeps) {
         throw invalidParam("endDate", "must not be before sinceDate");
       }
       const userId = await deps.caller(c);
-      const deals = await marketData.deals(pair, {
-        sinceUs: query.sinceDate,
-        untilUs: query.endDate,
-        offset: (query.pageNumber - 1) * query.pageSize,
-        limit: query.pageSize,
-      });
-      return c.json(
-        deals.map((deal) => {
+      const render = async () =>
+        (
+          await marketData.deals(pair, {
+            sinceUs: query.sinceDate,
+            untilUs: query.endDate,
+            offset: (query.pageNumber - 1) * query.pageSize,
+            limit: query.pageSize,
+          })
+        ).map((deal) => {
           const buyer = deal.takerIsBid ? deal.takerUserId : deal.makerUserId;
           const seller = deal.takerIsBid ? deal.makerUserId : deal.takerUserId;
           return {
@@ -220,7 +240,14 @@ export function publicApi(deps: PublicDeps) {
             isBuy: deal.takerIsBid,
             isUserBuyer: userId === undefined ? null : userId === buyer ? true : userId === seller ? false : null,
           };
-        }),
+        });
+      // Anonymous answers are everyone's until the pair trades again; a signed one is the caller's own.
+      if (userId !== undefined) return c.json(await render());
+      const version = String(marketData.dealsVersion(pair.row.code));
+      return c.body(
+        await reads.get(`deals ${pair.row.code} ${JSON.stringify(query)}`, version, render),
+        200,
+        JSON_TYPE,
       );
     },
   );
@@ -252,9 +279,8 @@ export function publicApi(deps: PublicDeps) {
           `the range spans more than ${MAX_CANDLES} ${query.interval} intervals; split it into several calls`,
         );
       }
-      const candles = await exchange.candles(pair.row.code, query.interval, startMs, endMs);
-      return c.json(
-        candles.map((candle) => ({
+      const render = async () =>
+        (await exchange.candles(pair.row.code, query.interval, startMs, endMs)).map((candle) => ({
           date: new Date(candle.bucketMs).toISOString().slice(0, 19),
           open: decimalJson(formatPrice(candle.open, pair.spec)),
           max: decimalJson(formatPrice(candle.high, pair.spec)),
@@ -262,8 +288,10 @@ export function publicApi(deps: PublicDeps) {
           close: decimalJson(formatPrice(candle.close, pair.spec)),
           volume: decimalJson(tickLotText(candle.volumeTickLots, pair)),
           volumeBase: decimalJson(formatAmount(candle.volumeLots, pair.spec)),
-        })),
-      );
+        }));
+      const key = `ohlc ${pair.row.code} ${query.interval} ${startMs} ${endMs}`;
+      const version = candleVersion(marketData, pair, query.interval, endMs);
+      return c.body(await reads.get(key, version, render), 200, JSON_TYPE);
     },
   );
 

@@ -28,6 +28,7 @@ export class MarketData {
   private windows = new Map<string, RollingWindow>();
   private recent = new RecentDeals(RECENT_DEALS);
   private readonly dealCounts = new Map<string, number>();
+  private loads = 0;
   private readonly nowUs: () => number;
 
   private constructor(exchange: Exchange, nowUs: () => number) {
@@ -60,6 +61,7 @@ export class MarketData {
     }
     this.windows = windows;
     this.recent = recent;
+    this.loads++;
   }
 
   private windowOf(pairCode: string): RollingWindow {
@@ -79,6 +81,14 @@ export class MarketData {
   /** Changes whenever a deal of the pair is recorded: readers cache views by it. */
   dealsVersion(pairCode: string): number {
     return this.dealCounts.get(pairCode) ?? 0;
+  }
+
+  /**
+   * Changes only when the deals are read again from the database (start, reload): what was
+   * committed before a moment long past cannot change otherwise.
+   */
+  loadVersion(): number {
+    return this.loads;
   }
 
   private record(deals: readonly DealRow[]): void {
