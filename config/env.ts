@@ -380,7 +380,7 @@ export const exchangeEnv = apiEnv.extend({
     .default("exchange"),
   /** PostgreSQL: most ms to open a connection or wait for a pooled one. */
   EXCHANGE_DB_CONNECT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(5_000),
-  /** PostgreSQL: most ms a statement may run (statement_timeout) and the client waits for its answer. */
+  /** Most ms a statement may run (PostgreSQL: statement_timeout) and the exchange waits for its answer (PostgreSQL and the embedded database's thread). */
   EXCHANGE_DB_QUERY_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),
   /** A commit batch not confirmed within this many ms fails: the exchange answers 503 and recovers by itself. */
   EXCHANGE_COMMIT_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(10_000),

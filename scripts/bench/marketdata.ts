@@ -18,7 +18,7 @@ import { load, type LoadResult } from "./marketdata/load.ts";
 import { fillMarket, PAIR } from "./marketdata/market.ts";
 import { benchOhlc } from "./marketdata/ohlc.ts";
 
-const LOAD_TARGET = 0.5; // orderbook and tickers: at least half the healthcheck's req/s
+const LOAD_TARGET = 0.5; // orderbook, tickers, deals and ohlc: at least half the healthcheck's req/s
 const OHLC_TARGET = 20; // the rollup at least 20x faster than the GROUP BY
 
 const cfg = readConfig();
@@ -127,6 +127,11 @@ try {
         `${ratioOf("tickers").toFixed(2)}x`,
         verdict(ratioOf("tickers") >= LOAD_TARGET),
       ],
+      ...(["deals", "ohlc"] as const).map((name) => [
+        `/api/${name} >= ${LOAD_TARGET}x healthcheck req/s`,
+        `${ratioOf(name).toFixed(2)}x`,
+        verdict(ratioOf(name) >= LOAD_TARGET),
+      ]),
       [
         `OHLC rollup >= ${OHLC_TARGET}x faster than GROUP BY`,
         `${speedup.toFixed(0)}x`,

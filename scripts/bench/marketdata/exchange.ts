@@ -29,6 +29,8 @@ export async function startBenchExchange(cfg: BenchConfig): Promise<BenchExchang
     EXCHANGE_SERVICE_SECRET: "service-secret-for-the-bench-only",
     RATE_LIMIT_PER_MINUTE: "100000000",
     SIGNED_RATE_LIMIT_PER_MINUTE: "100000000",
+    // The OHLC part bulk-inserts 1,000,000 deals in one statement: more than a commit's 10 s.
+    EXCHANGE_DB_QUERY_TIMEOUT_MS: "600000",
     ...(cfg.DATABASE_URL ? { DATABASE_URL: cfg.DATABASE_URL, EXCHANGE_DB_SCHEMA: schema } : {}),
   };
   const cleanup = async () => {
