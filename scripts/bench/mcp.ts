@@ -79,10 +79,11 @@ const log = (msg: string) =>
   console.log(`[bench ${((performance.now() - began) / 1000).toFixed(0).padStart(4)} s] ${msg}`);
 
 const tmp = await mkdtemp(join(tmpdir(), "bench-mcp-"));
-// Ctrl-C: the harness SIGKILLs the chain and Ponder and exits; the temp dir goes here.
+// Ctrl-C: the harness SIGKILLs the chain and Ponder and exits; the temp dir goes here (retried: a
+// Ponder killed a moment ago may still be writing into it).
 process.once("exit", () => {
   if (KEEP_TMP) console.log(`kept ${tmp}`);
-  else rmSync(tmp, { recursive: true, force: true });
+  else rmSync(tmp, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
 });
 
 type PathName = "REST" | "MCP HTTP" | "MCP stdio";
