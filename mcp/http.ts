@@ -133,6 +133,9 @@ export function mcpHttpApi(options: McpHttpOptions) {
       server,
       transport: new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
+        // A tool call's answer as one JSON body, not a one-event stream: notifications travel on
+        // the session's GET stream, and no tool sends progress.
+        enableJsonResponse: true,
         onsessioninitialized: (sessionId) => void sessions.set(sessionId, session),
         onsessionclosed: (sessionId) => void sessions.delete(sessionId),
       }),

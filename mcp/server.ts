@@ -10,7 +10,7 @@ import { registerEcosystemWrites } from "./tools/ecosystem-writes.ts";
 import { registerExchangeReads } from "./tools/exchange.ts";
 import { type ApiKeyPair, registerExchangeWrites } from "./tools/exchange-writes.ts";
 import { registerQuoteTool } from "./tools/quote.ts";
-import { createGuard, type ToolContext } from "./tools/tool.ts";
+import { createGuard, READ_TOOLS_PARSED, type ToolContext } from "./tools/tool.ts";
 
 export const SERVER_INFO = { name: "agent-ecosystem", version: "0.1.0" };
 
@@ -40,6 +40,21 @@ const INSTRUCTIONS =
   "exchange's market data. Errors are {code,message} with SPEC.md's codes. Resources: ecosystem://spec " +
   "(SPEC.md), ecosystem://action-log and ecosystem://tokens/{address}/trades (subscribable).";
 
+type OutputCheck = (tool: unknown, result: CallToolResult, name: string) => Promise<void>;
+
+/**
+ * A read tool's answer is its output schema's own parse of the REST answer (tool.ts): the SDK's
+ * check of the same object against the same schema is a second parse per call, a fifth of what
+ * an MCP read costs beyond REST (bench:mcp's profile). Other tools keep it. validateToolOutput
+ * is private in 1.32's typings; server.test.ts fails if the hook disappears.
+ */
+function skipSecondOutputCheck(server: McpServer) {
+  const hook = server as unknown as { validateToolOutput: OutputCheck };
+  const check = hook.validateToolOutput.bind(server);
+  hook.validateToolOutput = (tool, result, name) =>
+    READ_TOOLS_PARSED.has(name) ? Promise.resolve() : check(tool, result, name);
+}
+
 /** One McpServer per session: an SDK server is bound to exactly one transport. */
 export function createMcpServer(deps: McpDeps, session: McpSession): McpServer {
   const server = new McpServer(SERVER_INFO, {
@@ -52,6 +67,7 @@ export function createMcpServer(deps: McpDeps, session: McpSession): McpServer {
   // is private in 1.32's typings; server.test.ts fails if the hook disappears.
   (server as unknown as { createToolError: (text: string) => CallToolResult }).createToolError = (text) =>
     toolError(sdkRefusal(text));
+  skipSecondOutputCheck(server);
   const context: ToolContext = {
     ecosystem: deps.ecosystem,
     exchange: deps.exchange,
