@@ -45,12 +45,9 @@ import {
 import { span, traceRequest } from "../../lib/stage-trace.ts";
 import { relayerClients } from "../../relayer/index.ts";
 import { percentile } from "./indexer/stats.ts";
+import { envInt } from "./env.ts";
 
-const int = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
-  return value;
-};
+const int = envInt;
 const ACTIONS = int("BENCH_AGENTS_ACTIONS", 200);
 const CONCURRENCY = int("BENCH_AGENTS_CONCURRENCY", 16);
 const ROUNDS = int("BENCH_AGENTS_ROUNDS", 2);

@@ -50,12 +50,9 @@ import {
 import { freePort } from "../../support/net/free-port.ts";
 import { percentile } from "./indexer/stats.ts";
 import { cpuSeconds } from "./proc.ts";
+import { envInt } from "./env.ts";
 
-const int = (name: string, fallback: number) => {
-  const value = Number(process.env[name] ?? fallback);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name} must be a positive integer`);
-  return value;
-};
+const int = envInt;
 const CONCURRENCY = int("BENCH_MCP_CONCURRENCY", 16);
 const ROUNDS = int("BENCH_MCP_ROUNDS", 3);
 const ROUND_MS = int("BENCH_MCP_ROUND_MS", 4000);

@@ -20,7 +20,6 @@ import {
 } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe } from "vitest";
 import { exchangeEnv, parseEnv } from "../../config/env.ts";
@@ -37,7 +36,6 @@ import {
   type Ponder,
   printLogs,
   removeRunDir,
-  ROOT,
   startChain,
   startPonder,
   stopAll,
@@ -48,6 +46,7 @@ import { waitFor } from "../../support/wait.ts";
 import { failureTracking } from "../../support/ecosystem/failure-tracking.ts";
 import { writesReady, writeStamp } from "../../support/ecosystem/writes.ts";
 import { type Credentials, SigningClient } from "../../support/exchange/signing-client.ts";
+import { stdioServer } from "../../support/mcp/stdio.ts";
 
 const SERVICE_SECRET = "service-secret-for-e2e-byoa";
 const ADMIN_TOKEN = "admin-token-for-e2e-byoa";
@@ -193,15 +192,7 @@ const handTo = (who: Credentials, operator: Address, tokenRef: string = alpha.to
 async function mcp(env: Record<string, string>) {
   const client = new Client({ name: "byoa-mcp", version: "0" });
   mcpClients.push(client);
-  await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [join(ROOT, "mcp/main.ts")],
-      cwd: ROOT,
-      env: { ...getDefaultEnvironment(), ECOSYSTEM_API_URL: ponder.url, EXCHANGE_URL: exchange.url, ...env },
-      stderr: "pipe",
-    }),
-  );
+  await client.connect(stdioServer({ ECOSYSTEM_API_URL: ponder.url, EXCHANGE_URL: exchange.url, ...env }));
   return async (name: string, args: Record<string, unknown>) => {
     const result = (await client.callTool({ name, arguments: args }, undefined, { timeout: 30_000 })) as CallToolResult;
     assert.notEqual(result.isError, true, `${name}: ${JSON.stringify(result.content)}`);

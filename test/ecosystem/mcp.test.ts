@@ -10,7 +10,6 @@ import assert from "node:assert/strict";
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { type CallToolResult, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
@@ -27,7 +26,6 @@ import {
   type Ponder,
   printLogs,
   type Viem,
-  ROOT,
   removeRunDir,
   startChain,
   startPonder,
@@ -36,6 +34,7 @@ import {
 } from "../../support/ecosystem/harness.ts";
 import { freePort } from "../../support/net/free-port.ts";
 import { waitFor } from "../../support/wait.ts";
+import { stdioServer } from "../../support/mcp/stdio.ts";
 
 const SPEC_TEXT = "# SPEC.md stand-in for the MCP test\n";
 const ACTION_LOG = "ecosystem://action-log";
@@ -95,18 +94,7 @@ afterAll(async () => {
 const transports: Record<string, () => Transport> = {
   http: () => new StreamableHTTPClientTransport(new URL(`${ctx.ponder.url}/mcp`)),
   stdio: () =>
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [join(ROOT, "mcp/main.ts")],
-      cwd: ROOT,
-      env: {
-        ...getDefaultEnvironment(),
-        ECOSYSTEM_API_URL: ctx.ponder.url,
-        EXCHANGE_URL: ctx.deadExchange,
-        MCP_SPEC_PATH: ctx.specPath,
-      },
-      stderr: "pipe",
-    }),
+    stdioServer({ ECOSYSTEM_API_URL: ctx.ponder.url, EXCHANGE_URL: ctx.deadExchange, MCP_SPEC_PATH: ctx.specPath }),
 };
 
 async function connect(kind: string) {
@@ -261,20 +249,13 @@ async function connectAsAgent(index: number) {
   const client = new Client({ name: `mcp-test-agent-${index}`, version: "0" });
   clients.push(client);
   await client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [join(ROOT, "mcp/main.ts")],
-      cwd: ROOT,
-      env: {
-        ...getDefaultEnvironment(),
-        ECOSYSTEM_API_URL: ctx.ponder.url,
-        EXCHANGE_URL: ctx.deadExchange,
-        MCP_SPEC_PATH: ctx.specPath,
-        AGENT_PRIVATE_KEY: keyOf(index),
-        RPC_URL: ctx.chain.url,
-        DEPLOYMENTS_ROOT: ctx.runDir,
-      },
-      stderr: "pipe",
+    stdioServer({
+      ECOSYSTEM_API_URL: ctx.ponder.url,
+      EXCHANGE_URL: ctx.deadExchange,
+      MCP_SPEC_PATH: ctx.specPath,
+      AGENT_PRIVATE_KEY: keyOf(index),
+      RPC_URL: ctx.chain.url,
+      DEPLOYMENTS_ROOT: ctx.runDir,
     }),
   );
   return client;

@@ -10,7 +10,6 @@ import { spawn as spawnProcess } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import { join } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -42,6 +41,7 @@ import { waitFor } from "../../support/wait.ts";
 import { failureTracking } from "../../support/ecosystem/failure-tracking.ts";
 import { signedWrite, writesReady } from "../../support/ecosystem/writes.ts";
 import { type Credentials, SigningClient } from "../../support/exchange/signing-client.ts";
+import { stdioServer } from "../../support/mcp/stdio.ts";
 
 const BACKENDS = backends();
 const VOTE_LIMIT = 12;
@@ -396,18 +396,11 @@ for (const backend of BACKENDS) {
             }),
           );
           const stdio = await connect(
-            new StdioClientTransport({
-              command: process.execPath,
-              args: [join(ROOT, "mcp/main.ts")],
-              cwd: ROOT,
-              env: {
-                ...getDefaultEnvironment(),
-                ECOSYSTEM_API_URL: ponder.url,
-                EXCHANGE_URL: exchange.url,
-                API_PUBLIC_KEY: agents.stdio.publicKey,
-                API_PRIVATE_KEY: agents.stdio.privateKey,
-              },
-              stderr: "pipe",
+            stdioServer({
+              ECOSYSTEM_API_URL: ponder.url,
+              EXCHANGE_URL: exchange.url,
+              API_PUBLIC_KEY: agents.stdio.publicKey,
+              API_PRIVATE_KEY: agents.stdio.privateKey,
             }),
           );
           const call = async (client: Client, name: string, args: Record<string, unknown>) => {

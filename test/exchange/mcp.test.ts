@@ -6,17 +6,15 @@
  */
 import assert from "node:assert/strict";
 import type { ChildProcess } from "node:child_process";
-import { join, resolve } from "node:path";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { getDefaultEnvironment, StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll, describe, it } from "vitest";
 import { type Backend, createBackend } from "../../support/exchange/backends.ts";
 import { startExchangeProcess } from "../../support/exchange/process.ts";
 import { type Credentials, SigningClient } from "../../support/exchange/signing-client.ts";
 import { freePort } from "../../support/net/free-port.ts";
+import { stdioServer } from "../../support/mcp/stdio.ts";
 
-const ROOT = resolve(import.meta.dirname, "../..");
 const ctx = {} as { backend: Backend; child: ChildProcess; base: string; user: Credentials; client: Client };
 
 beforeAll(async () => {
@@ -32,18 +30,7 @@ beforeAll(async () => {
   ctx.user = await new SigningClient(ctx.base, ctx.backend.vars.EXCHANGE_ADMIN_TOKEN).user(0, { USDT: "1000" });
   ctx.client = new Client({ name: "mcp-exchange-test", version: "0" });
   await ctx.client.connect(
-    new StdioClientTransport({
-      command: process.execPath,
-      args: [join(ROOT, "mcp/main.ts")],
-      cwd: ROOT,
-      env: {
-        ...getDefaultEnvironment(),
-        EXCHANGE_URL: ctx.base,
-        API_PUBLIC_KEY: ctx.user.publicKey,
-        API_PRIVATE_KEY: ctx.user.privateKey,
-      },
-      stderr: "pipe",
-    }),
+    stdioServer({ EXCHANGE_URL: ctx.base, API_PUBLIC_KEY: ctx.user.publicKey, API_PRIVATE_KEY: ctx.user.privateKey }),
   );
 });
 
