@@ -1,6 +1,7 @@
 import type { HardhatViemHelpers } from "@nomicfoundation/hardhat-viem/types";
 import { type Address, maxUint256, parseEther, parseUnits, stringToHex } from "viem";
 import type { Deployment } from "../../lib/deployments.ts";
+import { DEMO_USERS, demoDepositAmount } from "../../exchange/demo/index.ts";
 
 /**
  * Demo activity for a local chain, deterministic so tests and explorers can rely on it.
@@ -44,11 +45,14 @@ type Viem = HardhatViemHelpers;
 
 /**
  * The exchange hot wallet's float of the chain's stable token (the exchange's USDT): on a chain
- * of its own the exchange's demo users were credited without a deposit on-chain, so without it
- * their USDT withdrawals would wait for sweeps that never come. Its native coin it has (a
- * Hardhat account starts with 10 000).
+ * of its own the exchange's demo users were credited without a deposit on-chain, so the hot
+ * wallet holds what they were credited (the reserves then cover them: GET /admin/reserves) plus
+ * a float of 1,000,000 for withdrawals. Its native coin it has (a Hardhat account starts with
+ * 10 000, more than the demo's ETH credits).
  */
-export const HOT_WALLET_STABLE_FLOAT = parseUnits("1000000", 6);
+export const HOT_WALLET_STABLE_FLOAT =
+  parseUnits("1000000", 6) +
+  DEMO_USERS.reduce((sum, user) => sum + parseUnits(demoDepositAmount("USDT", user.role), 6), 0n);
 
 export interface SeedOptions {
   /** The exchange's hot wallet (deployments/<chainId>.json accounts.hotWallet): funded with stable tokens. */
