@@ -2,7 +2,7 @@
 import { cleanup, render, screen, within } from "@testing-library/react";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { fakeExchange, renderWith } from "../account/test-support.tsx";
-import MarketPage from "./Market.tsx";
+import MarketPage, { keepStreamedTrades } from "./Market.tsx";
 
 const summaryRow = (pair: string, fields: object) => ({
   trading_pairs: pair,
@@ -84,5 +84,33 @@ describe("the market page's 24 h change", () => {
     expect(stat("Last price").textContent).toBe("—");
     expect([stat("24h change").textContent, stat("24h change").className]).toEqual(["—", "muted"]);
     expect(stat("Bid · ask").textContent).toBe("— · —");
+  });
+});
+
+describe("keepStreamedTrades", () => {
+  const deal = (id: string, at: string) => ({
+    id,
+    dealDateUtc: at,
+    currencyPairCode: "ETH_USDT",
+    volume: "1",
+    price: "3000",
+    isBuy: true,
+    isUserBuyer: null,
+  });
+  const page = [deal("b", "2026-11-27T10:00:02.000001Z"), deal("a", "2026-11-27T10:00:01Z")];
+
+  it("keeps a streamed trade newer than a page read before it, above the page", () => {
+    const streamed = deal("c", "2026-11-27T10:00:03.000Z");
+    expect(keepStreamedTrades(page, [streamed, ...page]).map((d) => d.id)).toEqual(["c", "b", "a"]);
+  });
+
+  it("takes the page as it is when it holds every trade, or nothing was held", () => {
+    expect(keepStreamedTrades(page, page)).toBe(page);
+    expect(keepStreamedTrades(page, undefined)).toBe(page);
+  });
+
+  it("lets the page drop what it no longer lists when that is older than its newest", () => {
+    const old = deal("z", "2026-11-27T09:00:00Z");
+    expect(keepStreamedTrades(page, [old]).map((d) => d.id)).toEqual(["b", "a"]);
   });
 });

@@ -237,7 +237,11 @@ function PairScreen({
   });
   const deals = useQuery({
     queryKey: ["deals", pair],
-    queryFn: () => api.exchange("/api/deals", { currencyPairCode: pair, pageSize: 30 }),
+    queryFn: async () =>
+      keepStreamedTrades(
+        await api.exchange("/api/deals", { currencyPairCode: pair, pageSize: 30 }),
+        queryClient.getQueryData<Deals>(["deals", pair]),
+      ),
   });
 
   const steps = useMemo(() => groupingSteps(digitsPrice), [digitsPrice]);
@@ -434,4 +438,18 @@ function PairScreen({
       </div>
     </>
   );
+}
+
+/**
+ * A page of deals fetched while the stream was delivering trades may have been read before the
+ * newest of them: replacing the list with it would drop a trade the stream already showed (the
+ * socket's open refetches while trades arrive). Trades held that the page lacks and that are no
+ * older than its newest are kept above it, newest first.
+ */
+export function keepStreamedTrades(page: Deals, held: Deals | undefined): Deals {
+  if (!held || held.length === 0) return page;
+  const inPage = new Set(page.map((deal) => deal.id));
+  const newest = page.length === 0 ? Number.NEGATIVE_INFINITY : Date.parse(page[0]!.dealDateUtc);
+  const later = held.filter((deal) => !inPage.has(deal.id) && Date.parse(deal.dealDateUtc) >= newest);
+  return later.length === 0 ? page : [...later, ...page].slice(0, 50);
 }
