@@ -12,12 +12,10 @@ export async function launchChromium(): Promise<Browser> {
     executablePath,
     headless: true,
     args: [
-      // Its Lambda flags, but one: under --single-process, closing a browser context closes the
-      // browser (seen here: the second newContext() fails), and the suites open one per visitor.
-      // They include --disable-web-security (no CORS, no Origin header); without it the live
-      // market trade never showed in two fresh-clone CI runs while passing here: kept until that
-      // is understood (CORS itself is tested through the real servers in the API suites).
-      ...chromium.args.filter((arg) => arg !== "--single-process"),
+      // Its Lambda flags, but two: under --single-process, closing a browser context closes the
+      // browser (seen here: the second newContext() fails), and the suites open one per visitor;
+      // --disable-web-security would take CORS and Origin out of what the pages meet.
+      ...chromium.args.filter((arg) => arg !== "--single-process" && arg !== "--disable-web-security"),
       "--headless",
       "--no-sandbox",
       "--disable-gpu",
