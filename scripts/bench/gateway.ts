@@ -216,7 +216,7 @@ try {
   // Seconds from `started` until `count` are mined, and the steady rate: transfers per second from
   // the poll that first saw one mined to the poll that saw them all (a start-up's one-time cost,
   // such as a cold journal's first write, left out).
-  const untilMined = async (from: Address, fromBlock: bigint, count: number, started: number | (() => number)) => {
+  const untilMined = async (from: Address, fromBlock: bigint, count: number, started: () => number) => {
     const deadline = performance.now() + 300_000;
     let firstAt: number | undefined;
     let firstCount = 0;
@@ -226,7 +226,7 @@ try {
       if (mined > 0 && firstAt === undefined) [firstAt, firstCount] = [t, mined];
       if (mined >= count)
         return {
-          seconds: (t - (typeof started === "number" ? started : started())) / 1000,
+          seconds: (t - started()) / 1000,
           steady: t > firstAt! ? (mined - firstCount) / ((t - firstAt!) / 1000) : Number.POSITIVE_INFINITY,
         };
       if (t > deadline) throw new Error(`only ${mined} of ${count} transfers mined from ${from}`);
@@ -261,7 +261,7 @@ try {
       }),
     ),
   );
-  const { seconds: directSeconds } = await untilMined(sender, directFrom + 1n, WITHDRAWALS, directStarted);
+  const { seconds: directSeconds } = await untilMined(sender, directFrom + 1n, WITHDRAWALS, () => directStarted);
   for (const hash of directHashes) await publicClient.waitForTransactionReceipt({ hash });
 
   // The same transfers signed here with a key (no node holds a real hot wallet's key): fees
@@ -301,7 +301,12 @@ try {
       }),
     ),
   );
-  const { seconds: signedSeconds } = await untilMined(SCRIPT_KEY.address, signedFrom + 1n, WITHDRAWALS, signedStarted);
+  const { seconds: signedSeconds } = await untilMined(
+    SCRIPT_KEY.address,
+    signedFrom + 1n,
+    WITHDRAWALS,
+    () => signedStarted,
+  );
   for (const hash of signedHashes) await publicClient.waitForTransactionReceipt({ hash });
 
   log(`withdrawals: ${WITHDRAWALS} through the exchange API and the relayer`);
@@ -336,7 +341,12 @@ try {
   const viaStarted = performance.now();
   const refused = await requestWithdrawals(api, WITHDRAWALS);
   const postedSeconds = (performance.now() - viaStarted) / 1000;
-  const { seconds: viaSeconds } = await untilMined(HOT_WALLET.address, viaFrom + 1n, WITHDRAWALS - refused, viaStarted);
+  const { seconds: viaSeconds } = await untilMined(
+    HOT_WALLET.address,
+    viaFrom + 1n,
+    WITHDRAWALS - refused,
+    () => viaStarted,
+  );
   // Where a withdrawal's time goes (the sender drives at most 8 at once, each until completed;
   // ISO times to the millisecond).
   const done = await api.admin("GET", `/admin/withdrawals?status=completed&limit=${WITHDRAWALS + 10}`);

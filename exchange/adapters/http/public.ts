@@ -10,7 +10,7 @@ import { ALIAS_BASE, aliasedServer, API_BASE } from "./alias.ts";
 import { pairQuery, positiveInt, unknownPair } from "./schemas.ts";
 import { summaryRoute, type MarketSummary } from "./summary.ts";
 import { isoFromMicros } from "./time.ts";
-import { createReadCache, type ReadCache } from "./read-cache.ts";
+import { createReadCache } from "./read-cache.ts";
 import { commissionView } from "./views.ts";
 
 // {base_url}'s anonymous market data (SPEC.md "Public market data"), each route also served at its
@@ -95,8 +95,6 @@ export const commissionSchema = z.object({
 export interface PublicDeps {
   readonly exchange: Exchange;
   readonly marketData: MarketData;
-  /** Serialised public reads (read-cache.ts); one of its own unless given. */
-  readonly readCache?: ReadCache;
   /** Who signed the request, when it was signed (GET /api/deals); undefined for anonymous calls. */
   readonly caller: (c: import("hono").Context) => Promise<string | undefined>;
   /** The server's clock in epoch ms: the one API-Timestamp is judged by, answered by /api/time. */
@@ -126,7 +124,7 @@ export function publicApi(deps: PublicDeps) {
   const alias = new OpenAPIHono();
   const route = aliasedServer(api, alias);
   const pairOf = (code: string): Pair => exchange.reference.pair(code);
-  const reads = deps.readCache ?? createReadCache();
+  const reads = createReadCache();
   const orderbookCache = new Map<string, { version: number; body: Uint8Array<ArrayBuffer> }>();
   const tickerCache = new Map<string, { key: string; body: string }>();
 
