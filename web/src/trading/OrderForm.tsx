@@ -3,11 +3,13 @@ import { type FormEvent, useId, useState } from "react";
 import { useSessionApi } from "../account/session.ts";
 import type { Order } from "../account/types.ts";
 import { ErrorState } from "../components/states.tsx";
-import { buildOrder, type OrderForm as Fields, type PairDigits } from "./order-input.ts";
+import { buildOrder, type OrderForm as Fields, orderTotal, type PairDigits, roundingHint } from "./order-input.ts";
 
 /**
  * Places an order with the web session: buy or sell, limit or market, post-only and the time in
- * force; amount and price rounded down to the pair's digits before sending (order-input.ts).
+ * force; amount and price rounded down to the pair's digits before sending (order-input.ts). A
+ * field whose value would be sent rounded says so beside it (a polite live region, its
+ * description), and the total shown is that of the values sent.
  */
 export function OrderForm({ pair, csrf, userId }: { pair: PairDigits; csrf: string; userId: string }) {
   const api = useSessionApi();
@@ -42,6 +44,9 @@ export function OrderForm({ pair, csrf, userId }: { pair: PairDigits; csrf: stri
   };
   const [base, quote] = pair.code.split("_");
   const limit = fields.type === "limit";
+  const priceHint = roundingHint("price", fields.price, pair.digitsPrice, fields.side);
+  const amountHint = roundingHint("amount", fields.amount, pair.digitsAmount, fields.side);
+  const total = limit ? orderTotal(fields, pair) : null;
   return (
     <form className="trade-form panel" aria-label="Order form" onSubmit={submit} noValidate>
       <fieldset className="segmented">
@@ -77,7 +82,7 @@ export function OrderForm({ pair, csrf, userId }: { pair: PairDigits; csrf: stri
         </select>
       </div>
       {limit && (
-        <>
+        <div className="field">
           <label htmlFor={`${id}-price`}>
             Price ({quote}, {pair.digitsPrice} decimals)
           </label>
@@ -87,19 +92,25 @@ export function OrderForm({ pair, csrf, userId }: { pair: PairDigits; csrf: stri
             autoComplete="off"
             value={fields.price}
             onChange={(e) => set({ price: e.target.value })}
+            aria-describedby={`${id}-price-hint`}
           />
-        </>
+          <FieldHint id={`${id}-price-hint`} text={priceHint} />
+        </div>
       )}
-      <label htmlFor={`${id}-amount`}>
-        Amount ({base}, {pair.digitsAmount} decimals)
-      </label>
-      <input
-        id={`${id}-amount`}
-        inputMode="decimal"
-        autoComplete="off"
-        value={fields.amount}
-        onChange={(e) => set({ amount: e.target.value })}
-      />
+      <div className="field">
+        <label htmlFor={`${id}-amount`}>
+          Amount ({base}, {pair.digitsAmount} decimals)
+        </label>
+        <input
+          id={`${id}-amount`}
+          inputMode="decimal"
+          autoComplete="off"
+          value={fields.amount}
+          onChange={(e) => set({ amount: e.target.value })}
+          aria-describedby={`${id}-amount-hint`}
+        />
+        <FieldHint id={`${id}-amount-hint`} text={amountHint} />
+      </div>
       {limit && (
         <label className="check">
           <input
@@ -110,7 +121,17 @@ export function OrderForm({ pair, csrf, userId }: { pair: PairDigits; csrf: stri
           Post-only (never takes: refused if it would trade at once)
         </label>
       )}
-      <button type="submit" className={fields.side === "buy" ? "buy" : "sell"} disabled={place.isPending}>
+      {total !== null && (
+        <p id={`${id}-total`}>
+          Total {total} {quote} (price × amount as sent)
+        </p>
+      )}
+      <button
+        type="submit"
+        className={fields.side === "buy" ? "buy" : "sell"}
+        disabled={place.isPending}
+        aria-describedby={total === null ? undefined : `${id}-total`}
+      >
         {fields.side === "buy" ? "Place buy order" : "Place sell order"}
       </button>
       {problem && (
@@ -126,5 +147,14 @@ export function OrderForm({ pair, csrf, userId }: { pair: PairDigits; csrf: stri
         </p>
       )}
     </form>
+  );
+}
+
+/** Always rendered, so a screen reader is listening when the text appears. */
+function FieldHint({ id, text }: { id: string; text: string | null }) {
+  return (
+    <span id={id} className="field-hint" aria-live="polite">
+      {text}
+    </span>
   );
 }

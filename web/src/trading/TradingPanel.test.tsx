@@ -64,8 +64,24 @@ describe("the trading panel", () => {
     const form = await screen.findByRole("form", { name: "Order form" });
     fireEvent.change(within(form).getByLabelText(/^Price/), { target: { value: "2990.979" } });
     fireEvent.change(within(form).getByLabelText(/^Amount/), { target: { value: "0.123456" } });
+    // Both fields say, before the submit, what is sent instead of what was typed.
+    const described = (label: RegExp) => {
+      const input = within(form).getByLabelText(label);
+      return document.getElementById(input.getAttribute("aria-describedby")!)!;
+    };
+    expect(described(/^Price/).textContent).toBe(
+      "Sent as 2990.97: this pair takes 2 decimals (rounded down, so a buy never pays more than typed)",
+    );
+    expect(described(/^Amount/).textContent).toBe(
+      "Sent as 0.1234: this pair takes 4 decimals (rounded down, so never more than typed)",
+    );
+    expect(described(/^Amount/).getAttribute("aria-live")).toBe("polite");
+    const button = within(form).getByRole("button", { name: "Place buy order" });
+    expect(document.getElementById(button.getAttribute("aria-describedby")!)!.textContent).toBe(
+      "Total 369.085698 USDT (price × amount as sent)",
+    );
     fireEvent.click(within(form).getByLabelText(/^Post-only/));
-    fireEvent.click(within(form).getByRole("button", { name: "Place buy order" }));
+    fireEvent.click(button);
     await within(form).findByRole("status");
     const post = sent.find((s) => s.method === "POST")!;
     expect(post.headers["x-csrf-token"]).toBe(ME.csrfToken);
@@ -138,6 +154,11 @@ describe("the trading panel", () => {
     expect((await within(form).findByRole("alert")).textContent).toBe("Price: at least 0.01 (2 decimals)");
     expect(sent.some((s) => s.method === "POST")).toBe(false);
     fireEvent.change(within(form).getByLabelText(/^Price/), { target: { value: "100" } });
+    // Nothing is rounded: no hint beside either field.
+    for (const label of [/^Price/, /^Amount/]) {
+      const input = within(form).getByLabelText(label);
+      expect(document.getElementById(input.getAttribute("aria-describedby")!)!.textContent).toBe("");
+    }
     fireEvent.click(within(form).getByRole("button", { name: "Place buy order" }));
     await waitFor(() => expect(form.textContent).toMatch(/INSUFFICIENT_BALANCE/));
     expect(form.textContent).toMatch(/Not enough USDT available/);

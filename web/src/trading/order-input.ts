@@ -1,9 +1,13 @@
 import { roundDown } from "../account/amounts.ts";
+import { compareDecimal, fromScaled, toScaled } from "../lib/decimal.ts";
 
 /**
  * The order form's fields as the body of POST /api/orders: amount and price rounded DOWN to the
  * pair's digitsAmount and digitsPrice (the exchange refuses finer ones, it never rounds), exact
- * decimal strings, and only the options that fit the order type.
+ * decimal strings, and only the options that fit the order type. Down, whatever the side: a buy
+ * never pays more per unit nor takes more than typed, and no order sells more than typed (a sell's
+ * price may end a step below what was typed). The form shows the value sent whenever it differs
+ * from the typed one (roundingHint), so no rounding goes unseen.
  */
 
 export interface OrderForm {
@@ -74,4 +78,44 @@ export function buildOrder(
 /** The smallest amount with `digits` decimals: 2 -> "0.01". */
 function step(digits: number): string {
   return digits === 0 ? "1" : `0.${"0".repeat(digits - 1)}1`;
+}
+
+/**
+ * What the form says beside a field whose typed value is not what will be sent: the value sent,
+ * the pair's digits and the direction. null when nothing changes (or the text is no decimal: the
+ * submit says why).
+ */
+export function roundingHint(
+  field: "price" | "amount",
+  text: string,
+  digits: number,
+  side: OrderForm["side"],
+): string | null {
+  const typed = text.trim();
+  if (!DECIMAL.test(typed)) return null;
+  const sent = roundDown(typed, digits);
+  if (compareDecimal(sent, typed) === 0) return null;
+  const decimals = `this pair takes ${digits} decimal${digits === 1 ? "" : "s"}`;
+  if (sent === "0") return `Rounds down to 0: ${decimals}, at least ${step(digits)}`;
+  const why =
+    field === "amount"
+      ? "so never more than typed"
+      : side === "buy"
+        ? "so a buy never pays more than typed"
+        : "so a sell asks less than typed";
+  return `Sent as ${sent}: ${decimals} (rounded down, ${why})`;
+}
+
+/**
+ * price x amount of a limit order as it will be sent (both rounded), exact, in the quote
+ * currency; null for a market order or a form that would not be sent.
+ */
+export function orderTotal(form: OrderForm, pair: PairDigits): string | null {
+  const built = buildOrder(form, pair);
+  if (!built.ok || built.body.price === undefined) return null;
+  const { price, amount } = built.body;
+  return fromScaled(
+    toScaled(price, pair.digitsPrice) * toScaled(amount, pair.digitsAmount),
+    pair.digitsPrice + pair.digitsAmount,
+  );
 }
