@@ -10,7 +10,9 @@ import type { Exchange } from "../../application/index.ts";
 // The all-pairs summary in the layout of the aggregator standard's spot "summary" endpoint
 // (CoinMarketCap's), served at {aggregator_url}/api/marketdata/getaggregator/summary and, as
 // SPEC.md's planned compact all-pairs summary, at GET /api/summary (and its /v1/spot/market alias).
-// One cached body serves every path, so they never disagree.
+// One cached body serves every path, so they never disagree. A deal on any pair drops it at once:
+// last price, volumes, change, high and low then agree with /api/tickers, which the deal changes
+// too; only the best bid and ask (a book that moved without a trade) may be SUMMARY_CACHE_MS old.
 
 /** As the aggregator tickers: data changes every few seconds and SPEC.md advises caching >= 5 s. */
 export const SUMMARY_CACHE_MS = 5_000;
@@ -42,7 +44,10 @@ export const summaryRoute = (path: string, tag: string) =>
     tag,
     summary: "Summary of every active pair: last price, best bid and ask, 24 h volumes, change, high and low",
     description:
-      `One object per active pair, sorted by trading_pairs, traded or not (null where there is no value). Cached by the server for ${SUMMARY_CACHE_MS / 1000} s; ` +
+      "One object per active pair, sorted by trading_pairs, traded or not (null where there is no value). " +
+      `The server's cached body is rebuilt after a deal on any pair, else once it is ${SUMMARY_CACHE_MS / 1000} s old: ` +
+      `a deal shows in the next answer, while lowest_ask and highest_bid may be up to ${SUMMARY_CACHE_MS / 1000} s old ` +
+      `(Cache-Control lets clients keep an answer ${SUMMARY_CACHE_MS / 1000} s). ` +
       "/api/summary, /v1/spot/market/summary and /api/marketdata/getaggregator/summary answer the same body.",
     access: "public",
     response: z.array(pairSummarySchema),
@@ -50,17 +55,17 @@ export const summaryRoute = (path: string, tag: string) =>
   });
 
 export interface MarketSummary {
-  /** Answers the summary (the cached body, rebuilt at most every SUMMARY_CACHE_MS). */
+  /** Answers the summary: the cached body, rebuilt after a deal, else at most every SUMMARY_CACHE_MS. */
   answer(c: Context): Response;
 }
 
 export function marketSummary(deps: {
   exchange: Exchange;
-  marketData: MarketData;
+  marketData: Pick<MarketData, "snapshot" | "tradeVersion">;
   nowMs: () => number;
 }): MarketSummary {
   const { exchange, marketData, nowMs } = deps;
-  let cache: { at: number; body: string } | undefined;
+  let cache: { at: number; trades: number; body: string } | undefined;
 
   const build = () =>
     [...exchange.reference.pairs.values()]
@@ -88,7 +93,9 @@ export function marketSummary(deps: {
   return {
     answer(c) {
       const now = nowMs();
-      if (cache === undefined || now - cache.at >= SUMMARY_CACHE_MS) cache = { at: now, body: JSON.stringify(build()) };
+      const trades = marketData.tradeVersion();
+      if (cache === undefined || cache.trades !== trades || now - cache.at >= SUMMARY_CACHE_MS)
+        cache = { at: now, trades, body: JSON.stringify(build()) };
       return c.body(cache.body, 200, { "Content-Type": "application/json", "Cache-Control": CACHE_CONTROL });
     },
   };

@@ -29,6 +29,7 @@ export class MarketData {
   private recent = new RecentDeals(RECENT_DEALS);
   private readonly dealCounts = new Map<string, number>();
   private loads = 0;
+  private trades = 0;
   private readonly nowUs: () => number;
 
   private constructor(exchange: Exchange, nowUs: () => number) {
@@ -62,6 +63,7 @@ export class MarketData {
     this.windows = windows;
     this.recent = recent;
     this.loads++;
+    this.trades++;
   }
 
   private windowOf(pairCode: string): RollingWindow {
@@ -91,7 +93,17 @@ export class MarketData {
     return this.loads;
   }
 
+  /**
+   * Changes whenever a deal of any pair is recorded, and when the deals are read again: one
+   * number for views of every pair (the all-pairs summary), where summing dealsVersion would
+   * cost a pass over the pairs.
+   */
+  tradeVersion(): number {
+    return this.trades;
+  }
+
   private record(deals: readonly DealRow[]): void {
+    if (deals.length > 0) this.trades++;
     this.recent.add(deals);
     for (const deal of deals) this.dealCounts.set(deal.pairCode, (this.dealCounts.get(deal.pairCode) ?? 0) + 1);
     for (const deal of deals) {

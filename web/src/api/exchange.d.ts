@@ -437,7 +437,7 @@ export interface paths {
         };
         /**
          * Summary of every active pair: last price, best bid and ask, 24 h volumes, change, high and low
-         * @description One object per active pair, sorted by trading_pairs, traded or not (null where there is no value). Cached by the server for 5 s; /api/summary, /v1/spot/market/summary and /api/marketdata/getaggregator/summary answer the same body.
+         * @description One object per active pair, sorted by trading_pairs, traded or not (null where there is no value). The server's cached body is rebuilt after a deal on any pair, else once it is 5 s old: a deal shows in the next answer, while lowest_ask and highest_bid may be up to 5 s old (Cache-Control lets clients keep an answer 5 s). /api/summary, /v1/spot/market/summary and /api/marketdata/getaggregator/summary answer the same body.
          */
         get: operations["getSummary"];
         put?: never;
@@ -617,7 +617,7 @@ export interface paths {
         };
         /**
          * Alias of GET /api/summary: Summary of every active pair: last price, best bid and ask, 24 h volumes, change, high and low
-         * @description Alias of GET /api/summary: the same parameters, answers and errors, and the same rate-limit quota. One object per active pair, sorted by trading_pairs, traded or not (null where there is no value). Cached by the server for 5 s; /api/summary, /v1/spot/market/summary and /api/marketdata/getaggregator/summary answer the same body.
+         * @description Alias of GET /api/summary: the same parameters, answers and errors, and the same rate-limit quota. One object per active pair, sorted by trading_pairs, traded or not (null where there is no value). The server's cached body is rebuilt after a deal on any pair, else once it is 5 s old: a deal shows in the next answer, while lowest_ask and highest_bid may be up to 5 s old (Cache-Control lets clients keep an answer 5 s). /api/summary, /v1/spot/market/summary and /api/marketdata/getaggregator/summary answer the same body.
          */
         get: operations["getV1SpotMarketSummary"];
         put?: never;
@@ -677,7 +677,7 @@ export interface paths {
         };
         /**
          * Summary of every active pair: last price, best bid and ask, 24 h volumes, change, high and low
-         * @description One object per active pair, sorted by trading_pairs, traded or not (null where there is no value). Cached by the server for 5 s; /api/summary, /v1/spot/market/summary and /api/marketdata/getaggregator/summary answer the same body.
+         * @description One object per active pair, sorted by trading_pairs, traded or not (null where there is no value). The server's cached body is rebuilt after a deal on any pair, else once it is 5 s old: a deal shows in the next answer, while lowest_ask and highest_bid may be up to 5 s old (Cache-Control lets clients keep an answer 5 s). /api/summary, /v1/spot/market/summary and /api/marketdata/getaggregator/summary answer the same body.
          */
         get: operations["getMarketdataGetaggregatorSummary"];
         put?: never;
