@@ -16,7 +16,7 @@ import {
   type Interval,
   intervalSeconds,
 } from "../lib/candles.ts";
-import { fromScaled, isZeroDecimal, toScaled } from "../lib/decimal.ts";
+import { compareDecimal, fromScaled, isZeroDecimal, toScaled } from "../lib/decimal.ts";
 import { type SocketStatus, openExchangeSocket } from "../lib/exchange-socket.ts";
 import { formatAmount, formatCompact, formatPrice } from "../lib/format.ts";
 import { type ChangeView, changeView } from "../lib/market-change.ts";
@@ -122,6 +122,38 @@ export default function MarketPage({ pair }: { pair: string }) {
 }
 
 type PairSummary = ExchangeData<"/api/summary">[number];
+type Ticker = ExchangeData<"/api/tickers">;
+
+/**
+ * The summary rows with the ticker's pair brought up to it: last price, 24 h change and volume,
+ * and the 24 h high and low widened to the last price (none without a trade in the window, as
+ * the server says). The same rows when the ticker has no trade (price 0) or nothing differs.
+ */
+export function withTicker(rows: PairSummary[], ticker: Ticker): PairSummary[] {
+  const index = rows.findIndex((r) => r.trading_pairs === ticker.currencyPairCode);
+  const row = rows[index];
+  if (row === undefined || isZeroDecimal(ticker.price)) return rows;
+  const last = ticker.price;
+  const inWindow = !isZeroDecimal(ticker.volume24h);
+  const updated: PairSummary = {
+    ...row,
+    last_price: last,
+    price_change_percent_24h: ticker.priceChangePercentage24h,
+    base_volume: ticker.volume24h,
+    highest_price_24h: !inWindow
+      ? null
+      : row.highest_price_24h === null || compareDecimal(last, row.highest_price_24h) > 0
+        ? last
+        : row.highest_price_24h,
+    lowest_price_24h: !inWindow
+      ? null
+      : row.lowest_price_24h === null || compareDecimal(last, row.lowest_price_24h) < 0
+        ? last
+        : row.lowest_price_24h,
+  };
+  const same = (Object.keys(row) as (keyof PairSummary)[]).every((key) => row[key] === updated[key]);
+  return same ? rows : rows.map((r, i) => (i === index ? updated : r));
+}
 
 /** The 24 h high is null when the pair has no trade in the window (its last may be older). */
 const pairChange = (r: PairSummary) =>
@@ -131,7 +163,10 @@ function ChangeCell({ change }: { change: ChangeView }) {
   return <td className={change.className ? `num ${change.className}` : "num"}>{change.text}</td>;
 }
 
-/** Every pair with its 24 h strip, the current one marked. */
+/**
+ * Every pair with its 24 h strip, the current one marked. Prices to 8 significant digits, as the
+ * header, the book and the trades show them: at 6, 12345.67 read 12,345.6 here and 12,345.67 above.
+ */
 function PairsTable({ pair }: { pair: string }) {
   const { api } = usePlatform();
   const summary = useQuery({
@@ -172,10 +207,10 @@ function PairsTable({ pair }: { pair: string }) {
                     <td>
                       <Link href={`/market/${r.trading_pairs}`}>{r.trading_pairs.replace("_", "/")}</Link>
                     </td>
-                    <td className="num">{r.last_price === null ? "—" : formatPrice(r.last_price, 6)}</td>
+                    <td className="num">{r.last_price === null ? "—" : formatPrice(r.last_price, 8)}</td>
                     <ChangeCell change={pairChange(r)} />
-                    <td className="num">{r.highest_price_24h === null ? "—" : formatPrice(r.highest_price_24h, 6)}</td>
-                    <td className="num">{r.lowest_price_24h === null ? "—" : formatPrice(r.lowest_price_24h, 6)}</td>
+                    <td className="num">{r.highest_price_24h === null ? "—" : formatPrice(r.highest_price_24h, 8)}</td>
+                    <td className="num">{r.lowest_price_24h === null ? "—" : formatPrice(r.lowest_price_24h, 8)}</td>
                     <td className="num">{formatCompact(r.base_volume)}</td>
                   </tr>
                 ))}
@@ -312,6 +347,9 @@ function PairScreen({
           );
         } else if (stream.endsWith("@ticker")) {
           queryClient.setQueryData(["ticker", pair], data);
+          // The pairs table reads /api/summary every 10 s: its row of this pair follows the
+          // header's ticker meanwhile, so the two never show different last prices.
+          queryClient.setQueryData<PairSummary[]>(["summary"], (old) => old && withTicker(old, data as Ticker));
         }
       },
     });
