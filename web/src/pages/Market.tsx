@@ -401,7 +401,11 @@ function PairScreen({
             data.length === 0 ? (
               <Empty>No trade in this range yet.</Empty>
             ) : (
-              <CandleChart candles={data} label={`${pair} candles, ${INTERVAL_LABELS[interval]}`} />
+              <CandleChart
+                candles={data}
+                label={`${pair} candles, ${INTERVAL_LABELS[interval]}`}
+                digitsPrice={digitsPrice}
+              />
             )
           }
         </QueryState>
