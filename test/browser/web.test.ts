@@ -421,6 +421,8 @@ describe("the exchange's web account: wallet and trading screen", () => {
     const before = new Set(await cancelLabels());
     await form.getByLabel(/^Price/).fill("1.009");
     await form.getByLabel(/^Amount/).fill("1.23456");
+    // The rounding is shown beside the field before anything is sent.
+    await shown(form.getByText(/^Sent as 1\.2345: this pair takes 4 decimals/));
     await form.getByRole("checkbox", { name: /Post-only/ }).check();
     await form.getByRole("button", { name: "Place buy order" }).click();
     await shown(form.getByRole("status"));

@@ -13,7 +13,7 @@ const form = (fields: Partial<OrderForm>): OrderForm => ({
 });
 
 describe("buildOrder", () => {
-  it("rounds amount and price down to the pair's digits, as exact strings", () => {
+  it("rounds a buy's amount and price down to the pair's digits, as exact strings", () => {
     expect(buildOrder(form({ amount: "0.123456789", price: "2990.979" }), pair)).toEqual({
       ok: true,
       body: {
@@ -25,6 +25,14 @@ describe("buildOrder", () => {
         timeInForce: "GTC",
       },
     });
+  });
+  it("rounds a sell's price up (never sells for less than typed), its amount still down", () => {
+    const sell = buildOrder(form({ side: "sell", amount: "0.123456789", price: "2990.971" }), pair);
+    expect(sell.ok && [sell.body.amount, sell.body.price]).toEqual(["0.1234", "2990.98"]);
+    const tiny = buildOrder(form({ side: "sell", price: "0.001" }), pair);
+    expect(tiny.ok && tiny.body.price).toBe("0.01");
+    const exact = buildOrder(form({ side: "sell", price: "2990.970000" }), pair);
+    expect(exact.ok && exact.body.price).toBe("2990.97");
   });
   it("keeps big amounts exact (no float)", () => {
     const result = buildOrder(form({ amount: "123456789012345678.99999", price: "0.019" }), pair);
@@ -71,7 +79,7 @@ describe("roundingHint", () => {
       "Sent as 1: this pair takes 2 decimals (rounded down, so a buy never pays more than typed)",
     );
     expect(roundingHint("price", " 1.009 ", 2, "sell")).toBe(
-      "Sent as 1: this pair takes 2 decimals (rounded down, so a sell asks less than typed)",
+      "Sent as 1.01: this pair takes 2 decimals (rounded up, so a sell never sells for less than typed)",
     );
     expect(roundingHint("amount", "7.9", 0, "sell")).toBe(
       "Sent as 7: this pair takes 0 decimals (rounded down, so never more than typed)",
@@ -93,7 +101,7 @@ describe("roundingHint", () => {
 });
 
 describe("orderTotal", () => {
-  it("is price x amount as sent (both rounded down), exact", () => {
+  it("is price x amount as sent (both rounded), exact", () => {
     expect(orderTotal(form({ amount: "0.123456789", price: "2990.979" }), pair)).toBe("369.085698");
     expect(orderTotal(form({ amount: "123456789012345678.99999", price: "0.019" }), pair)).toBe(
       "1234567890123456.789999",

@@ -2,12 +2,12 @@ import { roundDown } from "../account/amounts.ts";
 import { compareDecimal, fromScaled, toScaled } from "../lib/decimal.ts";
 
 /**
- * The order form's fields as the body of POST /api/orders: amount and price rounded DOWN to the
- * pair's digitsAmount and digitsPrice (the exchange refuses finer ones, it never rounds), exact
- * decimal strings, and only the options that fit the order type. Down, whatever the side: a buy
- * never pays more per unit nor takes more than typed, and no order sells more than typed (a sell's
- * price may end a step below what was typed). The form shows the value sent whenever it differs
- * from the typed one (roundingHint), so no rounding goes unseen.
+ * The order form's fields as the body of POST /api/orders: amount and price rounded to the pair's
+ * digitsAmount and digitsPrice (the exchange refuses finer ones, it never rounds), exact decimal
+ * strings, and only the options that fit the order type. Each rounding goes the trader's way: the
+ * amount down (no order trades more than typed), a buy's price down (never pays more per unit) and
+ * a sell's price up (never sells for less). The form shows the value sent whenever it differs from
+ * the typed one (roundingHint), so no rounding goes unseen.
  */
 
 export interface OrderForm {
@@ -56,7 +56,7 @@ export function buildOrder(
   }
   const priceText = form.price.trim();
   if (!DECIMAL.test(priceText)) return { ok: false, error: "Price: digits and one decimal point only" };
-  const price = roundDown(priceText, pair.digitsPrice);
+  const price = roundPrice(priceText, pair.digitsPrice, form.side);
   if (price === "0")
     return { ok: false, error: `Price: at least ${step(pair.digitsPrice)} (${pair.digitsPrice} decimals)` };
   if (form.postOnly && form.timeInForce !== "GTC")
@@ -73,6 +73,13 @@ export function buildOrder(
       ...(form.postOnly ? { postOnly: true } : {}),
     },
   };
+}
+
+/** A price with `digits` decimals on the trader's side of `text`: down for a buy, up for a sell. */
+function roundPrice(text: string, digits: number, side: OrderForm["side"]): string {
+  const down = roundDown(text, digits);
+  if (side === "buy" || compareDecimal(down, text) === 0) return down;
+  return fromScaled(toScaled(down, digits) + 1n, digits);
 }
 
 /** The smallest amount with `digits` decimals: 2 -> "0.01". */
@@ -93,17 +100,17 @@ export function roundingHint(
 ): string | null {
   const typed = text.trim();
   if (!DECIMAL.test(typed)) return null;
-  const sent = roundDown(typed, digits);
+  const sent = field === "price" ? roundPrice(typed, digits, side) : roundDown(typed, digits);
   if (compareDecimal(sent, typed) === 0) return null;
   const decimals = `this pair takes ${digits} decimal${digits === 1 ? "" : "s"}`;
   if (sent === "0") return `Rounds down to 0: ${decimals}, at least ${step(digits)}`;
   const why =
     field === "amount"
-      ? "so never more than typed"
+      ? "rounded down, so never more than typed"
       : side === "buy"
-        ? "so a buy never pays more than typed"
-        : "so a sell asks less than typed";
-  return `Sent as ${sent}: ${decimals} (rounded down, ${why})`;
+        ? "rounded down, so a buy never pays more than typed"
+        : "rounded up, so a sell never sells for less than typed";
+  return `Sent as ${sent}: ${decimals} (${why})`;
 }
 
 /**
