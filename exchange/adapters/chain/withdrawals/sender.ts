@@ -98,6 +98,8 @@ const PAGE = 500;
 const SCAN_MS = 5_000;
 /** A withdrawal the hot wallet cannot cover is looked at again after this long. */
 const FUNDS_RETRY_MS = 2_000;
+/** Most receipts read again in one JSON-RPC batch (providers cap a batch; some at 50-100). */
+const CONFIRM_BATCH = 50;
 
 /** The transfer that carries a withdrawal: its call, and the coin ("native" or a token address) and amount leaving the hot wallet. */
 interface Transfer {
@@ -123,6 +125,18 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
     options.client ??
     (createPublicClient({
       transport: http(config.rpcUrl, { timeout: config.rpcTimeoutMs, retryCount: 0 }),
+    }) as PublicClient);
+  // The receipts read again at their confirmations go together in JSON-RPC batches: a backlog's
+  // withdrawals reach their depth in waves (one head read serves all), and one request each put
+  // hundreds of small requests on the node while it was mining the next sends.
+  const confirmClient =
+    options.client ??
+    (createPublicClient({
+      transport: http(config.rpcUrl, {
+        timeout: config.rpcTimeoutMs,
+        retryCount: 0,
+        batch: { wait: 0, batchSize: CONFIRM_BATCH },
+      }),
     }) as PublicClient);
   const guard = new WithdrawalGuard(exchange, config, options.addresses);
   const confirmations = new Map<string, number>();
@@ -356,10 +370,12 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
       const depth = Number(head - receipt.blockNumber) + 1;
       confirmations.set(id, Math.max(0, depth));
       if (depth >= config.confirmations) {
-        const again = await client.getTransactionReceipt({ hash: receipt.transactionHash }).catch((error: unknown) => {
-          if (error instanceof TransactionReceiptNotFoundError) return undefined;
-          throw error;
-        });
+        const again = await confirmClient
+          .getTransactionReceipt({ hash: receipt.transactionHash })
+          .catch((error: unknown) => {
+            if (error instanceof TransactionReceiptNotFoundError) return undefined;
+            throw error;
+          });
         return again !== undefined && again.blockHash === receipt.blockHash;
       }
       await pause(config.pollMs);
