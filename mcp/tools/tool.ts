@@ -2,12 +2,12 @@ import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
 import { toolError, toolResult } from "../errors.ts";
-import { type Fetcher, getJson, type Query } from "../http-client.ts";
+import { type Query, type ReadTarget, readJson } from "../http-client.ts";
 
 /** What every tool of a session shares: where the platform answers, and the session's bounds. */
 export interface ToolContext {
-  ecosystem: { fetch: Fetcher; base: string };
-  exchange: { fetch: Fetcher; base: string };
+  ecosystem: ReadTarget;
+  exchange: ReadTarget;
   /** Most ms one call out may take (AbortSignal.timeout). */
   timeoutMs: number;
   /** Tool calls per minute for this session; refused calls answer RATE_LIMITED. */
@@ -101,7 +101,7 @@ export function registerReadTool<I extends z.ZodObject, O extends z.ZodObject>(
     ((args: unknown, extra: { signal: AbortSignal }) =>
       guard(async (signal) => {
         const { path, query } = spec.request(args as z.output<I>);
-        const answer = await getJson(target.fetch, target.base, path, query, signal);
+        const answer = await readJson(target, path, query, signal);
         if (!answer.ok) return toolError(answer.error);
         const parsed = spec.output.safeParse(spec.wrap ? { [spec.wrap]: answer.body } : answer.body);
         // Parsing strips keys the schema lacks: the client checks additionalProperties.
