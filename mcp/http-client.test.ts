@@ -25,6 +25,7 @@ describe("readJson", () => {
     expect(await readJson(target, "/api/a", { pageSize: 5, boosted: false, sort: undefined }, signal)).toEqual({
       ok: true,
       body: { via: "local" },
+      inProcess: true,
     });
     expect(queries).toEqual([{ pageSize: "5", boosted: "false" }]);
     expect(await readJson(target, "/api/b", { page: 2 }, signal)).toEqual({ ok: true, body: { via: "http" } });

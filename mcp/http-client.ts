@@ -3,7 +3,8 @@ import type { ToolFailure } from "./errors.ts";
 /** `fetch` or an in-process app's `request`: the same tools serve stdio (remote) and /mcp (in process). */
 export type Fetcher = (url: string, init?: RequestInit) => Promise<Response>;
 
-export type Answer<T = unknown> = { ok: true; body: T } | { ok: false; error: ToolFailure };
+/** `inProcess`: the API's own value, as its REST route sends it (not JSON text from afar). */
+export type Answer<T = unknown> = { ok: true; body: T; inProcess?: true } | { ok: false; error: ToolFailure };
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
@@ -50,7 +51,10 @@ export function readJson(target: ReadTarget, path: string, query: Query | undefi
     onAbort = () => resolve(TIMED_OUT);
     signal.addEventListener("abort", onAbort, { once: true });
   });
-  return Promise.race([local, timedOut]).finally(() => signal.removeEventListener("abort", onAbort));
+  const answered = local.then(
+    (answer): Answer => (answer.ok ? { ok: true, body: answer.body, inProcess: true } : answer),
+  );
+  return Promise.race([answered, timedOut]).finally(() => signal.removeEventListener("abort", onAbort));
 }
 
 /**
