@@ -8,6 +8,7 @@ import {
   OpenAPIHono,
   openApiDocument,
   rateLimit,
+  type RateLimiter,
   EXPOSED_HEADERS,
   requestId,
   SIGNED_REQUEST_HEADERS,
@@ -19,10 +20,18 @@ import type { Db } from "./db.ts";
 import { launchpadApi, launchpadRoutes } from "./launchpad/index.ts";
 import { type ExplorerOptions, mountExplorer } from "./explorer/index.ts";
 import { systemClock, type WallClock } from "./shared/clock.ts";
+import { createReads, type Reads } from "./shared/reads.ts";
 import { DEFAULT_STREAM_SETTINGS, type StreamSettings, streamRoutes, streamsApi } from "./streams/index.ts";
 import { DEFAULT_WRAPPED_NATIVE_PRICE } from "./shared/units.ts";
 import { writeRoutes, writesApi, writesNotConfigured, type WritesRuntime } from "./writes/index.ts";
-import { createLiveFeeds, exchangeKeyCheck, type Fetcher, type McpHttpAuthMode, mcpHttpApi } from "../mcp/index.ts";
+import {
+  createLiveFeeds,
+  exchangeKeyCheck,
+  type Fetcher,
+  type LocalRead,
+  type McpHttpAuthMode,
+  mcpHttpApi,
+} from "../mcp/index.ts";
 
 export type { Db } from "./db.ts";
 
@@ -83,7 +92,8 @@ export const API_ROUTES = [...READ_ROUTES, ...writeRoutes];
  */
 export function createEcosystemApi(options: EcosystemApiOptions): OpenAPIHono {
   const pricing = { wrappedNativePrice: options.wrappedNativePrice ?? DEFAULT_WRAPPED_NATIVE_PRICE };
-  const deps = { db: options.db, wallClock: options.now ?? systemClock, pricing };
+  const reads = createReads();
+  const deps = { db: options.db, wallClock: options.now ?? systemClock, pricing, reads };
   const limiter = createRateLimiter({ limit: options.rateLimitPerMinute, now: options.rateLimitClock });
   const trustProxy = options.trustProxy ?? false;
   const app = new OpenAPIHono();
@@ -144,6 +154,8 @@ export function createEcosystemApi(options: EcosystemApiOptions): OpenAPIHono {
   app.get("/openapi.json", (c) => c.json(document));
   if (options.mcp)
     mountMcp(app, options.mcp, {
+      reads,
+      limiter,
       trustProxy,
       webOrigins: options.webOrigins ?? [],
       publicUrl: options.publicUrl,
@@ -157,13 +169,16 @@ export function createEcosystemApi(options: EcosystemApiOptions): OpenAPIHono {
 }
 
 /**
- * /mcp: the tools read this same app in process (no socket), each request carrying the MCP
- * client's IP so it spends that client's /api quota; the live resources follow its SSE streams.
+ * /mcp: the tools call this API's reads in process (no socket, no Request: the functions its
+ * routes serve), each call spending the MCP client's /api quota; anything else (the live
+ * resources follow its SSE streams, the signed writes) goes through the app with the client's IP.
  */
 function mountMcp(
   app: OpenAPIHono,
   options: EcosystemMcpOptions,
   context: {
+    reads: Reads;
+    limiter: RateLimiter;
     trustProxy: boolean;
     webOrigins: readonly string[];
     publicUrl?: string;
@@ -178,6 +193,7 @@ function mountMcp(
       const env = ip === undefined ? undefined : { incoming: { socket: { remoteAddress: ip } } };
       return Promise.resolve(app.request(url, { ...init, headers }, env));
     };
+  const local = (ip: string): LocalRead => context.reads.localFor({ limiter: context.limiter, ip, log: context.log });
   const log = (message: string) => context.log?.(`mcp: ${message}`, undefined);
   const feeds = createLiveFeeds({ fetch: inProcess(undefined), base: "", log });
   const exchange = { fetch: globalThis.fetch, base: options.exchangeUrl.replace(/\/+$/, "") };
@@ -186,7 +202,7 @@ function mountMcp(
   const origin = context.publicUrl === undefined ? "http://localhost" : new URL(context.publicUrl).origin;
   const mcp = mcpHttpApi({
     depsFor: (ip) => ({
-      ecosystem: { fetch: inProcess(ip), base: origin },
+      ecosystem: { fetch: inProcess(ip), base: origin, local: local(ip) },
       exchange,
       feeds,
       specPath: options.specPath,

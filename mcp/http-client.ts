@@ -3,16 +3,58 @@ import type { ToolFailure } from "./errors.ts";
 /** `fetch` or an in-process app's `request`: the same tools serve stdio (remote) and /mcp (in process). */
 export type Fetcher = (url: string, init?: RequestInit) => Promise<Response>;
 
-export type Answer<T = unknown> = { ok: true; body: T } | { ok: false; error: ToolFailure };
+/** `inProcess`: the API's own value, as its REST route sends it (not JSON text from afar). */
+export type Answer<T = unknown> = { ok: true; body: T; inProcess?: true } | { ok: false; error: ToolFailure };
 
 export type Query = Record<string, string | number | boolean | undefined>;
 
-/** `path?query`, leaving out unset parameters (REST treats absent and default alike). */
+/**
+ * The platform's own read of `path` in process (/mcp inside the API): its answer without a
+ * Request, middleware or JSON text; undefined when it has no read at that path (then HTTP).
+ * `query` is as REST receives it, text.
+ */
+export type LocalRead = (path: string, query: Record<string, string>) => Promise<Answer> | undefined;
+
+/** Where a side of the platform answers: over HTTP, and for the API's reads in process when `local` is given. */
+export interface ReadTarget {
+  fetch: Fetcher;
+  base: string;
+  local?: LocalRead;
+}
+
+/** The query as REST receives it: text, leaving out unset parameters (REST treats absent and default alike). */
+export function queryText(query: Query = {}): Record<string, string> {
+  const text: Record<string, string> = {};
+  for (const [key, value] of Object.entries(query)) if (value !== undefined) text[key] = String(value);
+  return text;
+}
+
+/** `path?query`, leaving out unset parameters. */
 export function pathWithQuery(path: string, query: Query = {}): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) if (value !== undefined) params.set(key, String(value));
-  const text = params.toString();
+  const text = new URLSearchParams(queryText(query)).toString();
   return text === "" ? path : `${path}?${text}`;
+}
+
+const TIMED_OUT: Answer = { ok: false, error: { code: "TIMEOUT", message: "the platform did not answer in time" } };
+
+/**
+ * One read with a deadline: in process when the target has that read, else a GET. A local read
+ * cannot be cancelled (the database finishes its query), but the tool answers TIMEOUT at the
+ * deadline all the same, as it does when a remote platform is slow.
+ */
+export function readJson(target: ReadTarget, path: string, query: Query | undefined, signal: AbortSignal) {
+  const local = target.local?.(path, queryText(query));
+  if (local === undefined) return getJson(target.fetch, target.base, path, query, signal);
+  if (signal.aborted) return Promise.resolve(TIMED_OUT);
+  let onAbort = () => {};
+  const timedOut = new Promise<Answer>((resolve) => {
+    onAbort = () => resolve(TIMED_OUT);
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+  const answered = local.then(
+    (answer): Answer => (answer.ok ? { ok: true, body: answer.body, inProcess: true } : answer),
+  );
+  return Promise.race([answered, timedOut]).finally(() => signal.removeEventListener("abort", onAbort));
 }
 
 /**

@@ -82,6 +82,14 @@ describe("mcpHttpApi", () => {
     expect((await post(app, initialize, { origin: "http://127.0.0.1:3000" })).status).toBe(200);
   });
 
+  it("answers a session's unreadable body as JSON-RPC's parse error", async () => {
+    const { app } = api();
+    const session = { "mcp-session-id": (await post(app, initialize)).headers.get("mcp-session-id")! };
+    const bad = await app.request("/mcp", { method: "POST", headers: { ...headers, ...session }, body: "{" });
+    expect(bad.status).toBe(400);
+    expect(await bad.json()).toMatchObject({ error: { code: -32700 } });
+  });
+
   it("bounds sessions in all and per client IP per minute", async () => {
     const few = api({ maxSessions: 2 });
     expect((await post(few.app, initialize)).status).toBe(200);

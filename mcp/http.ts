@@ -12,6 +12,7 @@ import {
   sameDigest,
   secureTransport,
 } from "./http-auth.ts";
+import { readJsonBody } from "./request-body.ts";
 import { limitRequests } from "./request-limit.ts";
 import { createMcpServer, type McpDeps } from "./server.ts";
 
@@ -103,9 +104,14 @@ export function mcpHttpApi(options: McpHttpOptions) {
       if (!sameDigest(session.keys, presented && keyDigest(presented)))
         return refuse(ip, 401, "Unauthorized: not the key pair this session was opened with");
       session.lastSeen = now();
-      return session.transport.handleRequest(c.req.raw);
+      if (c.req.method !== "POST") return session.transport.handleRequest(c.req.raw);
+      const posted = await readJsonBody(c);
+      if (!posted.ok) return rpcError(posted.status, posted.status === 413 ? -32000 : -32700, posted.message);
+      return session.transport.handleRequest(c.req.raw, { parsedBody: posted.value });
     }
-    const body: unknown = c.req.method === "POST" ? await c.req.json().catch(() => undefined) : undefined;
+    const posted = c.req.method === "POST" ? await readJsonBody(c) : undefined;
+    if (posted?.ok === false) return rpcError(posted.status, posted.status === 413 ? -32000 : -32700, posted.message);
+    const body = posted?.value;
     const initializes = Array.isArray(body) ? body.some(isInitializeRequest) : isInitializeRequest(body);
     if (!initializes) return rpcError(400, -32000, "Bad Request: no valid session id");
     if (sessions.size >= options.maxSessions)

@@ -6,5 +6,5 @@ export { createLiveFeeds, type LiveFeeds } from "./live-feed.ts";
 export { limitRequests, RATE_LIMITED_RPC } from "./request-limit.ts";
 export { ACTION_LOG_URI, SPEC_URI } from "./resources.ts";
 export { DEFAULT_SPEC_PATH } from "./spec-path.ts";
-export type { Fetcher } from "./http-client.ts";
+export type { Fetcher, LocalRead } from "./http-client.ts";
 export type { ApiKeyPair } from "./tools/exchange-writes.ts";

@@ -6,7 +6,7 @@ import {
   SubscribeRequestSchema,
   UnsubscribeRequestSchema,
 } from "@modelcontextprotocol/sdk/types.js";
-import { getJson } from "./http-client.ts";
+import { readJson } from "./http-client.ts";
 import type { LiveFeeds } from "./live-feed.ts";
 import type { ToolContext } from "./tools/tool.ts";
 
@@ -34,13 +34,7 @@ export interface ResourceDeps {
 
 /** The REST read behind a resource, or a JSON-RPC error carrying the SPEC.md code. */
 async function restJson(context: ToolContext, path: string, query: Record<string, number>) {
-  const answer = await getJson(
-    context.ecosystem.fetch,
-    context.ecosystem.base,
-    path,
-    query,
-    AbortSignal.timeout(context.timeoutMs),
-  );
+  const answer = await readJson(context.ecosystem, path, query, AbortSignal.timeout(context.timeoutMs));
   if (!answer.ok) throw new McpError(ErrorCode.InvalidParams, JSON.stringify(answer.error), answer.error);
   return JSON.stringify(answer.body);
 }

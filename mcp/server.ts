@@ -43,10 +43,11 @@ const INSTRUCTIONS =
 type OutputCheck = (tool: unknown, result: CallToolResult, name: string) => Promise<void>;
 
 /**
- * A read tool's answer is its output schema's own parse of the REST answer (tool.ts): the SDK's
- * check of the same object against the same schema is a second parse per call, a fifth of what
- * an MCP read costs beyond REST (bench:mcp's profile). Other tools keep it. validateToolOutput
- * is private in 1.32's typings; server.test.ts fails if the hook disappears.
+ * A read tool's answer is its output schema's own parse of the REST answer, or in process the
+ * value the REST route itself serves (tool.ts): the SDK's check of it against the same schema is
+ * a second parse per call, a fifth of what an MCP read cost beyond REST (bench:mcp's profile).
+ * Other tools keep it. validateToolOutput is private in 1.32's typings; server.test.ts fails if
+ * the hook disappears.
  */
 function skipSecondOutputCheck(server: McpServer) {
   const hook = server as unknown as { validateToolOutput: OutputCheck };

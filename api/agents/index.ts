@@ -2,6 +2,7 @@ import { createRouteServer, OpenAPIHono } from "../../lib/http/index.ts";
 import type { Db } from "../db.ts";
 import { currentTime, type WallClock } from "../shared/clock.ts";
 import { toPage } from "../shared/pagination.ts";
+import type { Reads } from "../shared/reads.ts";
 import { findActions } from "./action-log-query.ts";
 import { toActionLogEntry } from "./format.ts";
 import { overview } from "./overview.ts";
@@ -37,39 +38,39 @@ export {
 export interface AgentsDeps {
   db: Db;
   wallClock: WallClock;
+  /** Where the reads are served from (REST, and /mcp in process). */
+  reads: Reads;
 }
 
 const serve = createRouteServer();
 
 /** /api/agents: overview, workers (and their proposals), proposals, action log (one sub-app per resource). */
-export function agentsApi({ db, wallClock }: AgentsDeps) {
+export function agentsApi({ db, wallClock, reads }: AgentsDeps) {
   const now = () => currentTime(db, wallClock);
 
   const overviewApp = new OpenAPIHono();
-  serve(overviewApp, `${AGENTS_BASE}/overview`, overviewRoute, async ({ c }) =>
-    c.json(await overview(db, await now())),
-  );
+  reads.serve(serve, overviewApp, `${AGENTS_BASE}/overview`, overviewRoute, async () => overview(db, await now()));
 
   const workersApp = new OpenAPIHono();
-  serve(workersApp, `${AGENTS_BASE}/workers`, workersRoute, async ({ query, c }) =>
-    c.json(await listWorkers(db, await now(), { status: query.status, tokenAddress: query.tokenAddress }, query)),
+  reads.serve(serve, workersApp, `${AGENTS_BASE}/workers`, workersRoute, async ({ query }) =>
+    listWorkers(db, await now(), { status: query.status, tokenAddress: query.tokenAddress }, query),
   );
-  serve(workersApp, `${AGENTS_BASE}/workers`, workerDetailRoute, async ({ params, c }) =>
-    c.json(await workerDetail(db, await now(), params.tokenId)),
+  reads.serve(serve, workersApp, `${AGENTS_BASE}/workers`, workerDetailRoute, async ({ params }) =>
+    workerDetail(db, await now(), params.tokenId),
   );
-  serve(workersApp, `${AGENTS_BASE}/workers`, workerProposalsRoute, async ({ params, query, c }) =>
-    c.json(await listWorkerProposals(db, await now(), params.tokenId, query)),
+  reads.serve(serve, workersApp, `${AGENTS_BASE}/workers`, workerProposalsRoute, async ({ params, query }) =>
+    listWorkerProposals(db, await now(), params.tokenId, query),
   );
 
   const proposalsApp = new OpenAPIHono();
-  serve(proposalsApp, `${AGENTS_BASE}/proposals`, proposalDetailRoute, async ({ params, query, c }) =>
-    c.json(await proposalDetail(db, await now(), params.proposalId, query)),
+  reads.serve(serve, proposalsApp, `${AGENTS_BASE}/proposals`, proposalDetailRoute, async ({ params, query }) =>
+    proposalDetail(db, await now(), params.proposalId, query),
   );
 
   const actionLogsApp = new OpenAPIHono();
-  serve(actionLogsApp, `${AGENTS_BASE}/action-logs`, actionLogsRoute, async ({ query, c }) => {
+  reads.serve(serve, actionLogsApp, `${AGENTS_BASE}/action-logs`, actionLogsRoute, async ({ query }) => {
     const { rows, total } = await findActions(db, query, query);
-    return c.json(toPage(rows.map(toActionLogEntry), query, total));
+    return toPage(rows.map(toActionLogEntry), query, total);
   });
 
   return new OpenAPIHono()

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { applySwap, moveBps, quote, spotPrice } from "../../agents/pool/index.ts";
 import { poolResponse } from "../../api/launchpad/routes.ts";
 import { toolError, toolResult } from "../errors.ts";
-import { getJson } from "../http-client.ts";
+import { readJson } from "../http-client.ts";
 import { type Guard, type ToolContext, tokenRef } from "./tool.ts";
 
 const TOKEN_DECIMALS = 18;
@@ -42,9 +42,8 @@ export function registerQuoteTool(server: McpServer, context: ToolContext, guard
       extra: { signal: AbortSignal },
     ) =>
       guard(async (signal) => {
-        const answer = await getJson(
-          context.ecosystem.fetch,
-          context.ecosystem.base,
+        const answer = await readJson(
+          context.ecosystem,
           `/api/launchpad/tokens/${encodeURIComponent(tokenId)}/pool`,
           undefined,
           signal,
