@@ -437,6 +437,12 @@ export const exchangeEnv = apiEnv.extend({
   DEPOSIT_CONFIRMATIONS: z.coerce.number().int().min(1).max(10_000).optional(),
   /** Deposit addresses with a new credit are swept into the hot wallet at most this often (ms); each sweep costs gas. */
   DEPOSIT_SWEEP_INTERVAL_MS: z.coerce.number().int().min(100).max(86_400_000).default(15_000),
+  /**
+   * Start with withdrawal sending paused (the operator's kill switch, as after an incident):
+   * requests are taken and wait pending until POST /admin/withdrawal-sending {"paused":false}. A
+   * pause set at run time lasts until a restart, which takes this value again.
+   */
+  WITHDRAWALS_PAUSED: booleanText.default(false),
   /** Key of the hot wallet that sends withdrawals and sweeps deposit addresses; unset on the local chain: its account #15. */
   HOT_WALLET_PRIVATE_KEY: privateKey.optional(),
   /**

@@ -24,7 +24,7 @@ import type {
 import { reconcile, Recovery, type CurrencyReconciliation } from "./recovery.ts";
 import type { ReferenceData } from "./reference-data.ts";
 import { Sequencer, type Market } from "./sequencer.ts";
-import { Wallet, type DepositArgs, type WithdrawArgs, type WithdrawalGate } from "./wallet.ts";
+import { Wallet, type DepositArgs, type SendingSwitch, type WithdrawArgs, type WithdrawalGate } from "./wallet.ts";
 import { Withdrawals } from "./withdrawals.ts";
 
 // The exchange as its adapters see it: one object over the roles (accounts, orders, wallet, fee
@@ -314,6 +314,11 @@ export class Exchange {
   /** How deep a sent withdrawal's transaction is (blocks), when the chain gateway knows. */
   withdrawalConfirmations(id: string): number | undefined {
     return this.wallet.confirmationsOf(id);
+  }
+
+  /** The operator's switch of withdrawal sending (the chain sender's); undefined without a chain gateway. */
+  withdrawalSending(): SendingSwitch | undefined {
+    return this.wallet.sendingSwitch();
   }
 
   /** Why the chain gateway holds a pending withdrawal back, when it does. */

@@ -4,7 +4,13 @@ export { Exchange, type ExchangeOptions } from "./exchange.ts";
 export type { KeyVault } from "./accounts.ts";
 export { DEFAULT_WEB_SESSIONS, sessionTokenHash, type WebSessions } from "./web-sessions.ts";
 export type { OrderResult } from "./orders.ts";
-export { DAILY_WINDOW_MS, type DepositArgs, type WithdrawArgs, type WithdrawalGate } from "./wallet.ts";
+export {
+  DAILY_WINDOW_MS,
+  type DepositArgs,
+  type SendingSwitch,
+  type WithdrawArgs,
+  type WithdrawalGate,
+} from "./wallet.ts";
 export type { FeeHoldArgs } from "./fee-holds.ts";
 export { LISTING_TEMPLATE, type ListingOutcome, type ListingRefusal, type TokenToList } from "./listings.ts";
 export type { CurrencyReconciliation } from "./recovery.ts";

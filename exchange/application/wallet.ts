@@ -36,6 +36,18 @@ export interface WithdrawalGate {
   confirmationsOf(withdrawalId: string): number | undefined;
   /** Why a pending withdrawal is not sent yet (the hot wallet short of the coin, the node refusing); undefined when nothing holds it. */
   waitingReasonOf(withdrawalId: string): string | undefined;
+  /** The operator's switch of the sending (its withdrawals-paused kill switch). */
+  readonly sending?: SendingSwitch;
+}
+
+/**
+ * Paused, the sender sends no withdrawal: requests are still taken (debited, pending, with a
+ * waiting reason) and go once sending resumes; ones already sent are still followed to completed.
+ */
+export interface SendingSwitch {
+  readonly paused: boolean;
+  pause(): void;
+  resume(): void;
 }
 
 /** The daily limit's window: a rolling 24 h. */
@@ -93,6 +105,11 @@ export class Wallet {
   /** The gate's confirmation count of a sent withdrawal, when it knows one. */
   confirmationsOf(withdrawalId: string): number | undefined {
     return this.gate?.confirmationsOf(withdrawalId);
+  }
+
+  /** The chain sender's pause switch; undefined without a chain gateway. */
+  sendingSwitch(): SendingSwitch | undefined {
+    return this.gate?.sending;
   }
 
   /** The gate's reason for holding a pending withdrawal back, when there is one. */

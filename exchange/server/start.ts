@@ -152,6 +152,7 @@ export async function startExchange(env: ExchangeEnv, options: StartOptions = {}
             timeoutMs: env.EXCHANGE_DB_QUERY_TIMEOUT_MS,
           },
           faultAt: env.WITHDRAWAL_FAULT_AT,
+          paused: env.WITHDRAWALS_PAUSED,
         })
       : undefined;
   // ---- end of the withdrawal sender ----

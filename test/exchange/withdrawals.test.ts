@@ -224,6 +224,33 @@ describe("withdrawals on a local chain", () => {
     assert.equal(w.waitingReason, undefined);
   });
 
+  it("paused by the operator, a withdrawal waits pending with its reason; resumed, it is sent", async () => {
+    assert.deepEqual((await api.admin("GET", "/admin/withdrawal-sending")).body, { paused: false });
+    const bad = await api.admin("POST", "/admin/withdrawal-sending", { paused: "yes" });
+    assert.equal(bad.status, 400, bad.text);
+    assert.equal(bad.body.code, "INVALID_PARAM");
+    const paused = await api.admin("POST", "/admin/withdrawal-sending", { paused: true });
+    assert.equal(paused.status, 200, paused.text);
+    assert.deepEqual(paused.body, { paused: true });
+    const to = recipient();
+    const before = await balance("USDT");
+    const res = await withdraw({ currencyCode: "USDT", amount: "10", address: to });
+    assert.equal(res.status, 201, res.text);
+    assert.equal((await balance("USDT")).available, before.available - 10, "taken and held while paused");
+    await sleep(1_500);
+    const held = await find(res.body.id);
+    assert.equal(held.status, "pending");
+    assert.equal(held.txHash, null);
+    assert.match(held.waitingReason, /paused by the operator/);
+    assert.equal(await transfersTo(to), 0);
+    assert.ok(logs.some((line) => line.includes("withdrawal sending paused by the operator")));
+    const resumed = await api.admin("POST", "/admin/withdrawal-sending", { paused: false });
+    assert.deepEqual(resumed.body, { paused: false });
+    const { w } = await until(res.body.id, (x) => x.status === "completed", 60_000);
+    assert.equal(w.waitingReason, undefined);
+    assert.equal(await usdtOf(to), parseUnits(String(w.sent), 6));
+  });
+
   it("a withdrawal whose transaction reverts on-chain is failed and refunded exactly", async () => {
     const before = await balance("ETH");
     // The USDT contract takes no coin: sending ETH to it reverts.

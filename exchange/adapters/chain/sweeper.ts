@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { type Address, encodeFunctionData, parseAbi, type PublicClient } from "viem";
 import type { Call } from "../../../relayer/index.ts";
 import type { Exchange } from "../../application/index.ts";
@@ -18,6 +19,8 @@ const factoryAbi = parseAbi(["function sweep(bytes32 salt, address[] tokens) ret
 /** Deploying a forwarder and flushing the native coin; each token adds its transfer. */
 const SWEEP_BASE_GAS = 200_000n;
 const SWEEP_GAS_PER_TOKEN = 60_000n;
+/** Deposit addresses the start-up scan reads a second (each a balance read per asset). */
+const SCAN_ADDRESSES_PER_SECOND = 50;
 
 export interface SweeperOptions {
   readonly exchange: Exchange;
@@ -46,6 +49,8 @@ export function startSweeper(options: SweeperOptions): Sweeper {
   let closed = false;
   let timer: NodeJS.Timeout | undefined;
   let running: Promise<void> = Promise.resolve();
+  // Short (a scan's pace): close() waits for at most one.
+  const pause = (ms: number) => (ms > 0 && !closed ? sleep(ms) : Promise.resolve());
 
   const tokens = () => [...depositTokens(exchange.reference, config.deployment).keys()];
   const sweepOne = async (address: string) => {
@@ -76,18 +81,26 @@ export function startSweeper(options: SweeperOptions): Sweeper {
     }
   };
 
-  /** After a restart: every address holding any asset goes on the list. */
+  /**
+   * After a restart: every address holding any asset goes on the list. Paced at
+   * SCAN_ADDRESSES_PER_SECOND: unpaced, a read per asset of every user's address follow each other
+   * as fast as the node answers at every start, against a provider's rate limit and beside the
+   * withdrawals the sender is sending then. New credits are swept meanwhile: the scan only finds
+   * old ones.
+   */
   const scan = async () => {
     const owners = [...addresses.entries()].map(([address]) => address);
     const assets = tokens();
     for (const owner of owners) {
       if (closed) return;
+      const started = Date.now();
       try {
         if (holdsAny(await balancesOf(client, owner, assets))) dirty.add(owner);
       } catch (error) {
         log(`exchange: sweeper's start-up scan stopped (the node): ${describe(error)}`);
         return;
       }
+      await pause(1_000 / SCAN_ADDRESSES_PER_SECOND - (Date.now() - started));
     }
   };
 

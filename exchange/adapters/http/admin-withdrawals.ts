@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { OpenAPIHono } from "../../../lib/http/index.ts";
+import { UnavailableError } from "../../../lib/unavailable.ts";
 import type { Exchange } from "../../application/index.ts";
 import { storedText } from "./schemas.ts";
 import { serve } from "./serve.ts";
@@ -81,5 +82,61 @@ export function adminWithdrawalRoutes(app: OpenAPIHono, exchange: Exchange): voi
       errors: [unknownWithdrawal, notWaiting],
     },
     async ({ params, body, c }) => c.json(view(await exchange.rejectWithdrawal(params.id, body.reason ?? null))),
+  );
+
+  // The kill switch custodians keep for incidents: paused, requests are still taken (debited,
+  // pending, with a waiting reason) and nothing is sent until the operator resumes.
+  const sendingSchema = z.object({
+    paused: z.boolean().meta({ description: "true: the hot wallet sends no withdrawal; requests wait pending" }),
+  });
+  const noSender = {
+    status: 503,
+    code: "UNAVAILABLE",
+    when: "not joined to a chain (CHAIN_GATEWAY): nothing sends withdrawals",
+  };
+  const sendingSwitch = () => {
+    const found = exchange.withdrawalSending();
+    if (found === undefined)
+      throw new UnavailableError(
+        "chain",
+        "the exchange is not joined to a chain (CHAIN_GATEWAY): nothing sends withdrawals",
+        {
+          connectionLost: false,
+        },
+      );
+    return found;
+  };
+  serve(
+    app,
+    "/admin",
+    {
+      ...admin,
+      method: "get",
+      path: "/admin/withdrawal-sending",
+      summary: "Whether the hot wallet sends withdrawals or is paused by the operator",
+      response: sendingSchema,
+      errors: [noSender],
+    },
+    async ({ c }) => c.json({ paused: sendingSwitch().paused }),
+  );
+  serve(
+    app,
+    "/admin",
+    {
+      ...admin,
+      method: "post",
+      path: "/admin/withdrawal-sending",
+      summary:
+        "Pause ({paused:true}) or resume ({paused:false}) the sending of withdrawals; paused, requests wait pending, ones already sent complete. Lasts until a restart, which takes WITHDRAWALS_PAUSED",
+      body: z.strictObject({ paused: z.boolean() }),
+      response: sendingSchema,
+      errors: [noSender],
+    },
+    async ({ body, c }) => {
+      const sending = sendingSwitch();
+      if (body.paused) sending.pause();
+      else sending.resume();
+      return c.json({ paused: sending.paused });
+    },
   );
 }

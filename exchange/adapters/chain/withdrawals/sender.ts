@@ -11,7 +11,7 @@ import {
   type TransactionReceipt,
   TransactionReceiptNotFoundError,
 } from "viem";
-import type { Exchange, WithdrawalRow } from "../../../application/index.ts";
+import type { Exchange, SendingSwitch, WithdrawalRow } from "../../../application/index.ts";
 import {
   type Call,
   type OpenRelayer,
@@ -71,11 +71,15 @@ export interface WithdrawalSenderOptions {
   /** A transaction not mined after this is replaced with higher fees (default 60 s). */
   readonly replaceAfterMs?: number;
   readonly faultAt?: WithdrawalFault;
+  /** Start with sending paused (WITHDRAWALS_PAUSED): the operator resumes it (POST /admin/withdrawal-sending). */
+  readonly paused?: boolean;
   /** How the process dies at `faultAt` (default: SIGKILL itself, as the kill test wants). */
   readonly die?: (step: WithdrawalFault) => void;
 }
 
 export interface WithdrawalSender {
+  /** The operator's pause switch (also the exchange's withdrawalSending()). */
+  readonly sending: SendingSwitch;
   /**
    * Sends a transaction of the hot wallet that is not a withdrawal (a sweep) through the same
    * relayer, so the two never contend for a nonce; resolves with its receipt once mined.
@@ -96,6 +100,8 @@ const MAX_AWAITING = 1_000;
 const PAGE = 500;
 /** Between scans of the database for open withdrawals (commits announce new ones at once). */
 const SCAN_MS = 5_000;
+/** A pending withdrawal's waiting reason while sending is paused. */
+const PAUSED_REASON = "withdrawals are paused by the operator; it is sent once they resume";
 /** A withdrawal the hot wallet cannot cover is looked at again after this long. */
 const FUNDS_RETRY_MS = 2_000;
 /** Most receipts read again in one JSON-RPC batch (providers cap a batch; some at 50-100). */
@@ -140,11 +146,32 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
     }) as PublicClient);
   const guard = new WithdrawalGuard(exchange, config, options.addresses);
   const confirmations = new Map<string, number>();
+  // Paused, rounds pick no pending withdrawal (the sent ones are still followed) and commits
+  // queue none, so nothing grows while requests pile up; a resume scans for them at once.
+  let paused = options.paused ?? false;
+  const sendingSwitch: SendingSwitch = {
+    get paused() {
+      return paused;
+    },
+    pause() {
+      if (paused) return;
+      paused = true;
+      log("exchange: withdrawal sending paused by the operator");
+    },
+    resume() {
+      if (!paused) return;
+      paused = false;
+      nextScanAt = 0;
+      log("exchange: withdrawal sending resumed by the operator");
+      kick();
+    },
+  };
   exchange.setWithdrawalGate({
     check: (request) => guard.check(request),
     sends: (currency) => hasChainAsset(exchange.reference, config.deployment, currency),
     confirmationsOf: (id) => confirmations.get(id),
-    waitingReasonOf: (id) => waiting.get(id),
+    waitingReasonOf: (id) => (paused && !active.has(id) ? PAUSED_REASON : waiting.get(id)),
+    sending: sendingSwitch,
   });
 
   let closed = false;
@@ -198,7 +225,7 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
     let fresh = false;
     for (const unit of units)
       for (const row of unit.withdrawals ?? [])
-        if (row.status === "pending" && !awaitingApproval(row) && !active.has(row.id)) {
+        if (row.status === "pending" && !paused && !awaitingApproval(row) && !active.has(row.id)) {
           queued.set(row.id, row);
           fresh = true;
         }
@@ -435,17 +462,19 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
       // Sent ones no one awaits (after a restart) first, then pending ones, each oldest first.
       const rows = [
         ...(await exchange.withdrawalsByStatus(["sent"], PAGE)),
-        ...(await exchange.withdrawalsByStatus(["pending"], PAGE)),
+        ...(paused ? [] : await exchange.withdrawalsByStatus(["pending"], PAGE)),
       ];
       for (const row of rows) if (!active.has(row.id) && !awaitingApproval(row)) queued.set(row.id, row);
       t = Date.now();
     }
     const free = Math.min(concurrency - sending, concurrency + MAX_AWAITING - active.size);
     const picked: string[] = [];
-    for (const [id] of queued) {
+    for (const [id, row] of queued) {
       if (picked.length >= free) break;
       if ((backoff.get(id)?.nextAt ?? 0) > t) continue;
       queued.delete(id);
+      // Queued before the pause: the scan after the resume finds it again.
+      if (paused && row.status === "pending") continue;
       if (!active.has(id)) picked.push(id);
     }
     if (picked.length === 0 || closed) return;
@@ -457,6 +486,9 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
     for (const row of rows) {
       if (row.status === "completed" || row.status === "failed" || awaitingApproval(row) || active.has(row.id))
         continue;
+      // Paused while its rows were read: a pending one with a journalled transaction is followed
+      // (its bytes may be on-chain), one with none waits for the resume.
+      if (paused && row.status === "pending" && (journalled.get(row.id)?.length ?? 0) === 0) continue;
       const txs = journalled.get(row.id) ?? [];
       plans.push({ row, txs, transfer: txs.length === 0 ? transferOf(row) : undefined });
     }
@@ -518,6 +550,7 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
   })();
 
   return {
+    sending: sendingSwitch,
     sendOther: async (kind, call) => {
       const relayer = opened;
       if (relayer === undefined || closed)
