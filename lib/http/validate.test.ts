@@ -36,6 +36,28 @@ describe("parseInput", () => {
     assert.equal(rejection({ nested: { side: "hold" } }).message, "nested.side: must be buy or sell");
   });
 
+  it("calls an exact parser's number object a number, and other wrong types by their JSON kind", () => {
+    class ExactNumber {
+      readonly text = "1";
+    }
+    const typed = z.object({ flag: z.boolean(), name: z.string() });
+    const message = (input: unknown) => {
+      try {
+        parseInput(typed, input);
+      } catch (error) {
+        return (error as ApiError).message;
+      }
+      return assert.fail("expected a rejection");
+    };
+    assert.equal(
+      message({ flag: new ExactNumber(), name: "x" }),
+      "flag: Invalid input: expected boolean, received number",
+    );
+    assert.equal(message({ flag: true, name: [1] }), "name: Invalid input: expected string, received array");
+    assert.equal(message({ flag: true, name: null }), "name: Invalid input: expected string, received null");
+    assert.equal(message({ flag: true }), "name: Invalid input: expected string, received undefined");
+  });
+
   it("names the request when the whole input is wrong", () => {
     assert.match(rejection("not an object").message, /^request: /);
   });

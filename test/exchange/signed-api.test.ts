@@ -341,6 +341,12 @@ for (const kind of backendKinds()) {
         expectError(await place(buyer, { ...base, amount: -1 }), 400, "INVALID_PARAM", "amount");
         expectError(await place(buyer, { ...base, amount: "lots" }), 400, "INVALID_PARAM", "amount");
         expectError(await place(buyer, { ...base, isBid: "yes" }), 400, "INVALID_PARAM", "isBid");
+        // A JSON number where a boolean belongs reads as what the client sent, not the parser's class.
+        for (const bad of [{ isBid: 1 }, { postOnly: 1 }]) {
+          const res = await place(buyer, { ...base, ...bad });
+          expectError(res, 400, "INVALID_PARAM", Object.keys(bad)[0]);
+          assert.match(res.body.message, /: must be true or false$/);
+        }
         expectError(await place(buyer, { ...base, type: "stop" }), 400, "INVALID_PARAM", "type");
         expectError(await place(buyer, { ...base, timeInForce: "GTD" }), 400, "INVALID_PARAM", "timeInForce");
         expectError(await place(buyer, { ...base, type: "market" }), 400, "INVALID_PARAM", "price");

@@ -226,9 +226,10 @@ describe("withdrawals on a local chain", () => {
 
   it("paused by the operator, a withdrawal waits pending with its reason; resumed, it is sent", async () => {
     assert.deepEqual((await api.admin("GET", "/admin/withdrawal-sending")).body, { paused: false });
-    const bad = await api.admin("POST", "/admin/withdrawal-sending", { paused: "yes" });
+    const bad = await api.admin("POST", "/admin/withdrawal-sending", { paused: 1 });
     assert.equal(bad.status, 400, bad.text);
     assert.equal(bad.body.code, "INVALID_PARAM");
+    assert.equal(bad.body.message, "paused: must be true or false");
     const paused = await api.admin("POST", "/admin/withdrawal-sending", { paused: true });
     assert.equal(paused.status, 200, paused.text);
     assert.deepEqual(paused.body, { paused: true });

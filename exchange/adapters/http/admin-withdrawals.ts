@@ -128,7 +128,7 @@ export function adminWithdrawalRoutes(app: OpenAPIHono, exchange: Exchange): voi
       path: "/admin/withdrawal-sending",
       summary:
         "Pause ({paused:true}) or resume ({paused:false}) the sending of withdrawals; paused, requests wait pending, ones already sent complete. Lasts until a restart, which takes WITHDRAWALS_PAUSED",
-      body: z.strictObject({ paused: z.boolean() }),
+      body: z.strictObject({ paused: z.boolean({ error: "must be true or false" }) }),
       response: sendingSchema,
       errors: [noSender],
     },

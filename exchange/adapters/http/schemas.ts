@@ -25,7 +25,7 @@ export const placeOrderBody = z.strictObject({
   price: decimalText.optional(),
   type: z.enum(["limit", "market"]).default("limit"),
   timeInForce: z.enum(["GTC", "IOC", "FOK"]).optional(),
-  postOnly: z.boolean().optional(),
+  postOnly: z.boolean({ error: "must be true or false" }).optional(),
   selfTradePrevention: z.enum(["cancel_resting", "cancel_taker"]).optional(),
   quoteAmount: decimalText.optional(),
   clientOrderId: z
