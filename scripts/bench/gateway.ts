@@ -112,15 +112,14 @@ try {
   });
 
   // The signed and per-IP rate limits would throttle the withdrawal stage's one client, not the gateway.
-  const exchangeVars = (gateway: boolean) =>
-    parseEnv(exchangeEnv, {
-      ...backend.vars,
-      CHAIN_GATEWAY: String(gateway),
-      RPC_URL: chain.url,
-      RATE_LIMIT_PER_MINUTE: "1000000",
-      SIGNED_RATE_LIMIT_PER_MINUTE: "1000000",
-    });
-  const server = await startExchange(exchangeVars(true), {
+  const vars = parseEnv(exchangeEnv, {
+    ...backend.vars,
+    CHAIN_GATEWAY: "true",
+    RPC_URL: chain.url,
+    RATE_LIMIT_PER_MINUTE: "1000000",
+    SIGNED_RATE_LIMIT_PER_MINUTE: "1000000",
+  });
+  const server = await startExchange(vars, {
     log: () => {},
     beforeLoad: seedFixtureBeforeLoad,
     deploymentsRoot: tmp,

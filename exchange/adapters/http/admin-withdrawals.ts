@@ -1,8 +1,8 @@
 import { z } from "zod";
 import type { OpenAPIHono } from "../../../lib/http/index.ts";
-import { UnavailableError } from "../../../lib/unavailable.ts";
 import type { Exchange } from "../../application/index.ts";
 import { storedText } from "./schemas.ts";
+import { notJoinedToChain } from "./domain-errors.ts";
 import { serve } from "./serve.ts";
 import { withdrawalView } from "./views.ts";
 import { withdrawalSchema } from "./wallet.ts";
@@ -96,14 +96,7 @@ export function adminWithdrawalRoutes(app: OpenAPIHono, exchange: Exchange): voi
   };
   const sendingSwitch = () => {
     const found = exchange.withdrawalSending();
-    if (found === undefined)
-      throw new UnavailableError(
-        "chain",
-        "the exchange is not joined to a chain (CHAIN_GATEWAY): nothing sends withdrawals",
-        {
-          connectionLost: false,
-        },
-      );
+    if (found === undefined) throw notJoinedToChain("nothing sends withdrawals");
     return found;
   };
   serve(

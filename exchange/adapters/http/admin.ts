@@ -9,6 +9,7 @@ import { serve } from "./serve.ts";
 import { balanceViews } from "./views.ts";
 import { creditedDepositView } from "./deposits.ts";
 import { adminWithdrawalRoutes } from "./admin-withdrawals.ts";
+import { notJoinedToChain } from "./domain-errors.ts";
 import { balanceSchema, depositSchema } from "./wallet.ts";
 
 // Operator endpoints behind the admin token; `npm run admin` is their client. They live on the
@@ -198,10 +199,7 @@ export function adminApi(exchange: Exchange, gateway?: ChainGateway) {
       errors: [{ status: 503, code: "UNAVAILABLE", when: "not joined to a chain, or the chain node does not answer" }],
     },
     async ({ c }) => {
-      if (gateway === undefined)
-        throw new UnavailableError("chain", "the exchange is not joined to a chain (CHAIN_GATEWAY)", {
-          connectionLost: false,
-        });
+      if (gateway === undefined) throw notJoinedToChain();
       const rows = await gateway.reserves().catch((error: unknown) => {
         throw new UnavailableError("chain node", `the chain node did not answer: ${String(error).split("\n")[0]}`, {
           cause: error,

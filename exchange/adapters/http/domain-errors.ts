@@ -42,3 +42,9 @@ export function knownErrorAnswer(error: Error): ApiError | undefined {
   if (error instanceof UnavailableError) return new ApiError(503, "UNAVAILABLE", error.message);
   return error instanceof DomainError ? apiErrorOf(error) : undefined;
 }
+
+/** A chain-only operator route on an exchange without CHAIN_GATEWAY: 503, not a lost connection. */
+export function notJoinedToChain(consequence?: string): UnavailableError {
+  const message = "the exchange is not joined to a chain (CHAIN_GATEWAY)";
+  return new UnavailableError("chain", consequence ? `${message}: ${consequence}` : message, { connectionLost: false });
+}

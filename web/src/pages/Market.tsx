@@ -140,20 +140,16 @@ export function withTicker(rows: PairSummary[], ticker: Ticker): PairSummary[] {
     last_price: last,
     price_change_percent_24h: ticker.priceChangePercentage24h,
     base_volume: ticker.volume24h,
-    highest_price_24h: !inWindow
-      ? null
-      : row.highest_price_24h === null || compareDecimal(last, row.highest_price_24h) > 0
-        ? last
-        : row.highest_price_24h,
-    lowest_price_24h: !inWindow
-      ? null
-      : row.lowest_price_24h === null || compareDecimal(last, row.lowest_price_24h) < 0
-        ? last
-        : row.lowest_price_24h,
+    highest_price_24h: inWindow ? widened(row.highest_price_24h, last, 1) : null,
+    lowest_price_24h: inWindow ? widened(row.lowest_price_24h, last, -1) : null,
   };
   const same = (Object.keys(row) as (keyof PairSummary)[]).every((key) => row[key] === updated[key]);
   return same ? rows : rows.map((r, i) => (i === index ? updated : r));
 }
+
+/** `bound` moved out to `price` when `price` lies beyond it (direction 1: above, -1: below). */
+const widened = (bound: string | null, price: string, direction: 1 | -1) =>
+  bound === null || compareDecimal(price, bound) * direction > 0 ? price : bound;
 
 /** The 24 h high is null when the pair has no trade in the window (its last may be older). */
 const pairChange = (r: PairSummary) =>

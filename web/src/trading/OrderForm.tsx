@@ -7,7 +7,7 @@ import { buildOrder, type OrderForm as Fields, orderTotal, type PairDigits, roun
 
 /**
  * Places an order with the web session: buy or sell, limit or market, post-only and the time in
- * force; amount and price rounded down to the pair's digits before sending (order-input.ts). A
+ * force; amount and price rounded to the pair's digits, the trader's way, before sending (order-input.ts). A
  * field whose value would be sent rounded says so beside it (a polite live region, its
  * description), and the total shown is that of the values sent.
  */
@@ -82,35 +82,21 @@ export function OrderForm({ pair, csrf, userId }: { pair: PairDigits; csrf: stri
         </select>
       </div>
       {limit && (
-        <div className="field">
-          <label htmlFor={`${id}-price`}>
-            Price ({quote}, {pair.digitsPrice} decimals)
-          </label>
-          <input
-            id={`${id}-price`}
-            inputMode="decimal"
-            autoComplete="off"
-            value={fields.price}
-            onChange={(e) => set({ price: e.target.value })}
-            aria-describedby={`${id}-price-hint`}
-          />
-          <FieldHint id={`${id}-price-hint`} text={priceHint} />
-        </div>
-      )}
-      <div className="field">
-        <label htmlFor={`${id}-amount`}>
-          Amount ({base}, {pair.digitsAmount} decimals)
-        </label>
-        <input
-          id={`${id}-amount`}
-          inputMode="decimal"
-          autoComplete="off"
-          value={fields.amount}
-          onChange={(e) => set({ amount: e.target.value })}
-          aria-describedby={`${id}-amount-hint`}
+        <DecimalField
+          id={`${id}-price`}
+          label={`Price (${quote}, ${pair.digitsPrice} decimals)`}
+          value={fields.price}
+          onChange={(price) => set({ price })}
+          hint={priceHint}
         />
-        <FieldHint id={`${id}-amount-hint`} text={amountHint} />
-      </div>
+      )}
+      <DecimalField
+        id={`${id}-amount`}
+        label={`Amount (${base}, ${pair.digitsAmount} decimals)`}
+        value={fields.amount}
+        onChange={(amount) => set({ amount })}
+        hint={amountHint}
+      />
       {limit && (
         <label className="check">
           <input
@@ -150,11 +136,32 @@ export function OrderForm({ pair, csrf, userId }: { pair: PairDigits; csrf: stri
   );
 }
 
-/** Always rendered, so a screen reader is listening when the text appears. */
-function FieldHint({ id, text }: { id: string; text: string | null }) {
+/**
+ * A decimal input with the hint that describes it. The hint is always rendered (a polite live
+ * region), so a screen reader is listening when its text appears.
+ */
+function DecimalField(props: {
+  id: string;
+  label: string;
+  value: string;
+  onChange: (value: string) => void;
+  hint: string | null;
+}) {
+  const { id, label, value, onChange, hint } = props;
   return (
-    <span id={id} className="field-hint" aria-live="polite">
-      {text}
-    </span>
+    <div className="field">
+      <label htmlFor={id}>{label}</label>
+      <input
+        id={id}
+        inputMode="decimal"
+        autoComplete="off"
+        value={value}
+        onChange={(e) => onChange(e.target.value)}
+        aria-describedby={`${id}-hint`}
+      />
+      <span id={`${id}-hint`} className="field-hint" aria-live="polite">
+        {hint}
+      </span>
+    </div>
   );
 }

@@ -83,9 +83,7 @@ function roundPrice(text: string, digits: number, side: OrderForm["side"]): stri
 }
 
 /** The smallest amount with `digits` decimals: 2 -> "0.01". */
-function step(digits: number): string {
-  return digits === 0 ? "1" : `0.${"0".repeat(digits - 1)}1`;
-}
+const step = (digits: number): string => fromScaled(1n, digits);
 
 /**
  * What the form says beside a field whose typed value is not what will be sent: the value sent,

@@ -78,8 +78,6 @@ export interface WithdrawalSenderOptions {
 }
 
 export interface WithdrawalSender {
-  /** The operator's pause switch (also the exchange's withdrawalSending()). */
-  readonly sending: SendingSwitch;
   /**
    * Sends a transaction of the hot wallet that is not a withdrawal (a sweep) through the same
    * relayer, so the two never contend for a nonce; resolves with its receipt once mined.
@@ -550,7 +548,6 @@ export function startWithdrawalSender(options: WithdrawalSenderOptions): Withdra
   })();
 
   return {
-    sending: sendingSwitch,
     sendOther: async (kind, call) => {
       const relayer = opened;
       if (relayer === undefined || closed)
